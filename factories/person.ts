@@ -1,0 +1,29 @@
+import type { Faker } from '@faker-js/faker'
+import { mixedCaseId, pick, slugify } from './random-helpers.js'
+
+/** A person of an account's pool: who enters activations. Becomes a participant with a first entry. */
+export type Person = {
+  id: string
+  email: string
+  firstName: string
+  lastName: string
+}
+
+const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.com'] as const
+
+/**
+ * Builds the person at position `index` of an account's pool. The index is part of the e-mail,
+ * so e-mails are unique within the pool without looking at the other people.
+ * @example createPerson(faker, 17) // { id: 'Qe8...', email: 'ana.diaz17@example.org', ... }
+ */
+export function createPerson(faker: Faker, index: number): Person {
+  const firstName = faker.person.firstName()
+  const lastName = faker.person.lastName()
+  const local = [slugify(firstName), slugify(lastName)].filter(Boolean).join('.').replace(/-/g, '') || 'fan'
+  return {
+    id: mixedCaseId(faker, 12),
+    email: `${local}${index}@${pick(faker, DOMAINS)}`,
+    firstName,
+    lastName,
+  }
+}

@@ -1,0 +1,83 @@
+import type { Faker } from '@faker-js/faker'
+
+// Small deterministic helpers the factories share. Each draws only from the Faker it is given.
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const LOWER = 'abcdefghijklmnopqrstuvwxyz'
+const ALPHANUMERIC = `${UPPER}${LOWER}0123456789`
+
+/**
+ * An id of `length` letters and digits, starting with an upper- then a lower-case letter.
+ * Draws five characters per random number: faker.string.alphanumeric costs a draw and an array per character.
+ */
+export function mixedCaseId(faker: Faker, length: number): string {
+  // Built from char codes: a string grown with += is a rope that every Map lookup must flatten first.
+  const codes = new Array<number>(length)
+  codes[0] = UPPER.charCodeAt(faker.number.int(25))
+  codes[1] = LOWER.charCodeAt(faker.number.int(25))
+  for (let at = 2; at < length;) {
+    let n = faker.number.int(916_132_831) // 62^5 - 1
+    for (let i = 0; i < 5 && at < length; i++, at++) {
+      codes[at] = ALPHANUMERIC.charCodeAt(n % 62)
+      n = Math.floor(n / 62)
+    }
+  }
+  return String.fromCharCode(...codes)
+}
+
+/** An integer from `min` to `max`, both included. */
+export function int(faker: Faker, min: number, max: number): number {
+  return max <= min ? min : faker.number.int({ min, max })
+}
+
+/** True with probability `p`. */
+export function chance(faker: Faker, p: number): boolean {
+  return faker.number.float({ min: 0, max: 1 }) < p
+}
+
+/** One element of a non-empty list. */
+export function pick<T>(faker: Faker, list: readonly T[]): T {
+  return list[int(faker, 0, list.length - 1)] as T
+}
+
+/** `k` distinct integers from 0 to n-1 (Floyd's sampling: O(k), whatever n is). */
+export function sampleIndices(faker: Faker, n: number, k: number): Set<number> {
+  const chosen = new Set<number>()
+  for (let j = n - k; j < n; j++) {
+    const t = int(faker, 0, j)
+    chosen.add(chosen.has(t) ? j : t)
+  }
+  return chosen
+}
+
+/** `k` distinct elements of a list, in the list's order. */
+export function sample<T>(faker: Faker, list: readonly T[], k: number): T[] {
+  const chosen = sampleIndices(faker, list.length, Math.min(k, list.length))
+  return list.filter((_, i) => chosen.has(i))
+}
+
+/** A lower-case, dash-separated form of a text, for slugs and e-mail local parts. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b]
+  return a
+}
+
+/**
+ * A random permutation of 0..n-1 as a function, in O(1) memory: k -> (a*k + b) mod n with a coprime to n.
+ * Lets an activation draw distinct people from a large pool without shuffling the pool.
+ */
+export function affinePermutation(faker: Faker, n: number): (k: number) => number {
+  let a = int(faker, 1, Math.max(1, n - 1))
+  while (gcd(a, n) !== 1) a = (a % (n - 1)) + 1
+  const b = int(faker, 0, n - 1)
+  return (k) => (a * k + b) % n
+}

@@ -1,0 +1,80 @@
+import { base, en, Faker, type Randomizer } from '@faker-js/faker'
+
+/**
+ * A 32-bit seed derived from a world seed and a position ("account", "giveaway/running", 3, ...).
+ * Each activation and each person is generated from the seed of its own position, so growing one
+ * part of a scenario leaves every other part byte-identical.
+ * @example deriveSeed(42, 'acme', 'activation', 'giveaway/running', 0)
+ */
+export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
+  // FNV-1a over the parts, then a murmur3 finaliser to spread nearby positions apart.
+  let h = 0x811c9dc5
+  for (const part of parts) {
+    const text = `${typeof part}:${part}\u0000`
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i)
+      h = Math.imul(h, 0x01000193)
+    }
+  }
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/**
+ * A Faker instance of its own (English locale, the fast randomizer below), whose reference date is fixed, for factories to use
+ * after `faker.seed(...)`. Never the global `faker`: its state is shared with whoever imports it.
+ * @example const faker = createFaker(Date.parse('2026-06-01T12:00:00.000Z'))
+ */
+export function createFaker(referenceDate: number): Faker {
+  const faker = new Faker({ locale: [en, base], randomizer: createRandomizer() })
+  faker.setDefaultRefDate(referenceDate)
+  return faker
+}
+
+export type { Faker }
+
+/**
+ * sfc32, seeded through splitmix32. The world reseeds once per activation, person and participant
+ * (about 100,000 times for a large scenario), and faker's default Mersenne Twister spends ~30 µs
+ * on every seed; this one spends well under 1 µs, and draws faster too.
+ */
+function createRandomizer(): Randomizer {
+  let a = 0
+  let b = 0
+  let c = 0
+  let d = 0
+  const next32 = (): number => {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return t >>> 0
+  }
+  const randomizer: Randomizer = {
+    // 53 random bits, as faker's own randomizer gives.
+    next: () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992,
+    seed(seed) {
+      let state = Array.isArray(seed) ? deriveSeed(...seed) : seed >>> 0
+      const splitmix = (): number => {
+        state = (state + 0x9e3779b9) | 0
+        let z = state
+        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+        return (z ^ (z >>> 16)) >>> 0
+      }
+      a = splitmix()
+      b = splitmix()
+      c = splitmix()
+      d = splitmix()
+      for (let i = 0; i < 12; i++) next32()
+    },
+  }
+  randomizer.seed(0)
+  return randomizer
+}

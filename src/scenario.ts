@@ -1,0 +1,150 @@
+import { z } from 'zod'
+import { activationTypeSchema, hasSubtype, stateSchema, SUBTYPES_BY_TYPE, subtypeSchema } from './contract/enums.js'
+
+const count = z.number().int().min(0)
+
+/**
+ * A group of alike activations. Its position in the world is its `key` (by default
+ * `type/subtype/state`), so adding activations to one group leaves the others untouched.
+ */
+export const activationGroupSchema = z
+  .strictObject({
+    key: z.string().min(1).optional(),
+    type: activationTypeSchema,
+    subtype: subtypeSchema.optional(),
+    state: stateSchema,
+    count: z.number().int().min(1).default(1),
+    /** Entries of each activation of the group (activations that have not started have none). */
+    entries: count.default(0),
+    /** Winners of each activation; by default a share that suits the type. */
+    winners: count.optional(),
+    /** Entries that completed (trivia, pick'em, scavenger); by default a share that suits the type. */
+    completed: count.optional(),
+    /** Giveaway entries that are replays by an earlier entrant. */
+    replays: count.optional(),
+    /** Giveaway winners whose prize was voided. */
+    voided: count.optional(),
+    /** Questions of a trivia, pick'em or scavenger hunt. */
+    questions: z.number().int().min(1).max(50).optional(),
+    /** Rounds of a bracket (2 to 6: 4 to 64 contestants). */
+    rounds: z.number().int().min(2).max(6).optional(),
+    /** Whether the activations have a sponsor; by default some do. */
+    sponsor: z.boolean().optional(),
+  })
+  .superRefine((g, ctx) => {
+    if (g.subtype !== undefined) {
+      const allowed: readonly string[] = hasSubtype(g.type) ? SUBTYPES_BY_TYPE[g.type] : []
+      if (!allowed.includes(g.subtype)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['subtype'],
+          message: allowed.length
+            ? `subtype of a ${g.type} must be one of ${allowed.join(', ')}`
+            : `a ${g.type} has no subtype`,
+        })
+      }
+    }
+    if (g.state === 'not_started' && g.entries > 0) {
+      ctx.addIssue({ code: 'custom', path: ['entries'], message: 'activations that have not started have no entries' })
+    }
+    for (const key of ['winners', 'completed', 'replays'] as const) {
+      const value = g[key]
+      if (value !== undefined && value > g.entries) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} (${value}) cannot exceed entries (${g.entries})` })
+      }
+    }
+    if (g.voided !== undefined && g.winners !== undefined && g.voided > g.winners) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['voided'],
+        message: `voided (${g.voided}) cannot exceed winners (${g.winners})`,
+      })
+    }
+  })
+
+/** The rate limit of an account: `limit` requests per `windowSeconds`. */
+export const rateLimitSchema = z.strictObject({
+  limit: z.number().int().min(1),
+  windowSeconds: z.number().int().min(1),
+})
+
+/** An account: its API keys, plan and activations. A key sees only its own account. */
+export const accountSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1)
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes'),
+    apiKeys: z.array(z.string().min(1)).min(1),
+    premium: z.boolean().default(true),
+    rateLimit: rateLimitSchema.nullable().default(null),
+    /** People who may enter the account's activations; an activation without replays needs as many as its entries. */
+    people: z.number().int().min(1).default(1000),
+    activations: z.array(activationGroupSchema).default([]),
+  })
+  .superRefine((a, ctx) => {
+    a.activations.forEach((g, i) => {
+      const distinct = g.entries - (g.replays ?? 0)
+      if (distinct > a.people) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['activations', i, 'entries'],
+          message: `${g.entries} entries need at least ${distinct} people but the account has ${a.people}`,
+        })
+      }
+    })
+  })
+
+/** A scenario: the world the emulator serves. Plain data; the library turns it into a world. */
+export const scenarioSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    description: z.string().min(1),
+    seed: z.number().int().min(0).max(0xffffffff),
+    /** Freezes the clock at this ISO time; otherwise the world is built around the time it starts. */
+    now: z.iso.datetime({ offset: true }).optional(),
+    accounts: z.array(accountSchema).min(1),
+  })
+  .superRefine((s, ctx) => {
+    const names = new Set<string>()
+    const keys = new Set<string>()
+    s.accounts.forEach((a, i) => {
+      if (names.has(a.name))
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: `duplicate account name ${a.name}` })
+      names.add(a.name)
+      a.apiKeys.forEach((key, j) => {
+        if (keys.has(key))
+          ctx.addIssue({ code: 'custom', path: ['accounts', i, 'apiKeys', j], message: `API key ${key} is used twice` })
+        keys.add(key)
+      })
+    })
+  })
+
+/** A scenario as written (defaults may be left out). */
+export type ScenarioInput = z.input<typeof scenarioSchema>
+/** A scenario after validation, with every default filled in. */
+export type Scenario = z.output<typeof scenarioSchema>
+export type Account = z.output<typeof accountSchema>
+export type ActivationGroup = z.output<typeof activationGroupSchema>
+export type RateLimit = z.output<typeof rateLimitSchema>
+
+/**
+ * Type-checks a scenario written as data; the library validates it again when it loads.
+ * @example export const tiny = defineScenario({ name: 'tiny', description: 'One giveaway', seed: 1, accounts: [...] })
+ */
+export function defineScenario<const S extends ScenarioInput>(scenario: S): S {
+  return scenario
+}
+
+/**
+ * Validates a scenario and fills in its defaults; throws one error that lists every problem, each with its path.
+ * @example const scenario = parseScenario(JSON.parse(text), 'my-case.json')
+ */
+export function parseScenario(input: unknown, source = 'scenario'): Scenario {
+  const result = scenarioSchema.safeParse(input)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    throw new Error(`Invalid ${source}:\n  ${problems.join('\n  ')}`)
+  }
+  return result.data
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import { activationShape, checkActivation } from '../contract/activation.js'
+import { commonEntryShape } from '../contract/entry.js'
+import { choiceSchema, prizeSchema } from '../contract/nested.js'
+import { participantExtraSchema } from '../contract/nested.js'
+
+// What the store keeps. Each record holds the contract's fields plus a few internal ones that the
+// serializers leave out; the internal ones are what the API's rules are computed from.
+
+/** An extra form question of an activation: every entry answers the same ones. */
+export const extraQuestionSchema = z.strictObject({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(['text', 'select', 'checkbox']),
+  options: z.array(z.string()),
+})
+
+/** A bracket: its contestants by seed and the seeds still in each round. */
+export const bracketSchema = z.strictObject({
+  contestants: z.array(z.strictObject({ seed: z.number().int().min(1), name: z.string() })),
+  rounds: z.array(z.strictObject({ round: z.number().int().min(1), seeds: z.array(z.number().int().min(1)) })),
+})
+
+/** How an activation is set up: what its entries are made of. Internal; never served. */
+export const activationConfigSchema = z.strictObject({
+  /** Questions of a trivia, pick'em or scavenger hunt; null for other types. */
+  questionCount: z.number().int().min(1).nullable(),
+  extraQuestions: z.array(extraQuestionSchema),
+  prizes: z.array(prizeSchema),
+  /** A giveaway that asks its winners for a mailing address. */
+  collectsAddress: z.boolean(),
+  /** A scavenger hunt that asks for a seat location. */
+  requestsSeat: z.boolean(),
+  /** The options of a vote-to-win sweepstakes. */
+  voteChoices: z.array(choiceSchema),
+  /** Categories of an art wall; choices of a fan map; results of a quiz; roster of an ultimate team; survey questions. */
+  options: z.array(z.string()),
+  bracket: bracketSchema.nullable(),
+})
+
+/** An activation in the store: the contract's fields, the account it belongs to and its set-up. */
+export const storedActivationSchema = z
+  .strictObject({
+    ...activationShape,
+    account: z.string().min(1),
+    config: activationConfigSchema,
+  })
+  .superRefine(checkActivation)
+
+/**
+ * An entry in the store: the common fields, the activation it belongs to and its participant.
+ * The fields of its activation's type are checked against that type when the entry is written.
+ */
+export const storedEntrySchema = z.looseObject({
+  ...commonEntryShape,
+  activationId: z.string().min(1),
+  participantId: z.string().min(1),
+  /** Trivia and pick'em: how many questions were answered (completion); absent for other types. */
+  questionsAnswered: z.number().int().min(0).optional(),
+})
+
+/** A participant in the store: one person of an account. `activationsEntered` and `firstEnteredAt` are derived from the entries. */
+export const storedParticipantSchema = z.strictObject({
+  id: z.string().min(1),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  extras: z.array(participantExtraSchema),
+  account: z.string().min(1),
+})
+
+export type ExtraQuestion = z.infer<typeof extraQuestionSchema>
+export type Bracket = z.infer<typeof bracketSchema>
+export type ActivationConfig = z.infer<typeof activationConfigSchema>
+export type StoredActivation = z.infer<typeof storedActivationSchema>
+export type StoredEntry = z.infer<typeof storedEntrySchema> & Record<string, unknown>
+export type StoredParticipant = z.infer<typeof storedParticipantSchema>

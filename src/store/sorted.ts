@@ -1,0 +1,39 @@
+/** The first position in a sorted list whose element is not before `probe` under `compare`. */
+export function lowerBound<T, P>(list: readonly T[], probe: P, compare: (item: T, probe: P) => number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compare(list[mid] as T, probe) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Inserts an element into a sorted list at its place (after its equals). */
+export function insertSorted<T>(list: T[], item: T, compare: (a: T, b: T) => number): void {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compare(list[mid] as T, item) <= 0) lo = mid + 1
+    else hi = mid
+  }
+  list.splice(lo, 0, item)
+}
+
+/** Removes an element from a sorted list, found by `compare` and then by identity. */
+export function removeSorted<T>(list: T[], item: T, compare: (a: T, b: T) => number): boolean {
+  for (let i = lowerBound(list, item, compare); i < list.length && compare(list[i] as T, item) === 0; i++) {
+    if (list[i] === item) {
+      list.splice(i, 1)
+      return true
+    }
+  }
+  return false
+}
+
+/** Compares strings by UTF-16 code units: case-sensitive, the same everywhere. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
