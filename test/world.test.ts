@@ -27,206 +27,297 @@ function allDates(value: unknown, out: Array<{ iso: string; ts: number }> = []) 
   return out
 }
 
+/**
+ * Collects what breaks a rule instead of asserting item by item: one `expect` per rule and seed keeps
+ * 200 seeds fast, and the failure lists every offending record.
+ */
+function rule(check: (must: (ok: boolean, what: () => string) => void) => void): void {
+  const problems: string[] = []
+  check((ok, what) => {
+    if (!ok && problems.length < 20) problems.push(what())
+  })
+  expect(problems).toEqual([])
+}
+
 describe.each(SEEDS)('the world of seed %i', (seed) => {
   const world = () => worldOf(seed)
-  const activationOf = (entry: StoredEntry) => world().activations.find((a) => a.id === entry.activationId) as StoredActivation
+  const byId = () => new Map(world().activations.map((a) => [a.id, a]))
+  const each = (fn: (e: StoredEntry, a: StoredActivation) => void) => {
+    const activations = byId()
+    for (const e of world().entries) fn(e, activations.get(e.activationId)!)
+  }
 
   it('serves activations that match the contract exactly', () => {
-    for (const a of world().activations) expect(activationSchema.safeParse(toActivation(a)).error).toBeUndefined()
+    rule((must) => {
+      for (const a of world().activations) {
+        const error = activationSchema.safeParse(toActivation(a)).error
+        must(!error, () => `${a.id}: ${error?.message}`)
+      }
+    })
   })
 
   it('has a subtype only for giveaway and sweepstakes, always one valid for the type', () => {
-    for (const a of world().activations) {
-      if (hasSubtype(a.type)) expect(SUBTYPES_BY_TYPE[a.type]).toContain(a.subtype)
-      else expect('subtype' in a).toBe(false)
-    }
+    rule((must) => {
+      for (const a of world().activations) {
+        const valid = hasSubtype(a.type)
+          ? (SUBTYPES_BY_TYPE[a.type] as readonly string[]).includes(a.subtype!)
+          : !('subtype' in a)
+        must(valid, () => `${a.id} (${a.type}) has subtype ${a.subtype}`)
+      }
+    })
   })
 
   it('writes every DateObject with a millisecond iso ending in Z and ts its floored seconds', () => {
     const dates = allDates([world().activations, world().entries, world().participants])
     expect(dates.length).toBeGreaterThan(0)
-    for (const d of dates) {
-      expect(d.iso).toMatch(ISO_MS)
-      expect(d.ts).toBe(Math.floor(Date.parse(d.iso) / 1000))
-    }
+    rule((must) => {
+      for (const d of dates)
+        must(ISO_MS.test(d.iso) && d.ts === Math.floor(Date.parse(d.iso) / 1000), () => JSON.stringify(d))
+    })
   })
 
   it('orders createdAt <= updatedAt <= now and createdAt <= startTime < endTime', () => {
-    for (const a of world().activations) {
-      const [created, updated, start, end] = [a.createdAt, a.updatedAt, a.startTime, a.endTime].map(toMillis) as number[]
-      expect(created).toBeLessThanOrEqual(updated!)
-      expect(updated).toBeLessThanOrEqual(NOW)
-      expect(created).toBeLessThanOrEqual(start!)
-      expect(start).toBeLessThan(end!)
-    }
+    rule((must) => {
+      for (const a of world().activations) {
+        const [created, updated, start, end] = [a.createdAt, a.updatedAt, a.startTime, a.endTime].map(toMillis) as [
+          number,
+          number,
+          number,
+          number,
+        ]
+        must(
+          created <= updated && updated <= NOW && created <= start && start < end,
+          () => `${a.id}: ${created} ${updated} ${start} ${end}`,
+        )
+      }
+    })
   })
 
   it('derives unique slugs from titles, puts the slug in publicUrl, and gives unique mixed-case ids', () => {
     const activations = world().activations
     expect(new Set(activations.map((a) => a.slug)).size).toBe(activations.length)
     expect(new Set(activations.map((a) => a.id)).size).toBe(activations.length)
-    for (const a of activations) {
-      expect(a.slug.startsWith(slugify(a.title))).toBe(true)
-      expect(a.publicUrl).toContain(a.slug)
-      expect(a.id).toMatch(/[A-Z]/)
-      expect(a.id).toMatch(/[a-z]/)
-    }
     const entryIds = world().entries.map((e) => e.id)
     expect(new Set(entryIds).size).toBe(entryIds.length)
+    rule((must) => {
+      for (const a of activations) {
+        must(
+          a.slug.startsWith(slugify(a.title)) && a.publicUrl.includes(a.slug),
+          () => `${a.id}: ${a.title} / ${a.slug} / ${a.publicUrl}`,
+        )
+        must(/[A-Z]/.test(a.id) && /[a-z]/.test(a.id), () => `${a.id} is not mixed case`)
+      }
+    })
   })
 
   it('sets sponsorName and sponsorUrl together or neither', () => {
-    for (const a of world().activations) expect(a.sponsorName === null).toBe(a.sponsorUrl === null)
+    rule((must) => {
+      for (const a of world().activations) must((a.sponsorName === null) === (a.sponsorUrl === null), () => a.id)
+    })
   })
 
   it('puts each activation in the state its group asked for, derived from its times and the clock alone', () => {
     const asked = everyTypeScenario.accounts[0].activations.map((g) => g.state)
-    world().activations.forEach((a, i) => expect(stateOf(a, NOW)).toBe(asked[i]))
+    rule((must) =>
+      world().activations.forEach((a, i) =>
+        must(stateOf(a, NOW) === asked[i], () => `${a.id}: ${stateOf(a, NOW)} not ${asked[i]}`),
+      ),
+    )
   })
 
   it('has entries only for started activations, entered between startTime and the earlier of endTime and now', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      expect(toMillis(a.startTime)).toBeLessThanOrEqual(NOW)
-      expect(toMillis(e.enteredAt)).toBeGreaterThanOrEqual(toMillis(a.startTime))
-      expect(toMillis(e.enteredAt)).toBeLessThanOrEqual(Math.min(toMillis(a.endTime), NOW))
-    }
+    rule((must) =>
+      each((e, a) => {
+        const t = toMillis(e.enteredAt)
+        must(
+          toMillis(a.startTime) <= t && t <= Math.min(toMillis(a.endTime), NOW),
+          () => `${e.id} at ${e.enteredAt.iso}`,
+        )
+      }),
+    )
   })
 
   it('gives every entry the common fields plus exactly the fields of its activation type', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      const served = toEntry(e, a)
-      expect(entrySchemas[a.type].safeParse(served).error).toBeUndefined()
-      const optional = new Set(['subtype', 'rank', 'voidedAt'])
-      expect(ENTRY_KEYS[a.type].filter((k) => !optional.has(k) && !(k in served))).toEqual([])
-    }
+    const optional = new Set(['rank', 'voidedAt'])
+    rule((must) =>
+      each((e, a) => {
+        const served = toEntry(e, a)
+        const error = entrySchemas[a.type].safeParse(served).error
+        must(!error, () => `${e.id} (${a.type}): ${error?.message}`)
+        const missing = ENTRY_KEYS[a.type].filter((k) => !optional.has(k) && !(k in served))
+        must(missing.length === 0, () => `${e.id} lacks ${missing.join(', ')}`)
+      }),
+    )
   })
 
   it('gives a prize, confirmation and fulfilment only to winners, and voidedAt only to a voided winner who is not fulfilled', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      if (a.type !== 'giveaway' && a.type !== 'contest') continue
-      expect(e['prize'] !== null).toBe(e['isWinner'] === true)
-      if (e['isFulfilled']) expect(e['isWinner']).toBe(true)
-      if (e['isConfirmed']) expect(e['isWinner']).toBe(true)
-      if ('voidedAt' in e) {
-        expect(e['isWinner']).toBe(true)
-        expect(e['prize']).not.toBeNull()
-        expect(e['isFulfilled']).toBe(false)
-        expect(toMillis(e['voidedAt'] as never)).toBeGreaterThanOrEqual(toMillis(e.enteredAt))
-      }
-    }
+    rule((must) =>
+      each((e, a) => {
+        if (a.type !== 'giveaway' && a.type !== 'contest') return
+        const winner = e['isWinner'] === true
+        must((e['prize'] !== null) === winner, () => `${e.id}: prize ${JSON.stringify(e['prize'])}, winner ${winner}`)
+        must(
+          winner || (!e['isFulfilled'] && !e['isConfirmed']),
+          () => `${e.id}: confirmed or fulfilled but not a winner`,
+        )
+        if ('voidedAt' in e) {
+          must(
+            winner && e['prize'] !== null && e['isFulfilled'] === false,
+            () => `${e.id}: voided but ${JSON.stringify(e)}`,
+          )
+          must(toMillis(e['voidedAt'] as never) >= toMillis(e.enteredAt), () => `${e.id}: voided before it was entered`)
+        }
+      }),
+    )
   })
 
   it("ranks a contest's entries only once it has ended, winners first", () => {
-    for (const [id, entries] of entriesByActivation(world().entries)) {
-      const a = world().activations.find((x) => x.id === id)!
-      if (a.type !== 'contest') continue
-      const ended = stateOf(a, NOW) === 'ended'
-      for (const e of entries) {
-        expect('rank' in e).toBe(ended)
-        if (!ended) expect(e['isWinner']).toBe(false)
-      }
-      if (ended) {
-        expect(entries.map((e) => e['rank']).sort((x, y) => (x as number) - (y as number))).toEqual(entries.map((_, i) => i + 1))
+    rule((must) => {
+      for (const [id, entries] of entriesByActivation(world().entries)) {
+        const a = byId().get(id)!
+        if (a.type !== 'contest') continue
+        const ended = stateOf(a, NOW) === 'ended'
+        for (const e of entries)
+          must('rank' in e === ended && (ended || e['isWinner'] === false), () => `${e.id}: rank ${e['rank']}`)
+        if (!ended) continue
+        const ranks = entries.map((e) => e['rank'] as number).sort((x, y) => x - y)
+        must(
+          ranks.every((r, i) => r === i + 1),
+          () => `${id}: ranks ${ranks.join(',')}`,
+        )
         const winners = entries.filter((e) => e['isWinner'])
-        for (const w of winners) expect(w['rank']).toBeLessThanOrEqual(winners.length)
+        must(
+          winners.every((w) => (w['rank'] as number) <= winners.length),
+          () => `${id}: a winner is not in the top ranks`,
+        )
       }
-    }
+    })
   })
 
   it("makes trivia and pick'em winners exactly those who answered every question correctly, and completion agree with the question count", () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      const q = a.config.questionCount
-      if (a.type === 'trivia' || a.type === 'pickem') {
-        expect(e['isWinner']).toBe(e['totalCorrect'] === q)
-        expect(e['totalCorrect']).toBeLessThanOrEqual(e.questionsAnswered!)
-        expect(isCompletedEntry(e, a)).toBe(e.questionsAnswered === q)
-        if (e['isWinner']) expect(isCompletedEntry(e, a)).toBe(true)
-      }
-      if (a.type === 'scavenger') {
-        expect(e['totalCorrect']).toBeLessThanOrEqual(q!)
-        expect(isCompletedEntry(e, a)).toBe(e['totalCorrect'] === q)
-        if (e['isWinner']) expect(isCompletedEntry(e, a)).toBe(true)
-      }
-    }
+    rule((must) =>
+      each((e, a) => {
+        const q = a.config.questionCount
+        if (a.type === 'trivia' || a.type === 'pickem') {
+          must(
+            e['isWinner'] === (e['totalCorrect'] === q),
+            () => `${e.id}: winner ${e['isWinner']} with ${e['totalCorrect']}/${q}`,
+          )
+          must((e['totalCorrect'] as number) <= e.questionsAnswered!, () => `${e.id}: more correct than answered`)
+          must(isCompletedEntry(e, a) === (e.questionsAnswered === q), () => `${e.id}: completion`)
+        }
+        if (a.type === 'scavenger') {
+          must((e['totalCorrect'] as number) <= q!, () => `${e.id}: ${e['totalCorrect']}/${q}`)
+          must(isCompletedEntry(e, a) === (e['totalCorrect'] === q), () => `${e.id}: completion`)
+        }
+        if (['trivia', 'pickem', 'scavenger'].includes(a.type) && e['isWinner']) {
+          must(isCompletedEntry(e, a), () => `${e.id}: a winner who did not complete`)
+        }
+      }),
+    )
   })
 
   it('gives sweepstakes choices only for vote_to_win, from its options', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      if (a.type !== 'sweepstakes') continue
-      const choices = e['choices'] as Array<{ id: string }>
-      if (a.subtype === 'vote_to_win') {
-        expect(choices.length).toBeGreaterThan(0)
-        for (const c of choices) expect(a.config.voteChoices.map((v) => v.id)).toContain(c.id)
-      } else expect(choices).toEqual([])
-    }
+    rule((must) =>
+      each((e, a) => {
+        if (a.type !== 'sweepstakes') return
+        const choices = e['choices'] as Array<{ id: string }>
+        const options = a.config.voteChoices.map((v) => v.id)
+        must(
+          a.subtype === 'vote_to_win'
+            ? choices.length > 0 && choices.every((c) => options.includes(c.id))
+            : choices.length === 0,
+          () => `${e.id} (${a.subtype}): ${JSON.stringify(choices)}`,
+        )
+      }),
+    )
   })
 
   it('names in every bracket vote a round and a seed that exist in that bracket', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      if (a.type !== 'bracket') continue
-      const vote = bracketVoteOf(e)!
-      const round = a.config.bracket!.rounds.find((r) => r.round === vote.round)
-      expect(round?.seeds).toContain(vote.seed)
-    }
+    rule((must) =>
+      each((e, a) => {
+        if (a.type !== 'bracket') return
+        const vote = bracketVoteOf(e)!
+        const round = a.config.bracket!.rounds.find((r) => r.round === vote.round)
+        must(!!round?.seeds.includes(vote.seed), () => `${e.id}: ${JSON.stringify(e['vote'])}`)
+      }),
+    )
   })
 
   it('marks isReplay exactly on the repeat entries of an entrant in the same giveaway', () => {
-    for (const [id, entries] of entriesByActivation(world().entries)) {
-      const a = world().activations.find((x) => x.id === id)!
-      if (a.type !== 'giveaway') continue
-      const seen = new Set<string>()
-      for (const e of entries) {
-        expect(e['isReplay']).toBe(seen.has(e.participantId))
-        seen.add(e.participantId)
+    rule((must) => {
+      for (const [id, entries] of entriesByActivation(world().entries)) {
+        if (byId().get(id)!.type !== 'giveaway') continue
+        const seen = new Set<string>()
+        for (const e of entries) {
+          must(e['isReplay'] === seen.has(e.participantId), () => `${e.id}: isReplay ${e['isReplay']}`)
+          seen.add(e.participantId)
+        }
       }
-    }
+    })
+  })
+
+  it('enters each person at most once in activations without replays', () => {
+    rule((must) => {
+      for (const [id, entries] of entriesByActivation(world().entries)) {
+        if (byId().get(id)!.type === 'giveaway') continue
+        must(new Set(entries.map((e) => e.participantId)).size === entries.length, () => `${id} has a repeat entrant`)
+      }
+    })
   })
 
   it('gives an address only to giveaway winners of giveaways that collect one', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      if (a.type === 'giveaway') expect(e['address'] !== null).toBe(e['isWinner'] === true && a.config.collectsAddress)
-    }
+    rule((must) =>
+      each((e, a) => {
+        if (a.type === 'giveaway')
+          must((e['address'] !== null) === (e['isWinner'] === true && a.config.collectsAddress), () => e.id)
+      }),
+    )
   })
 
   it('asks every entry of an activation the same extra questions', () => {
-    for (const [id, entries] of entriesByActivation(world().entries)) {
-      const a = world().activations.find((x) => x.id === id)!
-      for (const e of entries) expect(e.extras.map((x) => x.key)).toEqual(a.config.extraQuestions.map((q) => q.key))
-    }
+    rule((must) =>
+      each((e, a) => {
+        const asked = a.config.extraQuestions.map((q) => q.key).join()
+        must(e.extras.map((x) => x.key).join() === asked, () => `${e.id}: ${e.extras.map((x) => x.key)} not ${asked}`)
+      }),
+    )
   })
 
   it('draws entrants from a pool: one person per participant, with the same name and e-mail in every entry', () => {
     const participants = new Map(world().participants.map((p) => [p.id, p]))
     expect(new Set(world().participants.map((p) => p.email)).size).toBe(participants.size)
     const entrants = new Set<string>()
-    for (const e of world().entries) {
-      const p = participants.get(e.participantId)!
-      expect([e.email, e.firstName, e.lastName]).toEqual([p.email, p.firstName, p.lastName])
-      entrants.add(p.id)
-    }
+    const activationsOf = new Map<string, Set<string>>()
+    rule((must) =>
+      each((e) => {
+        const p = participants.get(e.participantId)
+        must(!!p && e.email === p.email && e.firstName === p.firstName && e.lastName === p.lastName, () => e.id)
+        entrants.add(e.participantId)
+        activationsOf.set(e.participantId, (activationsOf.get(e.participantId) ?? new Set()).add(e.activationId))
+      }),
+    )
     expect(entrants.size).toBe(participants.size)
-    const multi = [...entriesByActivation(world().entries).values()].length
-    expect(multi).toBeGreaterThan(1)
+    expect([...activationsOf.values()].some((set) => set.size > 1)).toBe(true)
   })
 
   it("dates each profile answer at one of the participant's entries", () => {
     const times = new Map<string, Set<string>>()
-    for (const e of world().entries) times.set(e.participantId, (times.get(e.participantId) ?? new Set()).add(e.enteredAt.iso))
-    for (const p of world().participants) for (const x of p.extras) expect(times.get(p.id)).toContain(x.answeredAt.iso)
+    for (const e of world().entries)
+      times.set(e.participantId, (times.get(e.participantId) ?? new Set()).add(e.enteredAt.iso))
+    rule((must) => {
+      for (const p of world().participants)
+        for (const x of p.extras) must(!!times.get(p.id)?.has(x.answeredAt.iso), () => p.id)
+    })
   })
 
-  it('counts winners and completions that the filters select', () => {
-    for (const e of world().entries) {
-      const a = activationOf(e)
-      if (a.type === 'giveaway' || a.type === 'contest' || a.type === 'scavenger') expect(isWinningEntry(e, a)).toBe(e['isWinner'])
-    }
+  it('selects as winners, for is_winner, the entries marked isWinner in giveaways, contests and scavenger hunts', () => {
+    rule((must) =>
+      each((e, a) => {
+        if (a.type === 'giveaway' || a.type === 'contest' || a.type === 'scavenger')
+          must(isWinningEntry(e, a) === e['isWinner'], () => e.id)
+      }),
+    )
   })
 })
 
@@ -248,14 +339,16 @@ describe('the world as a whole', () => {
         {
           ...account,
           activations: account.activations.map((g, i) =>
-            i === 1 ? { ...g, count: 3 } : i === 2 ? { ...g, entries: (g.entries ?? 0) + 25 } : g,
+            i === 1 ? { ...g, count: 3 } : i === 2 ? { ...g, entries: ('entries' in g ? g.entries : 0) + 25 } : g,
           ),
         },
       ],
     }
     const before = worldOf(5, base)
     const after = worldOf(5, grown)
-    const grownIds = new Set(after.activations.filter((a) => !before.activations.some((b) => b.id === a.id)).map((a) => a.id))
+    const grownIds = new Set(
+      after.activations.filter((a) => !before.activations.some((b) => b.id === a.id)).map((a) => a.id),
+    )
     expect(grownIds.size).toBe(2)
     const changed = before.activations[2]!.id
     for (const a of before.activations) {
