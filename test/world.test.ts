@@ -4,7 +4,7 @@ import { toMillis } from '../src/contract/date-object.js'
 import { FILTER_TYPES, hasSubtype, RESPONSE_TYPES, SUBTYPES, SUBTYPES_BY_TYPE } from '../src/contract/enums.js'
 import { ENTRY_KEYS, entrySchemas } from '../src/contract/entry.js'
 import { toActivation, toEntry, stateOf } from '../src/serialize.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import { entryField, type StoredActivation, type StoredEntry } from '../src/store/records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
 import { slugify } from '../factories/random-helpers.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
@@ -154,18 +154,24 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
     rule((must) =>
       each((e, a) => {
         if (a.type !== 'giveaway' && a.type !== 'contest') return
-        const winner = e['isWinner'] === true
-        must((e['prize'] !== null) === winner, () => `${e.id}: prize ${JSON.stringify(e['prize'])}, winner ${winner}`)
+        const winner = entryField(e, 'isWinner') === true
         must(
-          winner || (!e['isFulfilled'] && !e['isConfirmed']),
+          (entryField(e, 'prize') !== null) === winner,
+          () => `${e.id}: prize ${JSON.stringify(entryField(e, 'prize'))}, winner ${winner}`,
+        )
+        must(
+          winner || (!entryField(e, 'isFulfilled') && !entryField(e, 'isConfirmed')),
           () => `${e.id}: confirmed or fulfilled but not a winner`,
         )
         if ('voidedAt' in e) {
           must(
-            winner && e['prize'] !== null && e['isFulfilled'] === false,
+            winner && entryField(e, 'prize') !== null && entryField(e, 'isFulfilled') === false,
             () => `${e.id}: voided but ${JSON.stringify(e)}`,
           )
-          must(toMillis(e['voidedAt'] as never) >= toMillis(e.enteredAt), () => `${e.id}: voided before it was entered`)
+          must(
+            toMillis(entryField(e, 'voidedAt') as never) >= toMillis(e.enteredAt),
+            () => `${e.id}: voided before it was entered`,
+          )
         }
       }),
     )
@@ -178,16 +184,19 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
         if (a.type !== 'contest') continue
         const ended = stateOf(a, NOW) === 'ended'
         for (const e of entries)
-          must('rank' in e === ended && (ended || e['isWinner'] === false), () => `${e.id}: rank ${e['rank']}`)
+          must(
+            'rank' in e === ended && (ended || entryField(e, 'isWinner') === false),
+            () => `${e.id}: rank ${entryField(e, 'rank')}`,
+          )
         if (!ended) continue
-        const ranks = entries.map((e) => e['rank'] as number).sort((x, y) => x - y)
+        const ranks = entries.map((e) => entryField(e, 'rank') as number).sort((x, y) => x - y)
         must(
           ranks.every((r, i) => r === i + 1),
           () => `${id}: ranks ${ranks.join(',')}`,
         )
-        const winners = entries.filter((e) => e['isWinner'])
+        const winners = entries.filter((e) => entryField(e, 'isWinner'))
         must(
-          winners.every((w) => (w['rank'] as number) <= winners.length),
+          winners.every((w) => (entryField(w, 'rank') as number) <= winners.length),
           () => `${id}: a winner is not in the top ranks`,
         )
       }
@@ -200,17 +209,20 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
         const q = a.config.questionCount
         if (a.type === 'trivia' || a.type === 'pickem') {
           must(
-            e['isWinner'] === (e['totalCorrect'] === q),
-            () => `${e.id}: winner ${e['isWinner']} with ${e['totalCorrect']}/${q}`,
+            entryField(e, 'isWinner') === (entryField(e, 'totalCorrect') === q),
+            () => `${e.id}: winner ${entryField(e, 'isWinner')} with ${entryField(e, 'totalCorrect')}/${q}`,
           )
-          must((e['totalCorrect'] as number) <= e.questionsAnswered!, () => `${e.id}: more correct than answered`)
+          must(
+            (entryField(e, 'totalCorrect') as number) <= e.questionsAnswered!,
+            () => `${e.id}: more correct than answered`,
+          )
           must(isCompletedEntry(e, a) === (e.questionsAnswered === q), () => `${e.id}: completion`)
         }
         if (a.type === 'scavenger') {
-          must((e['totalCorrect'] as number) <= q!, () => `${e.id}: ${e['totalCorrect']}/${q}`)
-          must(isCompletedEntry(e, a) === (e['totalCorrect'] === q), () => `${e.id}: completion`)
+          must((entryField(e, 'totalCorrect') as number) <= q!, () => `${e.id}: ${entryField(e, 'totalCorrect')}/${q}`)
+          must(isCompletedEntry(e, a) === (entryField(e, 'totalCorrect') === q), () => `${e.id}: completion`)
         }
-        if (['trivia', 'pickem', 'scavenger'].includes(a.type) && e['isWinner']) {
+        if (['trivia', 'pickem', 'scavenger'].includes(a.type) && entryField(e, 'isWinner')) {
           must(isCompletedEntry(e, a), () => `${e.id}: a winner who did not complete`)
         }
       }),
@@ -221,7 +233,7 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
     rule((must) =>
       each((e, a) => {
         if (a.type !== 'sweepstakes') return
-        const choices = e['choices'] as Array<{ id: string }>
+        const choices = entryField(e, 'choices') as Array<{ id: string }>
         const options = a.config.voteChoices.map((v) => v.id)
         must(
           a.subtype === 'vote_to_win'
@@ -239,7 +251,7 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
         if (a.type !== 'bracket') return
         const vote = bracketVoteOf(e)!
         const round = a.config.bracket!.rounds.find((r) => r.round === vote.round)
-        must(!!round?.seeds.includes(vote.seed), () => `${e.id}: ${JSON.stringify(e['vote'])}`)
+        must(!!round?.seeds.includes(vote.seed), () => `${e.id}: ${JSON.stringify(entryField(e, 'vote'))}`)
       }),
     )
   })
@@ -250,7 +262,10 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
         if (byId().get(id)!.type !== 'giveaway') continue
         const seen = new Set<string>()
         for (const e of entries) {
-          must(e['isReplay'] === seen.has(e.participantId), () => `${e.id}: isReplay ${e['isReplay']}`)
+          must(
+            entryField(e, 'isReplay') === seen.has(e.participantId),
+            () => `${e.id}: isReplay ${entryField(e, 'isReplay')}`,
+          )
           seen.add(e.participantId)
         }
       }
@@ -270,7 +285,10 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
     rule((must) =>
       each((e, a) => {
         if (a.type === 'giveaway')
-          must((e['address'] !== null) === (e['isWinner'] === true && a.config.collectsAddress), () => e.id)
+          must(
+            (entryField(e, 'address') !== null) === (entryField(e, 'isWinner') === true && a.config.collectsAddress),
+            () => e.id,
+          )
       }),
     )
   })
@@ -315,7 +333,7 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
     rule((must) =>
       each((e, a) => {
         if (a.type === 'giveaway' || a.type === 'contest' || a.type === 'scavenger')
-          must(isWinningEntry(e, a) === e['isWinner'], () => e.id)
+          must(isWinningEntry(e, a) === entryField(e, 'isWinner'), () => e.id)
       }),
     )
   })

@@ -19,19 +19,23 @@ import {
  */
 class IndexedCollection<S extends StandardSchemaV1> extends Collection<S> {
   #onUpdate: (next: StandardSchemaV1.InferOutput<S>) => void
+  #beforeUpdate: () => void
 
-  constructor(schema: S, onUpdate: (next: StandardSchemaV1.InferOutput<S>) => void) {
+  constructor(schema: S, beforeUpdate: () => void, onUpdate: (next: StandardSchemaV1.InferOutput<S>) => void) {
     super({ schema })
+    this.#beforeUpdate = beforeUpdate
     this.#onUpdate = onUpdate
   }
 
   override async update(...args: Parameters<Collection<S>['update']>): Promise<any> {
+    this.#beforeUpdate()
     const next = await super.update(...args)
     if (next) this.#onUpdate(next)
     return next
   }
 
   override async updateMany(...args: Parameters<Collection<S>['updateMany']>): Promise<any> {
+    this.#beforeUpdate()
     const records = await super.updateMany(...args)
     records.forEach((next) => this.#onUpdate(next))
     return records
@@ -74,20 +78,24 @@ export async function createDatabase(world: World): Promise<Database> {
   // The record each primary key stands for, to find what an update replaced. Built on the first
   // update, so that loading a world does not pay for it.
   let byKey: Map<unknown, object> | undefined
+  const mapKeys = () => {
+    byKey ??= new Map<unknown, object>(
+      [...activations.all(), ...participants.all(), ...entries.all()].map((r) => [keyOf(r), r]),
+    )
+  }
   const replaced = <T extends object>(next: T, replace: (prev: T, next: T) => void) => {
-    byKey ??= new Map([...activations.all(), ...participants.all(), ...entries.all()].map((r) => [keyOf(r), r]))
-    const prev = byKey.get(keyOf(next)) as T | undefined
+    const prev = byKey?.get(keyOf(next)) as T | undefined
     if (prev) replace(prev, next)
-    byKey.set(keyOf(next), next)
+    byKey?.set(keyOf(next), next)
   }
 
-  const activations = new IndexedCollection(storedActivationSchema, (next) =>
+  const activations = new IndexedCollection(storedActivationSchema, mapKeys, (next) =>
     replaced(next, (prev, n) => index.replaceActivation(prev, n)),
   )
-  const participants = new IndexedCollection(storedParticipantSchema, (next) =>
+  const participants = new IndexedCollection(storedParticipantSchema, mapKeys, (next) =>
     replaced(next, (prev, n) => index.replaceParticipant(prev, n)),
   )
-  const entries = new IndexedCollection(storedEntrySchema, (next) =>
+  const entries = new IndexedCollection(storedEntrySchema, mapKeys, (next) =>
     replaced(next as StoredEntry, (prev, n) => {
       const activation = index.activations.get(n.activationId)
       if (activation) checkEntryFields(n, activation)

@@ -1,4 +1,4 @@
-import type { StoredActivation, StoredEntry } from './records.js'
+import { entryField, type StoredActivation, type StoredEntry } from './records.js'
 
 // What the entry filters of /activations/:id select, as the spec defines them per type.
 
@@ -10,11 +10,11 @@ export function isWinningEntry(entry: StoredEntry, activation: StoredActivation)
   switch (activation.type) {
     case 'trivia':
     case 'pickem':
-      return entry['totalCorrect'] === activation.config.questionCount
+      return entryField(entry, 'totalCorrect') === activation.config.questionCount
     case 'giveaway':
     case 'contest':
     case 'scavenger':
-      return entry['isWinner'] === true
+      return entryField(entry, 'isWinner') === true
     default:
       return false
   }
@@ -28,10 +28,10 @@ export function isCompletedEntry(entry: StoredEntry, activation: StoredActivatio
   const questions = activation.config.questionCount
   switch (activation.type) {
     case 'scavenger':
-      return entry['totalCorrect'] === questions
+      return entryField(entry, 'totalCorrect') === questions
     case 'trivia':
     case 'pickem':
-      return (entry.questionsAnswered ?? entry['totalCorrect']) === questions
+      return (entry.questionsAnswered ?? entryField(entry, 'totalCorrect')) === questions
     default:
       return false
   }
@@ -39,7 +39,7 @@ export function isCompletedEntry(entry: StoredEntry, activation: StoredActivatio
 
 /** The round and seed a bracket entry voted in, or null for other entries. */
 export function bracketVoteOf(entry: StoredEntry): { round: number; seed: number } | null {
-  const vote = entry['vote'] as { round?: unknown; seed?: unknown } | undefined
+  const vote = entryField(entry, 'vote') as { round?: unknown; seed?: unknown } | undefined
   return vote && typeof vote.round === 'number' && typeof vote.seed === 'number'
     ? { round: vote.round, seed: vote.seed }
     : null

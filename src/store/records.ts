@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { activationShape, checkActivation } from '../contract/activation.js'
-import { commonEntryShape } from '../contract/entry.js'
+import { commonEntryShape, type EntryOf } from '../contract/entry.js'
+import type { ActivationType } from '../contract/enums.js'
 import { choiceSchema, prizeSchema } from '../contract/nested.js'
 import { participantExtraSchema } from '../contract/nested.js'
 
@@ -47,17 +48,29 @@ export const storedActivationSchema = z
   })
   .superRefine(checkActivation)
 
+/** The fields the store keeps on an entry besides the API's. */
+export type EntryInternals = {
+  /** The activation the entry belongs to. */
+  activationId: string
+  /** The participant (person) who entered. */
+  participantId: string
+  /** Trivia and pick'em: how many questions were answered (completion); absent for other types. */
+  questionsAnswered?: number
+}
+
+/** An entry in the store: the entry of its activation's type, with the internal fields. */
+export type StoredEntry = { [T in ActivationType]: EntryOf<T> & EntryInternals }[ActivationType]
+
 /**
- * An entry in the store: the common fields, the activation it belongs to and its participant.
- * The fields of its activation's type are checked against that type when the entry is written.
+ * The collection schema of entries: the common and internal fields. Every write is also checked,
+ * by the store, to have exactly the fields of its activation's type (which this schema cannot know).
  */
 export const storedEntrySchema = z.looseObject({
   ...commonEntryShape,
   activationId: z.string().min(1),
   participantId: z.string().min(1),
-  /** Trivia and pick'em: how many questions were answered (completion); absent for other types. */
   questionsAnswered: z.number().int().min(0).optional(),
-})
+}) as unknown as z.ZodType<StoredEntry, StoredEntry>
 
 /** A participant in the store: one person of an account. `activationsEntered` and `firstEnteredAt` are derived from the entries. */
 export const storedParticipantSchema = z.strictObject({
@@ -73,5 +86,9 @@ export type ExtraQuestion = z.infer<typeof extraQuestionSchema>
 export type Bracket = z.infer<typeof bracketSchema>
 export type ActivationConfig = z.infer<typeof activationConfigSchema>
 export type StoredActivation = z.infer<typeof storedActivationSchema>
-export type StoredEntry = z.infer<typeof storedEntrySchema> & Record<string, unknown>
 export type StoredParticipant = z.infer<typeof storedParticipantSchema>
+
+/** A field of an entry whatever its type, for the rules that read a field several types share. */
+export function entryField(entry: StoredEntry, key: string): unknown {
+  return (entry as Record<string, unknown>)[key]
+}
