@@ -1,0 +1,15 @@
+// activation-emulator's public API. The endpoints and createEmulator() come with the handlers.
+
+export * from './contract/enums.js'
+export { dateObjectSchema, toDateObject, type DateObject } from './contract/date-object.js'
+export { activationSchema, type Activation } from './contract/activation.js'
+export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
+export { participantSchema, type Participant } from './contract/participant.js'
+export * from './contract/nested.js'
+export { createClock, type Clock } from './clock.js'
+export { defineScenario, parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
+export { buildWorld, type World } from './world.js'
+export { createDatabase, type Database } from './store/database.js'
+export type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
+export { toActivation, toEntry, toParticipant, stateOf } from './serialize.js'
+export { scenarios } from '../scenarios/index.js'
