@@ -71,14 +71,19 @@ describe('the store', () => {
     expect(db.index.seqOf(updated)).toBeGreaterThan(db.index.seqOf(lists.all[position - 1] ?? updated) - 1)
   })
 
-  it('drops a deleted entry from every list and recomputes its participant', async () => {
+  it('drops a deleted entry (from the middle of the order) from every list and recomputes its participant', async () => {
     const a = runningOf('trivia')
     const lists = db.index.entryListsOf(a.id)
-    const entry = lists.all[0]!
+    const entry = lists.all[Math.floor(lists.all.length / 2)]!
+    const neighbours = [
+      lists.all[Math.floor(lists.all.length / 2) - 1],
+      lists.all[Math.floor(lists.all.length / 2) + 1],
+    ]
     const before = lists.all.length
     db.entries.delete((q) => q.where({ id: entry.id }))
     expect(lists.all.length).toBe(before - 1)
     expect(lists.all).not.toContain(entry)
+    for (const n of neighbours) expect(lists.all).toContain(n)
     expect(db.index.entries.has(entry.id)).toBe(false)
     const entered = db.index.activationsEntered(entry.participantId).map((x) => x.id)
     const still = [...db.index.entries.values()].some(

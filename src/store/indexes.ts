@@ -34,10 +34,10 @@ export class StoreIndex {
   readonly #participantsByAccount = new Map<string, StoredParticipant[]>()
   readonly #firstEntered = new Map<string, DateObject>()
   readonly #slugs = new Set<string>()
-  readonly #seq = new Map<StoredEntry, number>()
+  readonly #seq = new Map<string, number>() // by entry id: string keys hash once, objects need an identity hash each
   #nextSeq = 0
 
-  readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a) ?? 0) - (this.#seq.get(b) ?? 0)
+  readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
   readonly #byFirstEntered = (a: StoredParticipant, b: StoredParticipant) => {
     const fa = this.#firstEntered.get(a.id)
     const fb = this.#firstEntered.get(b.id)
@@ -61,7 +61,7 @@ export class StoreIndex {
 
   /** The serving position of an entry: later entries have larger ones. */
   seqOf(entry: StoredEntry): number {
-    return this.#seq.get(entry) ?? -1
+    return this.#seq.get(entry.id) ?? -1
   }
 
   /** The participants of an account that have entered, by firstEnteredAt, then id. */
@@ -112,7 +112,7 @@ export class StoreIndex {
     for (const entry of world.entries) {
       const activation = this.checkEntry(entry)
       this.entries.set(entry.id, entry)
-      this.#seq.set(entry, this.#nextSeq++)
+      this.#seq.set(entry.id, this.#nextSeq++)
       const lists = this.entryListsOf(entry.activationId)
       lists.all.push(entry)
       if (isWinningEntry(entry, activation)) lists.winners.push(entry)
@@ -174,7 +174,7 @@ export class StoreIndex {
   addEntry(entry: StoredEntry, seq = this.#nextSeq++): void {
     const activation = this.checkEntry(entry)
     this.entries.set(entry.id, entry)
-    this.#seq.set(entry, seq)
+    this.#seq.set(entry.id, seq)
     const lists = this.entryListsOf(entry.activationId)
     const add = (list: StoredEntry[]) => {
       const last = list[list.length - 1]
@@ -195,7 +195,6 @@ export class StoreIndex {
   removeEntry(entry: StoredEntry): void {
     const activation = this.activations.get(entry.activationId)
     this.entries.delete(entry.id)
-    this.#seq.delete(entry)
     const lists = this.#entryLists.get(entry.activationId)
     if (lists) {
       removeSorted(lists.all, entry, this.#bySeq)
@@ -208,11 +207,12 @@ export class StoreIndex {
       }
     }
     this.#unlinkEntry(entry)
+    this.#seq.delete(entry.id)
   }
 
   /** Replaces an updated entry, keeping its place in the serving order. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
-    const seq = this.#seq.get(prev)
+    const seq = this.#seq.get(prev.id)
     this.removeEntry(prev)
     try {
       this.addEntry(next, seq)
