@@ -3,7 +3,7 @@ import { activationShape, checkActivation } from '../contract/activation.js'
 import { commonEntryShape, type EntryOf } from '../contract/entry.js'
 import type { ActivationType } from '../contract/enums.js'
 import { choiceSchema, prizeSchema } from '../contract/nested.js'
-import { participantExtraSchema } from '../contract/nested.js'
+import { participantSchema } from '../contract/participant.js'
 
 // What the store keeps. Each record holds the contract's fields plus a few internal ones that the
 // serializers leave out; the internal ones are what the API's rules are computed from.
@@ -73,14 +73,9 @@ export const storedEntrySchema = z.looseObject({
 }) as unknown as z.ZodType<StoredEntry, StoredEntry>
 
 /** A participant in the store: one person of an account. `activationsEntered` and `firstEnteredAt` are derived from the entries. */
-export const storedParticipantSchema = z.strictObject({
-  id: z.string().min(1),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  extras: z.array(participantExtraSchema),
-  account: z.string().min(1),
-})
+export const storedParticipantSchema = participantSchema
+  .omit({ activationsEntered: true, firstEnteredAt: true })
+  .extend({ account: z.string().min(1) })
 
 export type ExtraQuestion = z.infer<typeof extraQuestionSchema>
 export type Bracket = z.infer<typeof bracketSchema>
