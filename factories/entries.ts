@@ -17,8 +17,8 @@ export type EntriesRequest = {
 }
 
 /** The counts the request leaves out, chosen to suit the activation's type. */
-export function resolveCounts(activation: StoredActivation, req: EntriesRequest, now: number) {
-  const n = req.entries
+function resolveCounts(activation: StoredActivation, req: EntriesRequest) {
+  const { entries: n, now } = req
   const ended = toMillis(activation.endTime) <= now
   const type = activation.type
   const completes = type === 'trivia' || type === 'pickem' || type === 'scavenger'
@@ -58,7 +58,7 @@ export function createEntries(
   const start = toMillis(activation.startTime)
   if (start > now || req.entries === 0) return []
   const stop = Math.min(toMillis(activation.endTime), now)
-  const { n, completed, winners, replays, voided } = resolveCounts(activation, req, now)
+  const { n, completed, winners, replays, voided } = resolveCounts(activation, req)
 
   const times = Array.from({ length: n }, () => int(faker, start, stop)).sort((a, b) => a - b)
   // Replays never come first: each repeats someone who entered earlier in this activation.

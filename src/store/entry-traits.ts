@@ -44,10 +44,3 @@ export function bracketVoteOf(entry: StoredEntry): { round: number; seed: number
     ? { round: vote.round, seed: vote.seed }
     : null
 }
-
-/** Which types `is_winner`, `is_completed` and `bracket_*` apply to. */
-export const FILTERABLE_TYPES = {
-  is_winner: ['giveaway', 'contest', 'scavenger', 'trivia', 'pickem'],
-  is_completed: ['scavenger', 'trivia', 'pickem'],
-  bracket: ['bracket'],
-} as const
