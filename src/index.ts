@@ -1,4 +1,14 @@
-// activation-emulator's public API. The endpoints and createEmulator() come with the handlers.
+// activation-emulator's public API.
+
+export {
+  createEmulator,
+  DEFAULT_BASE_URL,
+  DEFAULT_ENDPOINT_OPTIONS,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorSettings,
+} from './emulator.js'
+export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 
 export * from './contract/enums.js'
 export { dateObjectSchema, toDateObject, type DateObject } from './contract/date-object.js'

@@ -2,7 +2,7 @@ import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from './records.js'
-import { compareStrings, insertSorted, removeSorted } from './sorted.js'
+import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
 export type EntryLists = {
@@ -11,6 +11,12 @@ export type EntryLists = {
   completed: StoredEntry[]
   rounds: Map<number, StoredEntry[]>
   seeds: Map<number, StoredEntry[]>
+  /**
+   * Whether serving order is also `enteredAt` order, as in every generated world. While it holds, a
+   * `start_date` filter finds its first entry by binary search; an entry added out of time order
+   * turns it off for good, and the filter then skips entries one by one.
+   */
+  inTimeOrder: boolean
 }
 
 const byStartDesc = (a: StoredActivation, b: StoredActivation) =>
@@ -53,7 +59,7 @@ export class StoreIndex {
   entryListsOf(activationId: string): EntryLists {
     let lists = this.#entryLists.get(activationId)
     if (!lists) {
-      lists = { all: [], winners: [], completed: [], rounds: new Map(), seeds: new Map() }
+      lists = { all: [], winners: [], completed: [], rounds: new Map(), seeds: new Map(), inTimeOrder: true }
       this.#entryLists.set(activationId, lists)
     }
     return lists
@@ -62,6 +68,22 @@ export class StoreIndex {
   /** The serving position of an entry: later entries have larger ones. */
   seqOf(entry: StoredEntry): number {
     return this.#seq.get(entry.id) ?? -1
+  }
+
+  /** Where an activation stands (or would stand) in its account's list: the first position not before it. */
+  activationPosition(activation: StoredActivation): number {
+    return lowerBound(this.activationsOf(activation.account), activation, byStartDesc)
+  }
+
+  /** Where an entry stands (or would stand) in one of its activation's lists, by serving position. */
+  entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number {
+    const seq = this.seqOf(entry)
+    return lowerBound(list, seq, (e, s) => this.seqOf(e) - s)
+  }
+
+  /** Where a participant who has entered stands in their account's list: the first position not before them. */
+  participantPosition(participant: StoredParticipant): number {
+    return lowerBound(this.participantsOf(participant.account), participant, this.#byFirstEntered)
   }
 
   /** The participants of an account that have entered, by firstEnteredAt, then id. */
@@ -114,6 +136,8 @@ export class StoreIndex {
       this.entries.set(entry.id, entry)
       this.#seq.set(entry.id, this.#nextSeq++)
       const lists = this.entryListsOf(entry.activationId)
+      const last = lists.all[lists.all.length - 1]
+      if (last && compareDates(last.enteredAt, entry.enteredAt) > 0) lists.inTimeOrder = false
       lists.all.push(entry)
       if (isWinningEntry(entry, activation)) lists.winners.push(entry)
       if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
@@ -176,12 +200,20 @@ export class StoreIndex {
     this.entries.set(entry.id, entry)
     this.#seq.set(entry.id, seq)
     const lists = this.entryListsOf(entry.activationId)
-    const add = (list: StoredEntry[]) => {
+    const add = (list: StoredEntry[]): number => {
       const last = list[list.length - 1]
-      if (!last || this.#bySeq(last, entry) < 0) list.push(entry)
-      else insertSorted(list, entry, this.#bySeq)
+      if (!last || this.#bySeq(last, entry) < 0) return list.push(entry) - 1
+      return insertSorted(list, entry, this.#bySeq)
     }
-    add(lists.all)
+    const at = add(lists.all)
+    const before = lists.all[at - 1]
+    const after = lists.all[at + 1]
+    if (
+      (before && compareDates(before.enteredAt, entry.enteredAt) > 0) ||
+      (after && compareDates(entry.enteredAt, after.enteredAt) > 0)
+    ) {
+      lists.inTimeOrder = false
+    }
     if (isWinningEntry(entry, activation)) add(lists.winners)
     if (isCompletedEntry(entry, activation)) add(lists.completed)
     const vote = bracketVoteOf(entry)

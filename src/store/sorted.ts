@@ -10,8 +10,8 @@ export function lowerBound<T, P>(list: readonly T[], probe: P, compare: (item: T
   return lo
 }
 
-/** Inserts an element into a sorted list at its place (after its equals). */
-export function insertSorted<T>(list: T[], item: T, compare: (a: T, b: T) => number): void {
+/** Inserts an element into a sorted list at its place (after its equals); returns that position. */
+export function insertSorted<T>(list: T[], item: T, compare: (a: T, b: T) => number): number {
   let lo = 0
   let hi = list.length
   while (lo < hi) {
@@ -20,6 +20,7 @@ export function insertSorted<T>(list: T[], item: T, compare: (a: T, b: T) => num
     else hi = mid
   }
   list.splice(lo, 0, item)
+  return lo
 }
 
 /** Removes an element from a sorted list, found by `compare` and then by identity. */

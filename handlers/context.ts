@@ -1,0 +1,41 @@
+import type { Clock } from '../src/clock.js'
+import type { RateLimit } from '../src/scenario.js'
+import type { Database } from '../src/store/database.js'
+import type { RateLimiter } from './rate-limit.js'
+
+/** An account as the endpoints see it: its keys and its current settings. */
+export type AccountSettings = {
+  name: string
+  apiKeys: readonly string[]
+  premium: boolean
+  rateLimit: RateLimit | null
+}
+
+/**
+ * What an entry filter does on a type it does not apply to (`is_winner` on a map, `bracket_round`
+ * on a giveaway...): `empty` selects nothing, as no entry of that type matches; `ignore` drops the
+ * filter; `reject` answers 400.
+ */
+export type UnsupportedFilter = 'empty' | 'ignore' | 'reject'
+
+/** The endpoints' choices where the spec is silent. */
+export type EndpointOptions = {
+  /** The `limit` each list uses when the request gives none. */
+  defaultLimits: { activations: number; entries: number; participants: number }
+  unsupportedFilter: UnsupportedFilter
+  /** Send `Retry-After` and `X-RateLimit-*` headers, which the spec does not show. Off by default. */
+  rateLimitHeaders: boolean
+}
+
+/** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */
+export type HandlerContext = {
+  /** The base URL without a trailing slash, e.g. `https://api.example.test/v1`. */
+  readonly baseUrl: string
+  /** The current store (`reset()` replaces it). */
+  readonly db: Database
+  readonly clock: Clock
+  readonly options: EndpointOptions
+  readonly rateLimiter: RateLimiter
+  /** The account an API key belongs to. */
+  accountOfKey(key: string): AccountSettings | undefined
+}

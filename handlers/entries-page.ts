@@ -1,0 +1,128 @@
+import type { ActivationType } from '../src/contract/enums.js'
+import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
+import { lowerBound } from '../src/store/sorted.js'
+import type { HandlerContext } from './context.js'
+import { apiError } from './errors.js'
+import { activationJson, entryJson, nextJson } from './json.js'
+import { allOf, takePage } from './pagination.js'
+import type { Query } from './params.js'
+
+/** The entry filters of `/activations/:id` and `/activations/latest`, read before the activation is looked up. */
+export type EntryFilters = {
+  isWinner: boolean
+  isCompleted: boolean
+  round: number | undefined
+  seed: number | undefined
+  /** `start_date` as an ISO instant: entries entered at or after it. */
+  since: string | undefined
+  limit: number
+  cursor: string | undefined
+}
+
+/** Reads the entry filters of a request; a 400 names the first bad one. */
+export function readEntryFilters(query: Query, ctx: HandlerContext): EntryFilters {
+  return {
+    isWinner: query.flag('is_winner'),
+    isCompleted: query.flag('is_completed'),
+    round: query.positiveInteger('bracket_round'),
+    seed: query.positiveInteger('bracket_seed'),
+    since: query.dayOrTime('start_date'),
+    limit: query.limit(1000, ctx.options.defaultLimits.entries),
+    cursor: query.cursor(),
+  }
+}
+
+// Which types each filter applies to, as the spec defines them.
+const HAS_WINNERS: ReadonlySet<ActivationType> = new Set(['giveaway', 'contest', 'trivia', 'pickem', 'scavenger'])
+const HAS_COMPLETION: ReadonlySet<ActivationType> = new Set(['scavenger', 'trivia', 'pickem'])
+const FILTER_TYPES = {
+  is_winner: HAS_WINNERS,
+  is_completed: HAS_COMPLETION,
+  bracket_round: new Set<ActivationType>(['bracket']),
+  bracket_seed: new Set<ActivationType>(['bracket']),
+} as const
+
+/**
+ * Applies the configured choice for filters that do not apply to this activation's type. Returns the
+ * filters to use, or null when the page is empty whatever it holds.
+ */
+function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: HandlerContext): EntryFilters | null {
+  const on = {
+    is_winner: filters.isWinner,
+    is_completed: filters.isCompleted,
+    bracket_round: filters.round !== undefined,
+    bracket_seed: filters.seed !== undefined,
+  }
+  const unsupported = (Object.keys(on) as Array<keyof typeof on>).filter((f) => on[f] && !FILTER_TYPES[f].has(type))
+  if (unsupported.length === 0) return filters
+  const mode = ctx.options.unsupportedFilter
+  if (mode === 'empty') return null
+  if (mode === 'reject') {
+    const f = unsupported[0]!
+    throw apiError(400, `${f} does not apply to a ${type} activation: it applies to ${[...FILTER_TYPES[f]].join(', ')}`)
+  }
+  return {
+    ...filters,
+    isWinner: filters.isWinner && HAS_WINNERS.has(type),
+    isCompleted: filters.isCompleted && HAS_COMPLETION.has(type),
+    round: type === 'bracket' ? filters.round : undefined,
+    seed: type === 'bracket' ? filters.seed : undefined,
+  }
+}
+
+/**
+ * The body of `/activations/:id` and `/activations/latest`: the activation and a page of its entries,
+ * in serving order (the order they were added: a generated world's entries by `enteredAt`, new ones last).
+ * The page starts from the narrowest indexed list (a bracket round or seed, the winners, the completed),
+ * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
+ */
+export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): string {
+  const index = ctx.db.index
+  let from = 0
+  if (requested.cursor !== undefined) {
+    const at = index.entries.get(requested.cursor)
+    if (!at || at.activationId !== activation.id) {
+      throw apiError(
+        400,
+        `next must be the next value of a previous page: activation ${activation.id} has no entry with the id ${JSON.stringify(requested.cursor)}`,
+      )
+    }
+    from = -1 // resolved against the list chosen below
+  }
+  const filters = applicableFilters(requested, activation.type, ctx)
+  const head = `{"activation":${activationJson(activation)},"entries":[`
+  if (!filters) return `${head}],"next":null}`
+
+  const lists = index.entryListsOf(activation.id)
+  const keeps: Array<(e: StoredEntry) => boolean> = []
+  let list: readonly StoredEntry[]
+  if (filters.round !== undefined) {
+    list = lists.rounds.get(filters.round) ?? []
+    const seed = filters.seed
+    if (seed !== undefined) keeps.push((e) => bracketVoteOf(e)?.seed === seed)
+  } else if (filters.seed !== undefined) list = lists.seeds.get(filters.seed) ?? []
+  else if (filters.isWinner) list = lists.winners
+  else if (filters.isCompleted) list = lists.completed
+  else list = lists.all
+  if (filters.isWinner && list !== lists.winners) keeps.push((e) => isWinningEntry(e, activation))
+  if (filters.isCompleted && list !== lists.completed) keeps.push((e) => isCompletedEntry(e, activation))
+
+  if (from < 0) from = index.entryPosition(list, index.entries.get(filters.cursor!)!)
+  if (filters.since !== undefined) {
+    const since = filters.since
+    if (lists.inTimeOrder)
+      from = Math.max(
+        from,
+        lowerBound(list, since, (e, t) => (e.enteredAt.iso < t ? -1 : 1)),
+      )
+    else keeps.push((e) => e.enteredAt.iso >= since)
+  }
+  const page = takePage(list, from, filters.limit, allOf(keeps))
+  let body = head
+  for (let i = 0; i < page.items.length; i++) {
+    if (i > 0) body += ','
+    body += entryJson(page.items[i]!, activation)
+  }
+  return `${body}],"next":${nextJson(page.next)}}`
+}

@@ -1,0 +1,29 @@
+/** An answer that ends a request early: its status, its `{"error": message}` body and any headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+/**
+ * The error to throw from an endpoint: the response is the spec's `{"error": "<message>"}`.
+ * @example throw apiError(400, 'limit must be an integer from 1 to 100, got "abc"')
+ */
+export function apiError(status: number, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(status, message, headers)
+}
+
+/** A JSON response from a body already serialized. Every answer of the API is `application/json`. */
+export function jsonResponse(status: number, body: string | null, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } })
+}
+
+/** The response of an ApiError. */
+export function errorResponse(error: ApiError, headers: Record<string, string> = {}): Response {
+  return jsonResponse(error.status, JSON.stringify({ error: error.message }), { ...headers, ...error.headers })
+}

@@ -1,0 +1,15 @@
+import type { HttpHandler } from 'msw'
+import type { HandlerContext } from './context.js'
+import { getActivation } from './get-activation.js'
+import { latestActivation } from './latest-activation.js'
+import { listActivations } from './list-activations.js'
+import { listParticipants } from './list-participants.js'
+import { notFound } from './not-found.js'
+
+export type { AccountSettings, EndpointOptions, HandlerContext, UnsupportedFilter } from './context.js'
+export { RateLimiter } from './rate-limit.js'
+
+/** The API's handlers, in matching order: the fixed paths before `/activations/:id`, the catch-all 404 last. */
+export function createHandlers(ctx: HandlerContext): HttpHandler[] {
+  return [listActivations(ctx), latestActivation(ctx), getActivation(ctx), listParticipants(ctx), ...notFound(ctx)]
+}

@@ -1,0 +1,67 @@
+import type { HttpHandler } from 'msw'
+import { STATES } from '../src/contract/enums.js'
+import { lowerBound } from '../src/store/sorted.js'
+import type { StoredActivation } from '../src/store/records.js'
+import type { HandlerContext } from './context.js'
+import { apiError } from './errors.js'
+import { activationJson, nextJson } from './json.js'
+import { allOf, anyOf, takePage } from './pagination.js'
+import { nextDayIso } from './params.js'
+import { endpoint } from './route.js'
+
+/** The first position, in a list ordered by startTime newest first, of an activation starting before `iso`. */
+const startingBefore = (list: readonly StoredActivation[], iso: string) =>
+  lowerBound(list, iso, (a, t) => (a.startTime.iso >= t ? -1 : 1))
+
+/**
+ * `GET {base}/activations/list`: the account's activations, newest startTime first, then by id.
+ * Filters: `state`, `start_date` (startTime on that UTC day), `types[]`; `limit` 1..100; `next`.
+ */
+export function listActivations(ctx: HandlerContext): HttpHandler {
+  return endpoint(ctx, '/activations/list', {}, ({ account, query }) => {
+    const state = query.oneOf('state', STATES)
+    const day = query.day('start_date')
+    const types = query.types()
+    const limit = query.limit(100, ctx.options.defaultLimits.activations)
+    const cursor = query.cursor()
+
+    const index = ctx.db.index
+    const list = index.activationsOf(account.name)
+    let from = 0
+    if (cursor !== undefined) {
+      const at = index.activations.get(cursor)
+      if (!at || at.account !== account.name) {
+        throw apiError(
+          400,
+          `next must be the next value of a previous page: no activation has the id ${JSON.stringify(cursor)}`,
+        )
+      }
+      from = index.activationPosition(at)
+    }
+    // The list is ordered by startTime, so the date and the state bound a stretch of it; what else
+    // they and the types exclude is skipped item by item.
+    const stops: Array<(a: StoredActivation) => boolean> = []
+    const keeps: Array<(a: StoredActivation) => boolean> = []
+    if (day !== undefined) {
+      from = Math.max(from, startingBefore(list, nextDayIso(day)))
+      stops.push((a) => a.startTime.iso < day)
+    }
+    if (state !== undefined) {
+      const now = new Date(ctx.clock.now()).toISOString()
+      if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
+      else {
+        from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
+        keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+      }
+    }
+    if (types) keeps.push((a) => types.has(a.type))
+
+    const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
+    return `{"activations":[${page.items.map(activationJson).join(',')}],"next":${nextJson(page.next)}}`
+  })
+}
+
+/** The instant one millisecond after `iso`: "starting before it" is "starting at or before `iso`". */
+function nextIsoAfter(iso: string): string {
+  return new Date(Date.parse(iso) + 1).toISOString()
+}

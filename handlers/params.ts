@@ -1,0 +1,128 @@
+import { FILTER_TYPES, type ActivationType } from '../src/contract/enums.js'
+import { apiError } from './errors.js'
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const DAY_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/
+const FILTER_TYPE_SET: ReadonlySet<string> = new Set(FILTER_TYPES)
+
+/** The ISO instant of a calendar date and time in UTC, or null when there is no such date or time. */
+function utcIso(y: string, mo: string, d: string, h = '00', mi = '00', s = '00'): string | null {
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s)
+  const date = new Date(ms)
+  if (
+    date.getUTCFullYear() !== +y ||
+    date.getUTCMonth() !== +mo - 1 ||
+    date.getUTCDate() !== +d ||
+    date.getUTCHours() !== +h ||
+    date.getUTCMinutes() !== +mi ||
+    date.getUTCSeconds() !== +s
+  ) {
+    return null
+  }
+  return date.toISOString()
+}
+
+/** The start of the UTC day after the day that starts at `dayIso`. */
+export function nextDayIso(dayIso: string): string {
+  return new Date(Date.parse(dayIso) + 86_400_000).toISOString()
+}
+
+/**
+ * A request's query string, read parameter by parameter. Each reader throws a 400 that names the
+ * parameter and what was wrong with it; parameters nobody reads are ignored.
+ */
+export class Query {
+  readonly #params: URLSearchParams
+
+  constructor(params: URLSearchParams) {
+    this.#params = params
+  }
+
+  /** A parameter that may be given at most once. */
+  one(name: string): string | undefined {
+    const values = this.#params.getAll(name)
+    if (values.length > 1) throw apiError(400, `${name} must be given once, got ${values.length} values`)
+    return values[0]
+  }
+
+  /** `limit`: an integer from 1 to `max`, or `fallback` when absent. */
+  limit(max: number, fallback: number): number {
+    const value = this.one('limit')
+    if (value === undefined) return fallback
+    const n = /^\d{1,7}$/.test(value) ? Number(value) : NaN
+    if (!(n >= 1 && n <= max)) throw apiError(400, `limit must be an integer from 1 to ${max}, got ${quote(value)}`)
+    return n
+  }
+
+  /** A positive integer (bracket rounds and seeds). */
+  positiveInteger(name: string): number | undefined {
+    const value = this.one(name)
+    if (value === undefined) return undefined
+    const n = /^\d{1,7}$/.test(value) ? Number(value) : NaN
+    if (!(n >= 1)) throw apiError(400, `${name} must be a positive integer, got ${quote(value)}`)
+    return n
+  }
+
+  /** One of a fixed set of values. */
+  oneOf<const T extends string>(name: string, values: readonly T[]): T | undefined {
+    const value = this.one(name)
+    if (value === undefined) return undefined
+    if (!(values as readonly string[]).includes(value)) {
+      throw apiError(400, `${name} must be one of ${values.join(', ')}, got ${quote(value)}`)
+    }
+    return value as T
+  }
+
+  /** A flag given as `1` (on) or `0` (off, the same as leaving it out). */
+  flag(name: string): boolean {
+    const value = this.one(name)
+    if (value === undefined || value === '0') return false
+    if (value === '1') return true
+    throw apiError(400, `${name} must be 1 or 0, got ${quote(value)}`)
+  }
+
+  /** A date `YYYY-MM-DD`, as the ISO instant its UTC day starts. */
+  day(name: string): string | undefined {
+    const value = this.one(name)
+    if (value === undefined) return undefined
+    const m = DAY.exec(value)
+    const iso = m && utcIso(m[1]!, m[2]!, m[3]!)
+    if (!iso) throw apiError(400, `${name} must be a date as YYYY-MM-DD, got ${quote(value)}`)
+    return iso
+  }
+
+  /** A date `YYYY-MM-DD` or a time `YYYY-MM-DDTHH:mm:ss` in UTC, as an ISO instant. */
+  dayOrTime(name: string): string | undefined {
+    const value = this.one(name)
+    if (value === undefined) return undefined
+    const m = DAY.exec(value) ?? DAY_TIME.exec(value)
+    const iso = m && utcIso(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])
+    if (!iso)
+      throw apiError(400, `${name} must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got ${quote(value)}`)
+    return iso
+  }
+
+  /** `types[]`, repeatable: any of the fourteen filter types. Undefined when absent. */
+  types(): ReadonlySet<ActivationType> | undefined {
+    const values = this.#params.getAll('types[]')
+    if (values.length === 0) return undefined
+    for (const value of values) {
+      if (!FILTER_TYPE_SET.has(value)) {
+        throw apiError(400, `types[] must be activation types (${FILTER_TYPES.join(', ')}), got ${quote(value)}`)
+      }
+    }
+    return new Set(values as ActivationType[])
+  }
+
+  /** `next`: the cursor a previous page gave. */
+  cursor(): string | undefined {
+    const value = this.one('next')
+    if (value === '') throw apiError(400, 'next must be the next value of a previous page, got an empty string')
+    return value
+  }
+}
+
+/** A parameter's value as quoted in a message, cut short when long. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+}

@@ -1,0 +1,84 @@
+import { http, type HttpHandler } from 'msw'
+import type { AccountSettings, HandlerContext } from './context.js'
+import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
+import { Query } from './params.js'
+
+/** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
+export type EndpointRequest = {
+  account: AccountSettings
+  query: Query
+  params: Readonly<Record<string, string | readonly string[] | undefined>>
+}
+
+const ALLOW = 'GET, HEAD'
+const API_KEY = /^Api-Key +(\S+) *$/i
+
+/** The account of a request's `Authorization: Api-Key <key>` header, or a 401. */
+function authenticate(request: Request, ctx: HandlerContext): { key: string; account: AccountSettings } {
+  const header = request.headers.get('authorization')
+  if (header === null) throw apiError(401, 'Missing Authorization header: send Authorization: Api-Key <your API key>')
+  const key = API_KEY.exec(header)?.[1]
+  if (key === undefined) throw apiError(401, 'Malformed Authorization header: it must be Api-Key <your API key>')
+  const account = ctx.accountOfKey(key)
+  if (!account) throw apiError(401, 'Invalid API key')
+  return { key, account }
+}
+
+/** Seconds, rounded up, for messages and headers. */
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
+
+/**
+ * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
+ * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
+ * plan (403), then the endpoint's own parameters (400) and lookups (404). `serve` returns the body.
+ */
+export function endpoint(
+  ctx: HandlerContext,
+  path: string,
+  requires: { premium?: boolean },
+  serve: (request: EndpointRequest) => string,
+): HttpHandler {
+  return http.all(`${ctx.baseUrl}${path}`, ({ request, params }) => {
+    const head = request.method === 'HEAD'
+    let headers: Record<string, string> = {}
+    try {
+      if (request.method !== 'GET' && !head) {
+        const path = new URL(request.url).pathname
+        throw apiError(405, `Method ${request.method} is not allowed on ${path}: use GET`, { allow: ALLOW })
+      }
+      const { key, account } = authenticate(request, ctx)
+      if (account.rateLimit) {
+        const decision = ctx.rateLimiter.take(key, account.rateLimit, ctx.clock.now())
+        const wait = seconds(decision.resetInMs)
+        if (ctx.options.rateLimitHeaders) {
+          headers = {
+            'x-ratelimit-limit': String(decision.limit),
+            'x-ratelimit-remaining': String(decision.remaining),
+            'x-ratelimit-reset': String(wait),
+          }
+        }
+        if (!decision.allowed) {
+          const { limit, windowSeconds } = account.rateLimit
+          throw apiError(
+            429,
+            `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds. Retry in ${wait} seconds.`,
+            ctx.options.rateLimitHeaders ? { 'retry-after': String(wait) } : {},
+          )
+        }
+      }
+      if (requires.premium && !account.premium) {
+        throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
+      }
+      const query = new Query(new URL(request.url).searchParams)
+      const body = serve({ account, query, params })
+      return jsonResponse(200, head ? null : body, headers)
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        const reason = error instanceof Error ? error.message : String(error)
+        error = apiError(500, `Failed to answer ${request.method} ${new URL(request.url).pathname}: ${reason}`)
+      }
+      const response = errorResponse(error as ApiError, headers)
+      return head ? new Response(null, { status: response.status, headers: response.headers }) : response
+    }
+  })
+}

@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest'
+import { createEmulator, entrySchemas, FILTER_TYPES, stateOf, toActivation, toEntry } from '../../src/index.js'
+import type { StoredActivation, StoredEntry } from '../../src/index.js'
+import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+
+const api = useEmulator({ scenario: 'every-type' })
+const NOW = Date.parse(NOW_ISO)
+
+function activations(filter: (a: StoredActivation) => boolean): StoredActivation[] {
+  return (api.emulator.db.activations.all() as StoredActivation[]).filter(filter)
+}
+/** A started activation of a type that has entries. */
+function startedOf(type: string): StoredActivation {
+  const a = activations((a) => a.type === type && stateOf(a, NOW) === 'running')[0]
+  if (!a) throw new Error(`No running ${type}`)
+  return a
+}
+/** An activation's entries in serving order, read from the collection (a scan), not the index. */
+function entriesOf(activation: StoredActivation, filter: (e: StoredEntry) => boolean = () => true): string[] {
+  return (api.emulator.db.entries.all() as StoredEntry[])
+    .filter((e) => e.activationId === activation.id && filter(e))
+    .map((e) => e.id)
+}
+const field = (e: StoredEntry, key: string) => (e as Record<string, unknown>)[key]
+const ids = (items: Array<{ id: string }>) => items.map((e) => e.id)
+
+describe('GET /activations/:id', () => {
+  it.each(FILTER_TYPES)(
+    'answers a %s activation and its entries, each with exactly the fields of its type',
+    async (type) => {
+      const activation = startedOf(type)
+      const answer = await api.get(`/activations/${activation.id}?limit=1000`)
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('content-type')).toBe('application/json')
+      expect(Object.keys(answer.body)).toEqual(['activation', 'entries', 'next'])
+      expect(answer.body.activation).toEqual(toActivation(activation))
+      expect(answer.body.next).toBeNull()
+      expect(ids(answer.body.entries)).toEqual(entriesOf(activation))
+      expect(answer.body.entries.length).toBeGreaterThan(0)
+      for (const entry of answer.body.entries) {
+        expect(entrySchemas[activation.type].safeParse(entry).success).toBe(true)
+        expect(entry).toEqual(toEntry(api.emulator.db.index.entries.get(entry.id)!, activation))
+      }
+    },
+  )
+
+  it('answers an activation that has not started with no entries', async () => {
+    const activation = activations((a) => stateOf(a, NOW) === 'not_started')[0]!
+    const answer = await api.get(`/activations/${activation.id}`)
+    expect(answer.body).toEqual({ activation: toActivation(activation), entries: [], next: null })
+  })
+
+  it('answers 100 entries when no limit is given', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO, baseUrl: 'https://default.test' })
+    api.server.use(...emulator.handlers)
+    const activation = emulator.db.index
+      .activationsOf('demo')
+      .find((a) => emulator.db.index.entryListsOf(a.id).all.length > 200)!
+    const answer = await api.get(`https://default.test/activations/${activation.id}`, { key: 'demo-key' })
+    expect(answer.body.entries).toHaveLength(100)
+    expect(answer.body.next).toBe(emulator.db.index.entryListsOf(activation.id).all[100]!.id)
+  })
+
+  it.each([1, 7, 1000])(
+    'yields every entry exactly once, in serving order, when walked with limit=%i',
+    async (limit) => {
+      const activation = startedOf('giveaway')
+      const { items, pages } = await walk(api, `/activations/${activation.id}?limit=${limit}`, 'entries')
+      expect(ids(items)).toEqual(entriesOf(activation))
+      expect(pages).toBe(Math.ceil(items.length / limit))
+    },
+  )
+
+  it('matches the id case-sensitively', async () => {
+    const activation = startedOf('map')
+    const swapped = [...activation.id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')
+    expectError(
+      await api.get(`/activations/${swapped}`),
+      404,
+      `Activation not found: no activation has the id "${swapped}"`,
+    )
+  })
+
+  it('answers 404 for an unknown id', async () => {
+    expectError(
+      await api.get('/activations/NoSuchThing'),
+      404,
+      'Activation not found: no activation has the id "NoSuchThing"',
+    )
+  })
+
+  describe('is_winner=1', () => {
+    it.each(['giveaway', 'contest', 'scavenger', 'trivia', 'pickem'])(
+      'answers only the winning entries of a %s',
+      async (type) => {
+        const activation = activations((a) => a.type === type && stateOf(a, NOW) === 'ended')[0]!
+        const { items } = await walk(api, `/activations/${activation.id}?is_winner=1&limit=3`, 'entries')
+        const winners = entriesOf(activation, (e) => field(e, 'isWinner') === true)
+        expect(winners.length).toBeGreaterThan(0)
+        expect(ids(items)).toEqual(winners)
+      },
+    )
+
+    it('is no filter with is_winner=0', async () => {
+      const activation = startedOf('giveaway')
+      const answer = await api.get(`/activations/${activation.id}?is_winner=0&limit=1000`)
+      expect(ids(answer.body.entries)).toEqual(entriesOf(activation))
+    })
+
+    it('answers no entries for a type without winners (map)', async () => {
+      const activation = startedOf('map')
+      const answer = await api.get(`/activations/${activation.id}?is_winner=1`)
+      expect(answer.body).toEqual({ activation: toActivation(activation), entries: [], next: null })
+    })
+  })
+
+  describe('is_completed=1', () => {
+    it.each(['scavenger', 'trivia', 'pickem'])('answers only the entries that completed a %s', async (type) => {
+      const activation = startedOf(type)
+      const questions = activation.config.questionCount
+      const completed = entriesOf(activation, (e) =>
+        type === 'scavenger' ? field(e, 'totalCorrect') === questions : e.questionsAnswered === questions,
+      )
+      expect(completed.length).toBeGreaterThan(0)
+      const { items } = await walk(api, `/activations/${activation.id}?is_completed=1&limit=4`, 'entries')
+      expect(ids(items)).toEqual(completed)
+    })
+
+    it('combines with is_winner=1 (trivia winners completed)', async () => {
+      const activation = activations((a) => a.type === 'trivia' && stateOf(a, NOW) === 'ended')[0]!
+      const answer = await api.get(`/activations/${activation.id}?is_completed=1&is_winner=1&limit=1000`)
+      expect(ids(answer.body.entries)).toEqual(entriesOf(activation, (e) => field(e, 'isWinner') === true))
+    })
+  })
+
+  describe('bracket_round and bracket_seed', () => {
+    const vote = (e: StoredEntry) => field(e, 'vote') as { round: number; seed: number }
+
+    it('answers only the votes of a round, of a seed, and of both', async () => {
+      const activation = startedOf('bracket')
+      const some = vote(api.emulator.db.index.entryListsOf(activation.id).all[0]!)
+      for (const [query, filter] of [
+        [`bracket_round=${some.round}`, (e: StoredEntry) => vote(e).round === some.round],
+        [`bracket_seed=${some.seed}`, (e: StoredEntry) => vote(e).seed === some.seed],
+        [
+          `bracket_round=${some.round}&bracket_seed=${some.seed}`,
+          (e: StoredEntry) => vote(e).round === some.round && vote(e).seed === some.seed,
+        ],
+      ] as const) {
+        const { items } = await walk(api, `/activations/${activation.id}?${query}&limit=2`, 'entries')
+        expect(ids(items), query).toEqual(entriesOf(activation, filter))
+        expect(items.length, query).toBeGreaterThan(0)
+      }
+    })
+
+    it('answers no entries for a round the bracket does not have', async () => {
+      const activation = startedOf('bracket')
+      const answer = await api.get(`/activations/${activation.id}?bracket_round=99`)
+      expect(answer.body.entries).toEqual([])
+    })
+  })
+
+  describe('start_date', () => {
+    it('with a date answers the entries entered on or after that UTC day', async () => {
+      const activation = startedOf('form')
+      const all = api.emulator.db.index.entryListsOf(activation.id).all
+      const day = all[Math.floor(all.length / 2)]!.enteredAt.iso.slice(0, 10)
+      const { items } = await walk(api, `/activations/${activation.id}?start_date=${day}&limit=5`, 'entries')
+      expect(ids(items)).toEqual(entriesOf(activation, (e) => e.enteredAt.iso >= `${day}T00:00:00.000Z`))
+    })
+
+    it('with a date and time answers the entries entered at or after that second', async () => {
+      const activation = startedOf('form')
+      const middle = api.emulator.db.index.entryListsOf(activation.id).all[20]!
+      const at = middle.enteredAt.iso.slice(0, 19)
+      const answer = await api.get(`/activations/${activation.id}?start_date=${at}&limit=1000`)
+      expect(ids(answer.body.entries)).toEqual(entriesOf(activation, (e) => e.enteredAt.iso >= `${at}.000Z`))
+      expect(ids(answer.body.entries)).toContain(middle.id)
+    })
+
+    it('still holds once an entry was added out of time order', async () => {
+      const activation = startedOf('form')
+      const all = api.emulator.db.index.entryListsOf(activation.id).all
+      const model = all[0]!
+      await api.emulator.db.entries.create({ ...model, id: 'LateButOld1', enteredAt: all[0]!.enteredAt })
+      const day = all[Math.floor(all.length / 2)]!.enteredAt.iso.slice(0, 10)
+      const answer = await api.get(`/activations/${activation.id}?start_date=${day}&limit=1000`)
+      expect(ids(answer.body.entries)).toEqual(entriesOf(activation, (e) => e.enteredAt.iso >= `${day}T00:00:00.000Z`))
+      expect(ids(answer.body.entries)).not.toContain('LateButOld1')
+    })
+  })
+
+  it('yields every entry exactly once, new ones last, when entries are added during a walk', async () => {
+    const activation = startedOf('sweepstakes')
+    const before = entriesOf(activation)
+    const model = api.emulator.db.index.entries.get(before[0]!)!
+    const seen: string[] = []
+    let next: string | null = null
+    let added = 0
+    do {
+      const answer = await api.get(`/activations/${activation.id}?limit=6${next ? `&next=${next}` : ''}`)
+      seen.push(...ids(answer.body.entries))
+      next = answer.body.next
+      if (added < 3) {
+        await api.emulator.db.entries.create({
+          ...model,
+          id: `AddedDuringWalk${added++}`,
+          enteredAt: { iso: NOW_ISO, ts: NOW / 1000 },
+        })
+      }
+    } while (next !== null)
+    expect(seen).toEqual([...before, 'AddedDuringWalk0', 'AddedDuringWalk1', 'AddedDuringWalk2'])
+  })
+
+  it.each([
+    ['limit=0', 'limit must be an integer from 1 to 1000, got "0"'],
+    ['limit=1001', 'limit must be an integer from 1 to 1000, got "1001"'],
+    ['limit=abc', 'limit must be an integer from 1 to 1000, got "abc"'],
+    ['limit=2&limit=3', 'limit must be given once, got 2 values'],
+    ['is_winner=2', 'is_winner must be 1 or 0, got "2"'],
+    ['is_winner=true', 'is_winner must be 1 or 0, got "true"'],
+    ['is_completed=yes', 'is_completed must be 1 or 0, got "yes"'],
+    ['bracket_round=0', 'bracket_round must be a positive integer, got "0"'],
+    ['bracket_round=two', 'bracket_round must be a positive integer, got "two"'],
+    ['bracket_seed=-1', 'bracket_seed must be a positive integer, got "-1"'],
+    [
+      'start_date=2026-13-40',
+      'start_date must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got "2026-13-40"',
+    ],
+    [
+      'start_date=2026-06-01T25:00:00',
+      'start_date must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got "2026-06-01T25:00:00"',
+    ],
+    [
+      'start_date=2026-06-01T10:00',
+      'start_date must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got "2026-06-01T10:00"',
+    ],
+  ])('answers 400 to %s', async (query, message) => {
+    expectError(await api.get(`/activations/${startedOf('trivia').id}?${query}`), 400, message)
+  })
+
+  it('answers 400 to a next that names no entry of this activation, or an entry of another one', async () => {
+    const activation = startedOf('trivia')
+    const other = entriesOf(startedOf('map'))[0]!
+    for (const next of ['nope', other]) {
+      expectError(
+        await api.get(`/activations/${activation.id}?next=${next}`),
+        400,
+        `next must be the next value of a previous page: activation ${activation.id} has no entry with the id "${next}"`,
+      )
+    }
+  })
+
+  it('checks parameters before the activation: limit=0 on an unknown id is 400', async () => {
+    expectError(await api.get('/activations/NoSuchThing?limit=0'), 400, /^limit must be/)
+  })
+})
+
+describe('filters on types they do not apply to', () => {
+  it.each([
+    ['ignore', 200],
+    ['reject', 400],
+  ] as const)('with unsupportedFilter=%s', async (mode, status) => {
+    const emulator = await createEmulator({
+      scenario: 'every-type',
+      now: NOW_ISO,
+      baseUrl: `https://${mode}.test`,
+      unsupportedFilter: mode,
+    })
+    api.server.use(...emulator.handlers)
+    const map = emulator.db.index
+      .activationsOf('every-type')
+      .find((a) => a.type === 'map' && stateOf(a, NOW) === 'running')!
+    const answer = await api.get(`https://${mode}.test/activations/${map.id}?is_winner=1&limit=1000`)
+    expect(answer.status).toBe(status)
+    if (mode === 'ignore') expect(answer.body.entries).toHaveLength(emulator.db.index.entryListsOf(map.id).all.length)
+    else
+      expectError(
+        answer,
+        400,
+        'is_winner does not apply to a map activation: it applies to giveaway, contest, trivia, pickem, scavenger',
+      )
+  })
+})
