@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { createEmulator, DEFAULT_BASE_URL, type Emulator } from '../src/index.js'
+import { createEmulator, DEFAULT_BASE_URL, stateOf, toDateObject, type Emulator } from '../src/index.js'
 
 const NOW_ISO = '2026-06-01T12:00:00.000Z'
 const KEY = { authorization: 'Api-Key every-type-key' }
@@ -142,5 +142,24 @@ describe('emulator.set and emulator.reset', () => {
       expect(emulator.accounts[0]!.premium).toBe(true)
       expect(emulator.clock.now()).toBe(Date.parse(NOW_ISO))
     })
+  })
+})
+
+describe('the store behind the endpoints', () => {
+  it('serves what a test changes through the collections (the README example)', async () => {
+    const emulator = await createEmulator({ now: NOW_ISO })
+    const { db, clock } = emulator
+    const running = db.index.activationsOf('demo').find((a) => stateOf(a, clock.now()) === 'running')!
+    await db.activations.update((q) => q.where({ id: running.id }), {
+      data: (a) => void (a.endTime = toDateObject(clock.now())),
+    })
+    const [model] = db.index.entryListsOf(running.id).all
+    await db.entries.create({ ...model!, id: 'MyNewEntry1', email: 'new.person@example.com' })
+
+    const demo = { authorization: 'Api-Key demo-key' }
+    const ended = JSON.parse((await body(emulator, '/activations/list?state=ended&limit=100', demo)).text)
+    expect(ended.activations.map((a: { id: string }) => a.id)).toContain(running.id)
+    const page = JSON.parse((await body(emulator, `/activations/${running.id}?limit=1000`, demo)).text)
+    expect(page.entries.at(-1)).toMatchObject({ id: 'MyNewEntry1', email: 'new.person@example.com' })
   })
 })
