@@ -232,6 +232,24 @@ describe('methods, paths and the order of checks', () => {
   })
 })
 
+describe('internal failures', () => {
+  it('answers 500 with a JSON error that says what failed', async () => {
+    // A record broken behind the store's back (mutated in place, without its startTime).
+    const broken = api.emulator.db.index.activationsOf('north')[0]!
+    const startTime = broken.startTime
+    delete (broken as { startTime?: unknown }).startTime
+    try {
+      expectError(
+        await api.get('/activations/list?start_date=2026-06-01'),
+        500,
+        /^Failed to answer GET \/activations\/list: /,
+      )
+    } finally {
+      broken.startTime = startTime
+    }
+  })
+})
+
 describe('base URL', () => {
   it('answers only under a base URL with a path prefix', async () => {
     const emulator = await createEmulator({
