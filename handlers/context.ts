@@ -25,6 +25,8 @@ export type EndpointOptions = {
   unsupportedFilter: UnsupportedFilter
   /** Send `Retry-After` and `X-RateLimit-*` headers, which the spec does not show. Off by default. */
   rateLimitHeaders: boolean
+  /** Each answer waits a draw between `min` and `max` milliseconds (seeded); null for none. */
+  latency: { min: number; max: number } | null
 }
 
 /** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */
@@ -36,6 +38,8 @@ export type HandlerContext = {
   readonly clock: Clock
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter
+  /** Milliseconds the next answer waits: a seeded draw within `options.latency`, 0 without it. */
+  nextLatency(): number
   /** The account an API key belongs to. */
   accountOfKey(key: string): AccountSettings | undefined
 }

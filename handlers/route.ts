@@ -38,7 +38,9 @@ export function endpoint(
   requires: { premium?: boolean },
   serve: (request: EndpointRequest) => string,
 ): HttpHandler {
-  return http.all(`${ctx.baseUrl}${path}`, ({ request, params }) => {
+  return http.all(`${ctx.baseUrl}${path}`, async ({ request, params }) => {
+    const wait = ctx.nextLatency()
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
     try {
@@ -49,20 +51,20 @@ export function endpoint(
       const { key, account } = authenticate(request, ctx)
       if (account.rateLimit) {
         const decision = ctx.rateLimiter.take(key, account.rateLimit, ctx.clock.now())
-        const wait = seconds(decision.resetInMs)
+        const retryIn = seconds(decision.resetInMs)
         if (ctx.options.rateLimitHeaders) {
           headers = {
             'x-ratelimit-limit': String(decision.limit),
             'x-ratelimit-remaining': String(decision.remaining),
-            'x-ratelimit-reset': String(wait),
+            'x-ratelimit-reset': String(retryIn),
           }
         }
         if (!decision.allowed) {
           const { limit, windowSeconds } = account.rateLimit
           throw apiError(
             429,
-            `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds. Retry in ${wait} seconds.`,
-            ctx.options.rateLimitHeaders ? { 'retry-after': String(wait) } : {},
+            `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds. Retry in ${retryIn} seconds.`,
+            ctx.options.rateLimitHeaders ? { 'retry-after': String(retryIn) } : {},
           )
         }
       }

@@ -4,21 +4,31 @@ import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
 import { scenarios } from '../scenarios/index.js'
 import { createClock, parseInstant, type Clock } from './clock.js'
+import { deriveSeed } from './random.js'
 import { parseScenario, rateLimitSchema, type RateLimit, type Scenario, type ScenarioInput } from './scenario.js'
 import { createDatabase, type Database } from './store/database.js'
-import { buildWorld } from './world.js'
+import { buildWorld, type World } from './world.js'
+import { parseWorldDump } from './dump.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
   defaultLimits: { activations: 20, entries: 100, participants: 20 },
   unsupportedFilter: 'empty',
   rateLimitHeaders: false,
+  latency: null,
 }
 
 /** The base URL the handlers answer under when none is given. */
 export const DEFAULT_BASE_URL = 'https://api.activations.test'
 
 const instantSchema = z.union([z.string(), z.number(), z.date()])
+
+const latencySchema = z.union([
+  z.number().int().min(0).max(60_000),
+  z
+    .strictObject({ min: z.number().int().min(0).max(60_000), max: z.number().int().min(0).max(60_000) })
+    .refine((l) => l.min <= l.max, 'min must not be above max'),
+])
 
 const optionsSchema = z.strictObject({
   scenario: z.union([z.string().min(1), z.looseObject({})]).optional(),
@@ -40,6 +50,9 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   unsupportedFilter: z.enum(['empty', 'ignore', 'reject']).optional(),
+  latency: latencySchema.optional(),
+  data: z.unknown().optional(),
+  onProgress: z.function().optional(),
 })
 
 const settingsSchema = z.strictObject({
@@ -79,6 +92,16 @@ export type EmulatorOptions = {
   defaultLimits?: Partial<EndpointOptions['defaultLimits']>
   /** What entry filters do on types they do not apply to. Default `empty`. */
   unsupportedFilter?: EndpointOptions['unsupportedFilter']
+  /** Delay each answer by this many milliseconds, or by a seeded draw between `min` and `max`. Default none. */
+  latency?: number | { min: number; max: number }
+  /**
+   * Serve a dumped world (what `activation-emulator dump` writes, parsed from JSON) exactly as it is,
+   * instead of generating one. It is validated first; its scenario gives the accounts, and the clock
+   * is frozen at the instant it was built unless `now` says otherwise.
+   */
+  data?: unknown
+  /** Hears how far the world's generation has got, in entries, while a large scenario is built. */
+  onProgress?: (entries: number, planned: number) => void
 }
 
 /** Settings that `emulator.set()` changes between tests. */
@@ -108,6 +131,8 @@ export type Emulator = {
   readonly accounts: readonly AccountSettings[]
   /** The endpoints' choices where the spec is silent. */
   readonly options: EndpointOptions
+  /** The instant the world was built around (milliseconds). */
+  readonly builtAt: number
   /** Changes settings of an account, or the clock. */
   set(settings: EmulatorSettings): void
   /** Restores the scenario's world, settings, clock and rate-limit counts. */
@@ -136,7 +161,11 @@ function resolveScenario(scenario: EmulatorOptions['scenario']): Scenario {
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   check(optionsSchema, options, 'createEmulator options')
-  const base = resolveScenario(options.scenario)
+  const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
+  if (data && (options.scenario !== undefined || options.seed !== undefined)) {
+    throw new TypeError('Invalid createEmulator options: data is a whole world; it takes no scenario or seed')
+  }
+  const base = data ? data.scenario : resolveScenario(options.scenario)
   const scenario: Scenario = {
     ...base,
     seed: options.seed ?? base.seed,
@@ -153,13 +182,16 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   }
   if (options.apiKeys) parseScenario(scenario, 'scenario with the apiKeys option') // keys stay unique across accounts
 
-  const frozenAt = options.now ?? scenario.now
-  const builtAt = frozenAt === undefined ? Date.now() : parseInstant(frozenAt, 'now')
-  const clock = createClock(frozenAt === undefined ? undefined : builtAt)
+  const frozenAt = options.now ?? scenario.now ?? data?.builtAt
+  const builtAt = data ? Date.parse(data.builtAt) : frozenAt === undefined ? Date.now() : parseInstant(frozenAt, 'now')
+  const startAt = frozenAt === undefined ? undefined : parseInstant(frozenAt, 'now')
+  const clock = createClock(startAt)
   const endpointOptions: EndpointOptions = {
     defaultLimits: { ...DEFAULT_ENDPOINT_OPTIONS.defaultLimits, ...options.defaultLimits },
     unsupportedFilter: options.unsupportedFilter ?? DEFAULT_ENDPOINT_OPTIONS.unsupportedFilter,
     rateLimitHeaders: options.rateLimitHeaders ?? DEFAULT_ENDPOINT_OPTIONS.rateLimitHeaders,
+    latency:
+      typeof options.latency === 'number' ? { min: options.latency, max: options.latency } : (options.latency ?? null),
   }
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
 
@@ -175,8 +207,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   // A world is rebuilt on reset only if something changed it: the same seed and instant give it back.
   let changed = false
+  // A dump's records become the store's (which marks them), so each opening takes a fresh copy.
+  const world = (): World =>
+    data
+      ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
+      : buildWorld(scenario, builtAt, options.onProgress)
   const open = async (): Promise<Database> => {
-    const db = await createDatabase(buildWorld(scenario, builtAt))
+    const db = await createDatabase(world())
     for (const collection of [db.activations, db.entries, db.participants] as const) {
       for (const event of ['create', 'update', 'delete'] as const) collection.hooks.on(event, () => (changed = true))
     }
@@ -185,6 +222,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   }
   let db = await open()
   const rateLimiter = new RateLimiter()
+  let draws = 0
 
   const ctx: HandlerContext = {
     baseUrl,
@@ -194,6 +232,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     clock,
     options: endpointOptions,
     rateLimiter,
+    nextLatency: () => {
+      const range = endpointOptions.latency
+      if (!range) return 0
+      return (
+        range.min + Math.floor((deriveSeed(scenario.seed, 'latency', draws++) / 2 ** 32) * (range.max - range.min + 1))
+      )
+    },
     accountOfKey: (key) => byKey.get(key),
   }
 
@@ -219,6 +264,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return accounts
     },
     options: endpointOptions,
+    builtAt,
     set(settings) {
       // Check everything before changing anything.
       const { premium, rateLimit } = check(settingsSchema, settings, 'emulator.set() settings')
@@ -236,7 +282,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       accounts = initialSettings()
       indexKeys()
       rateLimiter.clear()
-      clock.set(clock.frozen ? builtAt : Date.now())
+      draws = 0
+      clock.set(startAt ?? Date.now())
     },
   }
 }

@@ -8,6 +8,8 @@ export {
   type EmulatorOptions,
   type EmulatorSettings,
 } from './emulator.js'
+export { DUMP_FORMAT, parseWorldDump, worldDumpChunks, type WorldDump } from './dump.js'
+export { serve, type RequestLog, type RunningServer, type ServeOptions } from './server.js'
 export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 
 export * from './contract/enums.js'

@@ -31,10 +31,15 @@ function groupKeys(account: Account): string[] {
  * order of generation: growing one group leaves every other activation byte-identical.
  * @example const world = buildWorld(parseScenario(defaultScenario), Date.parse('2026-06-01T12:00:00Z'))
  */
-export function buildWorld(scenario: Scenario, now: number): World {
+export function buildWorld(
+  scenario: Scenario,
+  now: number,
+  onProgress?: (entries: number, planned: number) => void,
+): World {
   const faker = createFaker(now)
   const personFaker = createFaker(now)
   const world: World = { activations: [], entries: [], participants: [] }
+  const planned = scenario.accounts.reduce((n, a) => n + a.activations.reduce((m, g) => m + g.count * g.entries, 0), 0)
 
   for (const account of scenario.accounts) {
     // The pool, built lazily: a person exists once drawn. Each one's entry times feed their profile.
@@ -62,6 +67,7 @@ export function buildWorld(scenario: Scenario, now: number): World {
         for (const entry of createEntries(faker, activation, personAt, account.people, { ...group, now }, onEntry)) {
           world.entries.push(entry)
         }
+        onProgress?.(world.entries.length, planned)
       }
     })
 

@@ -1,0 +1,26 @@
+import type { Emulator } from '../emulator.js'
+import { stateOf } from '../serialize.js'
+
+/** The lines printed once the server listens: where, what, the keys, and a request to paste. */
+export function banner(emulator: Emulator, url: string, version: string, readyMs: number): string {
+  const { db, clock, scenario } = emulator
+  const now = clock.now()
+  const states = { not_started: 0, running: 0, ended: 0 }
+  for (const a of db.index.activations.values()) states[stateOf(a, now)]++
+  const first = emulator.accounts[0]
+  const key = first?.apiKeys[0] ?? 'KEY'
+  const fmt = (n: number) => n.toLocaleString('en')
+  const lines = [
+    `activation-emulator ${version} listening on ${url}`,
+    `  scenario   ${scenario.name} (seed ${scenario.seed}): ${scenario.description}`,
+    `  clock      ${clock.frozen ? `frozen at ${new Date(now).toISOString()}` : `running (world built at ${new Date(emulator.builtAt).toISOString()})`}`,
+    `  world      ${fmt(db.index.activations.size)} activations (${fmt(states.not_started)} not started, ${fmt(states.running)} running, ${fmt(states.ended)} ended), ${fmt(db.index.entries.size)} entries, ${fmt(db.index.participants.size)} participants`,
+    ...emulator.accounts.map(
+      (a) =>
+        `  account    ${a.name}: key${a.apiKeys.length > 1 ? 's' : ''} ${a.apiKeys.join(', ')}; premium ${a.premium ? 'on' : 'off'}; ${a.rateLimit ? `${a.rateLimit.limit} requests per ${a.rateLimit.windowSeconds} s` : 'no rate limit'}`,
+    ),
+    `  try        curl -H 'Authorization: Api-Key ${key}' '${url}/activations/list?limit=5'`,
+    `  ready in ${(readyMs / 1000).toFixed(2)} s; Ctrl-C stops`,
+  ]
+  return `${lines.join('\n')}\n`
+}

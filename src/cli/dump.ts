@@ -1,0 +1,24 @@
+import { createWriteStream } from 'node:fs'
+import { Readable, type Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { worldDumpChunks } from '../dump.js'
+import { createEmulator } from '../emulator.js'
+import { emulatorOptions, type WorldArgs } from './emulator-options.js'
+import { progressBar } from './progress.js'
+
+export type DumpArgs = WorldArgs & { out?: string | undefined }
+
+/** `activation-emulator dump`: writes the world the same flags would serve, as JSON, to stdout or --out. */
+export async function dumpCommand(args: DumpArgs): Promise<void> {
+  const options = await emulatorOptions(args)
+  const progress = progressBar(process.stderr, 'Building the world')
+  const emulator = await createEmulator({ ...options, onProgress: progress.onProgress })
+  progress.done()
+  const chunks = Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.builtAt))
+  const target: Writable = args.out === undefined ? process.stdout : createWriteStream(args.out)
+  try {
+    await pipeline(chunks, target, { end: args.out !== undefined })
+  } catch (error) {
+    throw new Error(`Failed to write the world to ${args.out ?? 'stdout'}: ${(error as Error).message}`)
+  }
+}

@@ -1,0 +1,56 @@
+import { createEmulator } from '../emulator.js'
+import { serve } from '../server.js'
+import { banner } from './banner.js'
+import { emulatorOptions, type WorldArgs } from './emulator-options.js'
+import { UsageError } from './flags.js'
+import { progressBar } from './progress.js'
+
+export type ServeArgs = WorldArgs & {
+  port: number
+  host: string
+  basePath?: string | undefined
+  latency?: number | { min: number; max: number } | undefined
+  cors?: string | boolean | undefined
+  quiet?: boolean | undefined
+}
+
+/** `activation-emulator [serve]`: builds the world, listens, prints the banner, logs requests, stops on a signal. */
+export async function serveCommand(args: ServeArgs, version: string, started: number): Promise<void> {
+  const basePath = (args.basePath ?? '').replace(/\/+$/, '')
+  if (basePath && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) {
+    throw new UsageError(`--base-path must be a path such as /v1, got ${JSON.stringify(args.basePath)}`)
+  }
+  const cors = args.cors === false ? false : typeof args.cors === 'string' && args.cors !== '' ? args.cors : '*'
+  if (typeof cors === 'string' && cors !== '*' && !/^https?:\/\/[^/\s]+$/.test(cors)) {
+    throw new UsageError(
+      `--cors must be an origin such as http://localhost:3000, or *, got ${JSON.stringify(args.cors)}`,
+    )
+  }
+  const options = await emulatorOptions(args)
+  const progress = progressBar(process.stderr, 'Building the world')
+  const emulator = await createEmulator({
+    ...options,
+    // The handlers see requests rewritten onto this origin; only its path matters to clients.
+    baseUrl: `http://activation-emulator.local${basePath}`,
+    ...(args.latency !== undefined ? { latency: args.latency } : {}),
+    onProgress: args.quiet ? undefined : progress.onProgress,
+  })
+  progress.done()
+  const running = await serve(emulator, {
+    host: args.host,
+    port: args.port,
+    cors,
+    onRequest: args.quiet
+      ? undefined
+      : (log) => process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`),
+  })
+  process.stdout.write(banner(emulator, running.url, version, performance.now() - started))
+
+  const stop = () => {
+    // Exit 0 once open connections are done, and within a second whatever they do.
+    setTimeout(() => process.exit(0), 1000).unref()
+    running.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod'
+import { entrySchemas } from './contract/entry.js'
+import { parseScenario, type Scenario } from './scenario.js'
+import type { Database } from './store/database.js'
+import {
+  storedActivationSchema,
+  storedParticipantSchema,
+  type StoredActivation,
+  type StoredEntry,
+  type StoredParticipant,
+} from './store/records.js'
+import type { World } from './world.js'
+
+/** The format marker of a dumped world. */
+export const DUMP_FORMAT = 'activation-emulator/world@1'
+
+/** A world as `activation-emulator dump` writes it: the scenario it came from, its instant, and every record. */
+export type WorldDump = {
+  format: typeof DUMP_FORMAT
+  /** The instant the world was built around: the clock starts there when the dump is served. */
+  builtAt: string
+  scenario: Scenario
+} & World
+
+/**
+ * The store's world as JSON, in pieces (for a stream), one record a line so that a hand edit is a
+ * one-line diff. Entries come in their serving order, activation by activation.
+ * @example await pipeline(Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.builtAt)), createWriteStream('world.json'))
+ */
+export function* worldDumpChunks(db: Database, scenario: Scenario, builtAt: number): Generator<string> {
+  const head = { format: DUMP_FORMAT, builtAt: new Date(builtAt).toISOString(), scenario }
+  yield `${JSON.stringify(head).slice(0, -1)},\n`
+  const activations = db.activations.all() as StoredActivation[]
+  yield* listChunks('activations', activations)
+  yield ',\n'
+  yield* listChunks(
+    'entries',
+    activations.flatMap((a) => db.index.entryListsOf(a.id).all),
+  )
+  yield ',\n'
+  yield* listChunks('participants', db.participants.all() as StoredParticipant[])
+  yield '\n}\n'
+}
+
+function* listChunks(key: string, records: readonly object[]): Generator<string> {
+  yield `"${key}":[`
+  let chunk = ''
+  for (let i = 0; i < records.length; i++) {
+    chunk += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(records[i])}`
+    if (chunk.length > 1 << 16) {
+      yield chunk
+      chunk = ''
+    }
+  }
+  yield `${chunk}${records.length ? '\n' : ''}]`
+}
+
+const INTERNAL_ENTRY_SHAPE = {
+  activationId: z.string().min(1),
+  participantId: z.string().min(1),
+  questionsAnswered: z.number().int().min(0).optional(),
+}
+
+const dumpHeadSchema = z.looseObject({
+  format: z.literal(DUMP_FORMAT, { error: `format must be "${DUMP_FORMAT}"` }),
+  builtAt: z.iso.datetime(),
+  scenario: z.unknown(),
+  activations: z.array(z.unknown()),
+  entries: z.array(z.unknown()),
+  participants: z.array(z.unknown()),
+})
+
+/**
+ * Validates a dumped world: its format, its scenario, and every record against the contract (each
+ * entry against its activation's type). Throws one error listing the problems found (at most 20),
+ * each with its path, such as `entries[12].prize`.
+ * @example const dump = parseWorldDump(JSON.parse(text), 'world.json')
+ */
+export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump {
+  const fail = (problems: string[]) => {
+    const shown = problems.slice(0, 20)
+    const more = problems.length > shown.length ? `\n  ...and ${problems.length - shown.length} more` : ''
+    return new Error(`Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
+  }
+  const head = dumpHeadSchema.safeParse(input)
+  if (!head.success) throw fail(head.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`))
+  let scenario: Scenario
+  try {
+    scenario = parseScenario(head.data.scenario, 'scenario')
+  } catch (error) {
+    throw fail([(error as Error).message.replace(/\n\s*/g, ' ')])
+  }
+
+  const problems: string[] = []
+  const check = <T>(schema: z.ZodType<T>, value: unknown, path: string): T | undefined => {
+    const result = schema.safeParse(value)
+    if (result.success) return result.data
+    for (const issue of result.error.issues) problems.push(`${[path, ...issue.path].join('.')}: ${issue.message}`)
+    return undefined
+  }
+  const activations = head.data.activations.map((a, i) => check(storedActivationSchema, a, `activations[${i}]`))
+  const types = new Map(activations.flatMap((a) => (a ? [[a.id, a.type] as const] : [])))
+  const entries = head.data.entries.map((e, i) => {
+    const path = `entries[${i}]`
+    const internals = check(z.looseObject(INTERNAL_ENTRY_SHAPE), e, path)
+    if (!internals) return undefined
+    const type = types.get(internals.activationId)
+    if (!type) {
+      problems.push(`${path}.activationId: no activation has the id ${internals.activationId}`)
+      return undefined
+    }
+    const { activationId, participantId, questionsAnswered, ...visible } = internals
+    return check(entrySchemas[type], visible, path) && (e as StoredEntry)
+  })
+  const participants = head.data.participants.map((p, i) => check(storedParticipantSchema, p, `participants[${i}]`))
+  if (problems.length) throw fail(problems)
+  return {
+    format: DUMP_FORMAT,
+    builtAt: head.data.builtAt,
+    scenario,
+    activations: activations as StoredActivation[],
+    entries: entries as StoredEntry[],
+    participants: participants as StoredParticipant[],
+  }
+}

@@ -1,0 +1,244 @@
+import { request as httpRequest, Agent } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startCli, type CliServer } from '../support/cli.js'
+
+const NOW = '2026-06-01T12:00:00Z'
+const DEMO = { authorization: 'Api-Key demo-key' }
+
+describe('activation-emulator (serve)', () => {
+  let server: CliServer
+  beforeAll(async () => {
+    server = await startCli(['--scenario', 'default', '--now', NOW])
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('prints a banner with the URL, the scenario and seed, the counts, the keys and a curl line', () => {
+    const banner = server.stdout()
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(banner).toContain('scenario   default (seed 20260601)')
+    expect(banner).toContain('clock      frozen at 2026-06-01T12:00:00.000Z')
+    expect(banner).toMatch(
+      /world {6}50 activations \(10 not started, 20 running, 20 ended\), 13,000 entries, [\d,]+ participants/,
+    )
+    expect(banner).toContain('account    demo: key demo-key; premium on; no rate limit')
+    expect(banner).toContain(`curl -H 'Authorization: Api-Key demo-key' '${server.url}/activations/list?limit=5'`)
+  })
+
+  it('answers the API at its root, as in-process', async () => {
+    const response = await fetch(`${server.url}/activations/list?limit=3`, { headers: DEMO })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    const body = await response.json()
+    expect(body.activations).toHaveLength(3)
+    const page = await fetch(`${server.url}/activations/${body.activations[0].id}?limit=2`, { headers: DEMO })
+    expect((await page.json()).activation.id).toBe(body.activations[0].id)
+  })
+
+  it('logs one line per request: method, path and query, status, milliseconds', async () => {
+    await fetch(`${server.url}/activations/list?limit=2&state=running`, { headers: DEMO })
+    await new Promise((r) => setTimeout(r, 100))
+    expect(server.stdout()).toMatch(/^GET \/activations\/list\?limit=2&state=running 200 \d+\.\d ms$/m)
+  })
+
+  it('answers errors as JSON, including paths outside the API', async () => {
+    const unauthorized = await fetch(`${server.url}/activations/list`)
+    expect(unauthorized.status).toBe(401)
+    expect(await unauthorized.json()).toEqual({
+      error: 'Missing Authorization header: send Authorization: Api-Key <your API key>',
+    })
+    const missing = await fetch(`${server.url}/nothing/here`, { headers: DEMO })
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get('content-type')).toBe('application/json')
+  })
+
+  it('gzips when the client asks for it, and not otherwise', async () => {
+    const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
+      const req = httpRequest(
+        `${server.url}/activations/latest?limit=1000`,
+        { headers: { ...DEMO, 'accept-encoding': 'gzip' } },
+        (res) => {
+          let bytes = 0
+          res.on('data', (d: Buffer) => (bytes += d.length))
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes }))
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    })
+    const plain = await fetch(`${server.url}/activations/latest?limit=1000`, {
+      headers: { ...DEMO, 'accept-encoding': 'identity' },
+    })
+    const text = await plain.text()
+    expect(raw.encoding).toBe('gzip')
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(raw.bytes).toBeLessThan(Buffer.byteLength(text) / 3)
+  })
+
+  it('answers HEAD like GET, without a body', async () => {
+    const response = await fetch(`${server.url}/activations/list`, { method: 'HEAD', headers: DEMO })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(await response.text()).toBe('')
+  })
+
+  it('answers a CORS preflight with 204 and allows any origin on every response', async () => {
+    const preflight = await fetch(`${server.url}/activations/list`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization')
+    for (const response of [
+      await fetch(`${server.url}/activations/list`, { headers: DEMO }),
+      await fetch(`${server.url}/activations/list`),
+    ]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    }
+  })
+
+  it('answers other methods with 405 and Allow', async () => {
+    const response = await fetch(`${server.url}/activations/list`, { method: 'POST', headers: DEMO, body: '{}' })
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('GET, HEAD')
+  })
+})
+
+describe('activation-emulator flags', () => {
+  it('serves under --base-path, with the --api-key given, --no-premium and --rate-limit', async () => {
+    const server = await startCli([
+      '-s',
+      'every-type',
+      '--now',
+      NOW,
+      '--base-path',
+      '/v1',
+      '--api-key',
+      'k1',
+      '--api-key',
+      'k2',
+      '--no-premium',
+      '--rate-limit',
+      '2',
+      '--rate-window',
+      '30',
+    ])
+    try {
+      expect(server.url).toMatch(/\/v1$/)
+      expect(
+        (await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key every-type-key' } }))
+          .status,
+      ).toBe(401)
+      expect((await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key k1' } })).status).toBe(
+        200,
+      )
+      const forbidden = await fetch(`${server.url}/experience/participants`, {
+        headers: { authorization: 'Api-Key k1' },
+      })
+      expect(forbidden.status).toBe(403)
+      const limited = await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key k1' } })
+      expect(limited.status).toBe(429)
+      expect(await limited.json()).toEqual({
+        error: 'Rate limit exceeded: 2 requests per 30 seconds. Retry in 30 seconds.',
+      })
+      expect(
+        (
+          await fetch(`${server.url.replace(/\/v1$/, '')}/activations/list`, {
+            headers: { authorization: 'Api-Key k2' },
+          })
+        ).status,
+      ).toBe(404)
+      expect(server.stdout()).toContain('account    every-type: keys k1, k2; premium off; 2 requests per 30 s')
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('takes each flag from an ACTIVATION_EMULATOR_ environment variable', async () => {
+    const server = await startCli([], {
+      ACTIVATION_EMULATOR_SCENARIO: 'every-type',
+      ACTIVATION_EMULATOR_NOW: NOW,
+      ACTIVATION_EMULATOR_BASE_PATH: '/env',
+      ACTIVATION_EMULATOR_QUIET: 'true',
+    })
+    try {
+      expect(server.url).toMatch(/\/env$/)
+      expect(server.stdout()).toContain('scenario   every-type')
+      expect(
+        (await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key every-type-key' } }))
+          .status,
+      ).toBe(200)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(server.stdout()).not.toMatch(/^GET /m)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('restricts CORS to the --cors origin, and --no-cors turns it off', async () => {
+    const only = await startCli(['-s', 'every-type', '--now', NOW, '--cors', 'http://localhost:3000'])
+    const none = await startCli(['-s', 'every-type', '--now', NOW, '--no-cors'])
+    try {
+      const a = await fetch(`${only.url}/activations/list`, {
+        headers: { authorization: 'Api-Key every-type-key', origin: 'http://localhost:3000' },
+      })
+      expect(a.headers.get('access-control-allow-origin')).toBe('http://localhost:3000')
+      const b = await fetch(`${none.url}/activations/list`, {
+        headers: { authorization: 'Api-Key every-type-key', origin: 'http://localhost:3000' },
+      })
+      expect(b.headers.get('access-control-allow-origin')).toBeNull()
+      expect((await fetch(`${none.url}/activations/list`, { method: 'OPTIONS' })).status).toBe(405)
+    } finally {
+      await Promise.all([only.stop(), none.stop()])
+    }
+  })
+
+  it('delays every answer by --latency', async () => {
+    const server = await startCli(['-s', 'every-type', '--now', NOW, '--latency', '300'])
+    try {
+      const t0 = performance.now()
+      expect(
+        (await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key every-type-key' } }))
+          .status,
+      ).toBe(200)
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(290)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('signals', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops on %s with exit code 0, also with a keep-alive connection open',
+    async (signal) => {
+      const server = await startCli(['-s', 'every-type', '--now', NOW])
+      const agent = new Agent({ keepAlive: true })
+      await new Promise<void>((resolve, reject) => {
+        httpRequest(
+          `${server.url}/activations/list`,
+          { agent, headers: { authorization: 'Api-Key every-type-key' } },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve())
+          },
+        )
+          .on('error', reject)
+          .end()
+      })
+      const stopped = await server.stop(signal)
+      agent.destroy()
+      expect(stopped.code).toBe(0)
+      expect(stopped.signal).toBeNull()
+      // Within a second by design (a timer forces it); the bound here leaves room for a slow machine.
+      expect(stopped.ms).toBeLessThan(5_000)
+    },
+  )
+})
