@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { entrySchemas } from './contract/entry.js'
+import { activationTypeSchema, type ActivationType } from './contract/enums.js'
 import { parseScenario, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import {
@@ -99,7 +100,12 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
     return undefined
   }
   const activations = head.data.activations.map((a, i) => check(storedActivationSchema, a, `activations[${i}]`))
-  const types = new Map(activations.flatMap((a) => (a ? [[a.id, a.type] as const] : [])))
+  // Entries are checked against their activation's type even when that activation has problems of its own.
+  const types = new Map<string, ActivationType>()
+  for (const raw of head.data.activations) {
+    const { id, type } = (raw ?? {}) as { id?: unknown; type?: unknown }
+    if (typeof id === 'string' && activationTypeSchema.safeParse(type).success) types.set(id, type as ActivationType)
+  }
   const entries = head.data.entries.map((e, i) => {
     const path = `entries[${i}]`
     const internals = check(z.looseObject(INTERNAL_ENTRY_SHAPE), e, path)

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runCli, startCli } from '../support/cli.js'
+
+const NOW = '2026-06-01T12:00:00Z'
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))
+const sha = (text: string) => createHash('sha256').update(text).digest('hex')
+
+/** A failed run: exit code 1, nothing on stdout, one line naming the problem, and never a stack trace. */
+function expectFailure(run: { code: number | null; stdout: string; stderr: string }, message: string | RegExp): void {
+  expect(run.code).toBe(1)
+  expect(run.stdout).toBe('')
+  const [first] = run.stderr.split('\n')
+  if (typeof message === 'string') expect(first).toContain(message)
+  else expect(first).toMatch(message)
+  expect(run.stderr).not.toMatch(/^\s+at /m)
+}
+
+describe('--list-scenarios, --version, --help', () => {
+  it('lists one line per built-in scenario: its name, then its description', async () => {
+    const run = await runCli(['--list-scenarios'])
+    expect(run.code).toBe(0)
+    const lines = run.stdout.trim().split('\n')
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['default', 'every-type', 'busy'])
+    for (const line of lines) expect(line).toMatch(/^\S+\s{2,}\S.+$/)
+  })
+
+  it('prints the version and the help', async () => {
+    const pkg = JSON.parse(await readFile(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'))
+    expect((await runCli(['--version'])).stdout.trim()).toBe(pkg.version)
+    const help = await runCli(['--help'])
+    expect(help.code).toBe(0)
+    for (const flag of [
+      '--scenario',
+      '--seed',
+      '--now',
+      '--port',
+      '--host',
+      '--base-path',
+      '--api-key',
+      '--premium',
+      '--rate-limit',
+      '--rate-window',
+      '--latency',
+      '--data',
+      '--cors',
+      '--quiet',
+      '--list-scenarios',
+    ]) {
+      expect(help.stdout).toContain(flag)
+    }
+  })
+})
+
+describe('bad input', () => {
+  it('names the available scenarios for an unknown one', async () => {
+    expectFailure(
+      await runCli(['--scenario', 'nope']),
+      'Unknown scenario "nope": the built-in ones are default, every-type, busy',
+    )
+  })
+
+  it('names the port that is in use', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      expectFailure(
+        await runCli(['-s', 'every-type', '--port', String(port)]),
+        `Port ${port} is already in use on 127.0.0.1`,
+      )
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it.each([
+    [['--port', 'abc'], '--port must be an integer from 0 to 65535, got "abc"'],
+    [['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
+    [['--seed', '-1'], '--seed must be an integer from 0 to 4294967295, got "-1"'],
+    [['--now', 'yesterday'], '--now must be an ISO 8601 time'],
+    [['--rate-limit', '0'], '--rate-limit must be an integer from 1 to 1000000, got "0"'],
+    [['--rate-window', '30'], '--rate-window needs --rate-limit'],
+    [
+      ['--latency', '500-100'],
+      '--latency must be milliseconds (250) or a range (100-400) of at most 60000, got "500-100"',
+    ],
+    [['--base-path', 'v1'], '--base-path must be a path such as /v1, got "v1"'],
+    [['--cors', 'localhost'], '--cors must be an origin such as http://localhost:3000, or *, got "localhost"'],
+    [['--colour', 'blue'], /Unknown argument: colou?r/],
+  ])('names the flag: %j', async (args, message) => {
+    expectFailure(await runCli(['-s', 'every-type', ...args]), message)
+  })
+
+  it('names a --data file that does not exist, or --data given with a scenario', async () => {
+    expectFailure(
+      await runCli(['--data', '/no/such/world.json']),
+      'Failed to read --data /no/such/world.json: no such file',
+    )
+    expectFailure(
+      await runCli(['--data', 'w.json', '-s', 'busy']),
+      '--data serves a whole dumped world: it takes no --scenario or --seed',
+    )
+  })
+
+  it('names a scenario file that does not load, and why', async () => {
+    expectFailure(
+      await runCli(['--scenario', './no/such-scenario.ts']),
+      /^activation-emulator: Failed to load scenario file \.\/no\/such-scenario\.ts: /,
+    )
+  })
+
+  it('names a scenario file that does not validate, and every problem', async () => {
+    const run = await runCli(['--scenario', fixture('broken-scenario.json')])
+    expectFailure(run, `Invalid scenario file ${fixture('broken-scenario.json')}`)
+    expect(run.stderr).toContain('seed:')
+    expect(run.stderr).toContain('accounts.0.name:')
+  })
+})
+
+describe('scenario files', () => {
+  it.each([
+    ['tiny-scenario.ts', 'tiny'],
+    ['tiny-scenario.json', 'tiny-json'],
+  ])('serves %s', async (file, name) => {
+    const server = await startCli(['--scenario', fixture(file), '--now', NOW, '--quiet'])
+    try {
+      expect(server.stdout()).toContain(`scenario   ${name}`)
+      const response = await fetch(`${server.url}/activations/latest?limit=1000`, {
+        headers: { authorization: 'Api-Key tiny-key' },
+      })
+      expect(response.status).toBe(200)
+      expect((await response.json()).entries.length).toBeGreaterThan(0)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('dump', () => {
+  it('writes a byte-identical world for the same seed and --now, and another for another seed', async () => {
+    const [a, b, c] = await Promise.all([
+      runCli(['dump', '-s', 'every-type', '--now', NOW]),
+      runCli(['dump', '-s', 'every-type', '--now', NOW]),
+      runCli(['dump', '-s', 'every-type', '--now', NOW, '--seed', '9']),
+    ])
+    expect(a.code).toBe(0)
+    expect(a.stdout.length).toBeGreaterThan(100_000)
+    expect(sha(a.stdout)).toBe(sha(b.stdout))
+    expect(sha(a.stdout)).not.toBe(sha(c.stdout))
+    const world = JSON.parse(a.stdout)
+    expect(world.format).toBe('activation-emulator/world@1')
+    expect(world.builtAt).toBe('2026-06-01T12:00:00.000Z')
+    expect(world.entries.length).toBeGreaterThan(1000)
+  })
+
+  it('writes to --out, and serves it back with --data answering the same bytes as the scenario', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
+    const file = join(dir, 'world.json')
+    expect((await runCli(['dump', '-s', 'every-type', '--now', NOW, '--out', file])).code).toBe(0)
+    const [original, served] = await Promise.all([
+      startCli(['-s', 'every-type', '--now', NOW, '-q']),
+      startCli(['--data', file, '-q']),
+    ])
+    try {
+      const key = { authorization: 'Api-Key every-type-key' }
+      for (const path of [
+        '/activations/list?limit=100',
+        '/activations/latest?limit=1000',
+        '/experience/participants?limit=100&start_date=2026-05-01',
+      ]) {
+        const [x, y] = await Promise.all([
+          fetch(original.url + path, { headers: key }),
+          fetch(served.url + path, { headers: key }),
+        ])
+        expect(await y.text(), path).toBe(await x.text())
+      }
+    } finally {
+      await Promise.all([original.stop(), served.stop()])
+    }
+  })
+
+  it('rejects a dumped world that was edited into something invalid, naming the record and field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
+    const file = join(dir, 'world.json')
+    const dump = (await runCli(['dump', '-s', 'every-type', '--now', NOW])).stdout
+    const world = JSON.parse(dump)
+    world.entries[3].email = 42
+    delete world.activations[1].slug
+    await writeFile(file, JSON.stringify(world))
+    const run = await runCli(['--data', file])
+    expectFailure(run, 'Invalid data')
+    expect(run.stderr).toContain('entries[3].email')
+    expect(run.stderr).toContain('activations[1].slug')
+  })
+})
