@@ -146,7 +146,7 @@ async function answer(
   const out: Record<string, string> = { ...corsHeaders }
   response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
-  let body: Buffer | null = method === 'HEAD' ? null : Buffer.from(await response.arrayBuffer())
+  let body: Buffer | null = method === 'HEAD' ? null : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
     out['content-encoding'] = 'gzip'
@@ -154,6 +154,16 @@ async function answer(
   }
   send(res, response.status, out, body)
   return response.status
+}
+
+/** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */
+async function bodyOf(response: Response): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0)
+  const chunks: Buffer[] = []
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
 }
 
 function send(

@@ -1,0 +1,151 @@
+// The standalone server, measured from the outside as a user meets it:
+// 1. time from the command to the first answered request, for `default` and `busy`;
+// 2. requests per second (autocannon, 10 connections, keep-alive) for a 100-activation list page and
+//    a 1,000-entry page, beside a bare node:http server that sends the same bytes, in the same run;
+// 3. a walk over pages never served before (every entry's JSON built on first use) against the same
+//    walk again, so the per-record JSON cache is not mistaken for the cold cost.
+// Every server runs in its own process on 127.0.0.1 and is stopped at the end.
+// Not a test: figures depend on the machine. Run: npm run bench:server
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url))
+const NOW = '2026-06-01T12:00:00Z'
+const DURATION = 5
+const children: ChildProcess[] = []
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')))
+
+/** Starts a command and resolves when its stdout shows a line matching `ready`, with the first group. */
+function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: string; t0: number }> {
+  const t0 = performance.now()
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  children.push(child)
+  let out = ''
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`Failed to start ${args.join(' ')}: exit ${code}`)))
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const m = ready.exec(out)
+      if (m) resolve({ child, match: m[1]!, t0 })
+    })
+  })
+}
+
+const startEmulator = (scenario: string) =>
+  start([BIN, '-s', scenario, '--now', NOW, '--port', '0', '--quiet'], / listening on (\S+)/)
+
+async function get(url: string, key: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { headers: { authorization: `Api-Key ${key}` } })
+  return { status: response.status, text: await response.text() }
+}
+
+// 1. Time to the first answered request.
+console.log('Time from the command to the first answered request (ms):')
+for (const [scenario, key] of [
+  ['default', 'demo-key'],
+  ['busy', 'busy-key'],
+] as const) {
+  const times: number[] = []
+  for (let run = 0; run < 3; run++) {
+    const { child, match, t0 } = await startEmulator(scenario)
+    const answer = await get(`${match}/activations/list?limit=1`, key)
+    times.push(performance.now() - t0)
+    if (answer.status !== 200) throw new Error(`Failed to get the first page of ${scenario}`)
+    child.kill('SIGTERM')
+  }
+  console.log(`  ${scenario.padEnd(8)} ${times.map((t) => t.toFixed(0)).join(', ')}`)
+}
+
+// 2. Throughput against a bare server sending the same bytes.
+const emulator = await startEmulator('busy')
+const base = emulator.match
+const list = await get(`${base}/activations/list?limit=100`, 'busy-key')
+const bigId = await activationWithMoreThan1000(base)
+const entriesPath = `/activations/${bigId}?limit=1000`
+const entries = await get(`${base}${entriesPath}`, 'busy-key')
+
+/** The running giveaway whose first 1,000-entry page has a next page: busy's 25,000-entry headline activation. */
+async function activationWithMoreThan1000(url: string): Promise<string> {
+  const { activations } = JSON.parse(
+    (await get(`${url}/activations/list?limit=100&state=running&types[]=giveaway`, 'busy-key')).text,
+  )
+  for (const a of activations as Array<{ id: string }>) {
+    const page = JSON.parse((await get(`${url}/activations/${a.id}?limit=1000`, 'busy-key')).text)
+    if (page.next) return a.id
+  }
+  throw new Error('Failed to find an activation with more than 1,000 entries')
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
+const bodies = join(dir, 'bodies.json')
+await writeFile(bodies, JSON.stringify({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text }))
+const bareSource = `
+  const http = require('node:http')
+  const bodies = Object.fromEntries(Object.entries(require(${JSON.stringify(bodies)})).map(([k, v]) => [k, Buffer.from(v)]))
+  const server = http.createServer((req, res) => {
+    const body = bodies[req.url]
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': body ? body.length : 0 })
+    res.end(body)
+  })
+  server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port))
+`
+const bare = await start(['-e', bareSource], /bare on (\S+)/)
+
+async function rate(url: string): Promise<{ rps: number; bytes: number; errors: number }> {
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration: DURATION,
+    headers: { authorization: 'Api-Key busy-key' },
+  })
+  return { rps: result.requests.average, bytes: result.throughput.average, errors: result.errors + result.non2xx }
+}
+
+console.log(`\nRequests per second (autocannon, 10 connections, ${DURATION} s each, keep-alive), busy scenario:`)
+console.log('| page | body | bare node:http | emulator | emulator / bare |')
+console.log('| --- | --- | --- | --- | --- |')
+for (const [name, path, body] of [
+  ['100-activation list', '/activations/list?limit=100', list.text],
+  ['1,000-entry page', entriesPath, entries.text],
+] as const) {
+  await rate(`${base}${path}`) // warm the JIT and the record JSON
+  const b = await rate(`${bare.match}${path}`)
+  const e = await rate(`${base}${path}`)
+  if (b.errors || e.errors) throw new Error(`Failed requests: bare ${b.errors}, emulator ${e.errors}`)
+  const kb = (Buffer.byteLength(body) / 1024).toFixed(0)
+  console.log(`| ${name} | ${kb} KB | ${b.rps.toFixed(0)} | ${e.rps.toFixed(0)} | ${(e.rps / b.rps).toFixed(2)} |`)
+}
+
+// 3. Pages never served before, against the same pages again.
+const walkIds: string[] = JSON.parse(
+  (await get(`${base}/activations/list?limit=100&state=ended`, 'busy-key')).text,
+).activations.map((a: { id: string }) => a.id)
+async function walkAll(): Promise<{ ms: number; entries: number; pages: number }> {
+  const t0 = performance.now()
+  let n = 0
+  let pages = 0
+  for (const id of walkIds) {
+    let next: string | null = null
+    do {
+      const page: { entries: unknown[]; next: string | null } = JSON.parse(
+        (await get(`${base}/activations/${id}?limit=1000${next ? `&next=${next}` : ''}`, 'busy-key')).text,
+      )
+      n += page.entries.length
+      pages++
+      next = page.next
+    } while (next)
+  }
+  return { ms: performance.now() - t0, entries: n, pages }
+}
+const cold = await walkAll()
+const warm = await walkAll()
+console.log(
+  `\nWalking ${cold.entries.toLocaleString('en')} entries of ${walkIds.length} activations in ${cold.pages} pages of up to 1,000, one request at a time:` +
+    `\n  first walk (each entry serialized on first use) ${cold.ms.toFixed(0)} ms, ${(cold.ms / cold.pages).toFixed(2)} ms a page` +
+    `\n  second walk ${warm.ms.toFixed(0)} ms, ${(warm.ms / warm.pages).toFixed(2)} ms a page`,
+)
+process.exit(0)
