@@ -27,6 +27,8 @@ export type EndpointOptions = {
   rateLimitHeaders: boolean
   /** Each answer waits a draw between `min` and `max` milliseconds (seeded); null for none. */
   latency: { min: number; max: number } | null
+  /** The share of requests answered 500 on purpose (faults), from 0 to 1. */
+  errorRate: number
 }
 
 /** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */
@@ -40,6 +42,8 @@ export type HandlerContext = {
   readonly rateLimiter: RateLimiter
   /** Milliseconds the next answer waits: a seeded draw within `options.latency`, 0 without it. */
   nextLatency(): number
+  /** Whether the next request that passes the key and rate-limit checks fails on purpose (a seeded draw). */
+  nextFault(): boolean
   /** The account an API key belongs to. */
   accountOfKey(key: string): AccountSettings | undefined
 }

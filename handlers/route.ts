@@ -68,6 +68,7 @@ export function endpoint(
           )
         }
       }
+      if (ctx.nextFault()) throw apiError(500, 'Internal server error (a fault injected by the emulator: errorRate)')
       if (requires.premium && !account.premium) {
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }

@@ -21,7 +21,14 @@ export const everyTypeScenario = defineScenario({
         ...(['giveaway', 'sweepstakes'] as const).flatMap((type) =>
           SUBTYPES_BY_TYPE[type].flatMap((subtype) => [
             { type, subtype, state: 'not_started' as const },
-            ...started.map((state) => ({ type, subtype, state, entries: 40 })),
+            // Enough winners that some are voided, confirmed and fulfilled, and some entrants replay.
+            ...started.map((state) => ({
+              type,
+              subtype,
+              state,
+              entries: 40,
+              ...(type === 'giveaway' ? { winners: 10, voided: 2, replays: 6 } : {}),
+            })),
           ]),
         ),
       ],

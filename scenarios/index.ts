@@ -1,10 +1,20 @@
-import { defaultScenario } from './default.js'
-import { everyTypeScenario } from './every-type.js'
 import { busyScenario } from './busy.js'
+import { defaultScenario } from './default.js'
+import { emptyScenario } from './empty.js'
+import { everyTypeScenario } from './every-type.js'
+import { multiAccountScenario } from './multi-account.js'
+import { noPremiumScenario } from './no-premium.js'
+import { rateLimitedScenario } from './rate-limited.js'
+import { unstableScenario } from './unstable.js'
 
-/** The built-in scenarios by name. */
+/** The built-in scenarios by name, in the order `--list-scenarios` shows them. */
 export const scenarios = {
   default: defaultScenario,
+  empty: emptyScenario,
   'every-type': everyTypeScenario,
   busy: busyScenario,
+  'no-premium': noPremiumScenario,
+  'rate-limited': rateLimitedScenario,
+  'multi-account': multiAccountScenario,
+  unstable: unstableScenario,
 } as const

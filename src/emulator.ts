@@ -2,10 +2,19 @@ import type { HttpHandler } from 'msw'
 import { z } from 'zod'
 import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
-import { scenarios } from '../scenarios/index.js'
 import { createClock, parseInstant, type Clock } from './clock.js'
 import { deriveSeed } from './random.js'
-import { parseScenario, rateLimitSchema, type RateLimit, type Scenario, type ScenarioInput } from './scenario.js'
+import { resolveScenario } from './resolve-scenario.js'
+import {
+  endpointDefaultsSchema,
+  faultsSchema,
+  parseScenario,
+  rateLimitSchema,
+  type RateLimit,
+  type Scenario,
+  type ScenarioExtension,
+  type ScenarioInput,
+} from './scenario.js'
 import { createDatabase, type Database } from './store/database.js'
 import { buildWorld, type World } from './world.js'
 import { parseWorldDump } from './dump.js'
@@ -16,19 +25,13 @@ export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
   unsupportedFilter: 'empty',
   rateLimitHeaders: false,
   latency: null,
+  errorRate: 0,
 }
 
 /** The base URL the handlers answer under when none is given. */
 export const DEFAULT_BASE_URL = 'https://api.activations.test'
 
 const instantSchema = z.union([z.string(), z.number(), z.date()])
-
-const latencySchema = z.union([
-  z.number().int().min(0).max(60_000),
-  z
-    .strictObject({ min: z.number().int().min(0).max(60_000), max: z.number().int().min(0).max(60_000) })
-    .refine((l) => l.min <= l.max, 'min must not be above max'),
-])
 
 const optionsSchema = z.strictObject({
   scenario: z.union([z.string().min(1), z.looseObject({})]).optional(),
@@ -41,16 +44,8 @@ const optionsSchema = z.strictObject({
   apiKeys: z.array(z.string().min(1)).min(1).optional(),
   premium: z.boolean().optional(),
   rateLimit: rateLimitSchema.nullable().optional(),
-  rateLimitHeaders: z.boolean().optional(),
-  defaultLimits: z
-    .strictObject({
-      activations: z.number().int().min(1).max(100).optional(),
-      entries: z.number().int().min(1).max(1000).optional(),
-      participants: z.number().int().min(1).max(100).optional(),
-    })
-    .optional(),
-  unsupportedFilter: z.enum(['empty', 'ignore', 'reject']).optional(),
-  latency: latencySchema.optional(),
+  ...endpointDefaultsSchema.shape,
+  ...faultsSchema.shape,
   data: z.unknown().optional(),
   onProgress: z.function().optional(),
 })
@@ -72,8 +67,8 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 
 /** What `createEmulator` takes. Every option is optional. */
 export type EmulatorOptions = {
-  /** A built-in scenario's name (default `default`), or a scenario object. */
-  scenario?: string | ScenarioInput
+  /** A built-in scenario's name (default `default`), a scenario object, or one that `extends` a built-in. */
+  scenario?: string | ScenarioInput | ScenarioExtension
   /** Overrides the scenario's seed. */
   seed?: number
   /** Freezes the clock at this instant (ISO string, Date or milliseconds); without it the clock runs. */
@@ -92,8 +87,10 @@ export type EmulatorOptions = {
   defaultLimits?: Partial<EndpointOptions['defaultLimits']>
   /** What entry filters do on types they do not apply to. Default `empty`. */
   unsupportedFilter?: EndpointOptions['unsupportedFilter']
-  /** Delay each answer by this many milliseconds, or by a seeded draw between `min` and `max`. Default none. */
+  /** Delay each answer by this many milliseconds, or by a seeded draw between `min` and `max`. Default: the scenario's faults, else none. */
   latency?: number | { min: number; max: number }
+  /** The share of requests (0 to 1) answered 500, by a seeded draw. Default: the scenario's faults, else 0. */
+  errorRate?: number
   /**
    * Serve a dumped world (what `activation-emulator dump` writes, parsed from JSON) exactly as it is,
    * instead of generating one. It is validated first; its scenario gives the accounts, and the clock
@@ -139,19 +136,6 @@ export type Emulator = {
   reset(): Promise<void>
 }
 
-/** The scenario an option names or holds, validated. */
-function resolveScenario(scenario: EmulatorOptions['scenario']): Scenario {
-  if (typeof scenario === 'object') return parseScenario(scenario)
-  const name = scenario ?? 'default'
-  const builtIn = (scenarios as Record<string, ScenarioInput>)[name]
-  if (!builtIn) {
-    throw new Error(
-      `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${Object.keys(scenarios).join(', ')}`,
-    )
-  }
-  return parseScenario(builtIn, `scenario ${name}`)
-}
-
 /**
  * Creates an emulator of the Activation Data API: a world built from a scenario, in a store, served
  * by MSW request handlers.
@@ -165,7 +149,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   if (data && (options.scenario !== undefined || options.seed !== undefined)) {
     throw new TypeError('Invalid createEmulator options: data is a whole world; it takes no scenario or seed')
   }
-  const base = data ? data.scenario : resolveScenario(options.scenario)
+  const base = data ? data.scenario : resolveScenario(options.scenario ?? 'default')
   const scenario: Scenario = {
     ...base,
     seed: options.seed ?? base.seed,
@@ -186,12 +170,21 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const builtAt = data ? Date.parse(data.builtAt) : frozenAt === undefined ? Date.now() : parseInstant(frozenAt, 'now')
   const startAt = frozenAt === undefined ? undefined : parseInstant(frozenAt, 'now')
   const clock = createClock(startAt)
+  // Each choice: the option, else the scenario's, else the default.
+  const fromScenario = scenario.endpoints ?? {}
+  const latency = options.latency ?? scenario.faults?.latency
   const endpointOptions: EndpointOptions = {
-    defaultLimits: { ...DEFAULT_ENDPOINT_OPTIONS.defaultLimits, ...options.defaultLimits },
-    unsupportedFilter: options.unsupportedFilter ?? DEFAULT_ENDPOINT_OPTIONS.unsupportedFilter,
-    rateLimitHeaders: options.rateLimitHeaders ?? DEFAULT_ENDPOINT_OPTIONS.rateLimitHeaders,
-    latency:
-      typeof options.latency === 'number' ? { min: options.latency, max: options.latency } : (options.latency ?? null),
+    defaultLimits: {
+      ...DEFAULT_ENDPOINT_OPTIONS.defaultLimits,
+      ...withoutUndefined(fromScenario.defaultLimits),
+      ...withoutUndefined(options.defaultLimits),
+    },
+    unsupportedFilter:
+      options.unsupportedFilter ?? fromScenario.unsupportedFilter ?? DEFAULT_ENDPOINT_OPTIONS.unsupportedFilter,
+    rateLimitHeaders:
+      options.rateLimitHeaders ?? fromScenario.rateLimitHeaders ?? DEFAULT_ENDPOINT_OPTIONS.rateLimitHeaders,
+    latency: typeof latency === 'number' ? { min: latency, max: latency } : (latency ?? null),
+    errorRate: options.errorRate ?? scenario.faults?.errorRate ?? 0,
   }
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
 
@@ -223,6 +216,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   let db = await open()
   const rateLimiter = new RateLimiter()
   let draws = 0
+  let faults = 0
 
   const ctx: HandlerContext = {
     baseUrl,
@@ -238,6 +232,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return (
         range.min + Math.floor((deriveSeed(scenario.seed, 'latency', draws++) / 2 ** 32) * (range.max - range.min + 1))
       )
+    },
+    nextFault: () => {
+      const rate = endpointOptions.errorRate
+      return rate > 0 && deriveSeed(scenario.seed, 'fault', faults++) / 2 ** 32 < rate
     },
     accountOfKey: (key) => byKey.get(key),
   }
@@ -283,7 +281,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       indexKeys()
       rateLimiter.clear()
       draws = 0
+      faults = 0
       clock.set(startAt ?? Date.now())
     },
   }
+}
+
+/** An object without its undefined fields, so that spreading it leaves what it does not set alone. */
+function withoutUndefined<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>
 }

@@ -19,7 +19,17 @@ export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
 export { participantSchema, type Participant } from './contract/participant.js'
 export * from './contract/nested.js'
 export { createClock, type Clock } from './clock.js'
-export { defineScenario, parseScenario, type Scenario, type ScenarioInput } from './scenario.js'
+export {
+  defineScenario,
+  parseScenario,
+  type EndpointDefaults,
+  type Faults,
+  type Scenario,
+  type ScenarioExtension,
+  type ScenarioInput,
+} from './scenario.js'
+export { resolveScenario, SCENARIO_NAMES } from './resolve-scenario.js'
+export { isScenarioPath, loadScenarioFile } from './scenario-file.js'
 export { buildWorld, type World } from './world.js'
 export { createDatabase, type Database } from './store/database.js'
 export type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseScenario, type Scenario } from './scenario.js'
+import { resolveScenario } from './resolve-scenario.js'
+import type { Scenario } from './scenario.js'
 
 const EXTENSIONS = ['.json', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 
@@ -37,7 +38,7 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
     if (reason?.startsWith('Failed to load scenario file')) throw error
     throw new Error(`Failed to load scenario file ${path}: ${reason}`)
   }
-  return parseScenario(value, `scenario file ${path}`)
+  return resolveScenario(value as Parameters<typeof resolveScenario>[0], `scenario file ${path}`)
 }
 
 function pickExport(module: Record<string, unknown>, path: string): unknown {
@@ -45,7 +46,7 @@ function pickExport(module: Record<string, unknown>, path: string): unknown {
     const value = module['default']
     // tsx may wrap a CommonJS-style default export once more.
     const inner = value && typeof value === 'object' ? (value as Record<string, unknown>)['default'] : undefined
-    return inner !== undefined && !('accounts' in (value as object)) ? inner : value
+    return inner !== undefined && !('name' in (value as object)) ? inner : value
   }
   const names = Object.keys(module).filter((k) => k !== '__esModule')
   if (names.length === 1) return module[names[0] as string]

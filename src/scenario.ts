@@ -95,44 +95,98 @@ export const accountSchema = z
     })
   })
 
+const milliseconds = z.number().int().min(0).max(60_000)
+
+/** A delay: milliseconds, or a seeded draw between `min` and `max`. */
+export const latencySchema = z.union([
+  milliseconds,
+  z.strictObject({ min: milliseconds, max: milliseconds }).refine((l) => l.min <= l.max, 'min must not be above max'),
+])
+
+/** The endpoints' choices where the spec is silent (see the README's contract table). */
+export const endpointDefaultsSchema = z.strictObject({
+  /** The `limit` of each list when a request gives none. */
+  defaultLimits: z
+    .strictObject({
+      activations: z.number().int().min(1).max(100).optional(),
+      entries: z.number().int().min(1).max(1000).optional(),
+      participants: z.number().int().min(1).max(100).optional(),
+    })
+    .optional(),
+  /** What entry filters do on types they do not apply to. */
+  unsupportedFilter: z.enum(['empty', 'ignore', 'reject']).optional(),
+  /** Send `Retry-After` and `X-RateLimit-*` headers. */
+  rateLimitHeaders: z.boolean().optional(),
+})
+
+/** Faults to inject, so that clients' retries and timeouts are exercised. */
+export const faultsSchema = z.strictObject({
+  /** Delay every answer. */
+  latency: latencySchema.optional(),
+  /** The share of requests (0 to 1) answered 500 instead, by a seeded draw, after the key and rate-limit checks. */
+  errorRate: z.number().min(0).max(1).optional(),
+})
+
+const scenarioShape = {
+  name: z.string().min(1),
+  /** One line: what the scenario reproduces. */
+  description: z.string().min(1),
+  seed: z.number().int().min(0).max(0xffffffff),
+  /** Freezes the clock at this ISO time; otherwise the world is built around the time it starts. */
+  now: z.iso.datetime({ offset: true }).optional(),
+  accounts: z.array(accountSchema).min(1),
+  endpoints: endpointDefaultsSchema.optional(),
+  faults: faultsSchema.optional(),
+}
+
 /** A scenario: the world the emulator serves. Plain data; the library turns it into a world. */
-export const scenarioSchema = z
-  .strictObject({
-    name: z.string().min(1),
-    description: z.string().min(1),
-    seed: z.number().int().min(0).max(0xffffffff),
-    /** Freezes the clock at this ISO time; otherwise the world is built around the time it starts. */
-    now: z.iso.datetime({ offset: true }).optional(),
-    accounts: z.array(accountSchema).min(1),
-  })
-  .superRefine((s, ctx) => {
-    const names = new Set<string>()
-    const keys = new Set<string>()
-    s.accounts.forEach((a, i) => {
-      if (names.has(a.name))
-        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: `duplicate account name ${a.name}` })
-      names.add(a.name)
-      a.apiKeys.forEach((key, j) => {
-        if (keys.has(key))
-          ctx.addIssue({ code: 'custom', path: ['accounts', i, 'apiKeys', j], message: `API key ${key} is used twice` })
-        keys.add(key)
-      })
+export const scenarioSchema = z.strictObject(scenarioShape).superRefine((s, ctx) => {
+  const names = new Set<string>()
+  const keys = new Set<string>()
+  s.accounts.forEach((a, i) => {
+    if (names.has(a.name))
+      ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: `duplicate account name ${a.name}` })
+    names.add(a.name)
+    a.apiKeys.forEach((key, j) => {
+      if (keys.has(key))
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'apiKeys', j], message: `API key ${key} is used twice` })
+      keys.add(key)
     })
   })
+})
 
 /** A scenario as written (defaults may be left out). */
 export type ScenarioInput = z.input<typeof scenarioSchema>
+
+/**
+ * A scenario written as changes to another one, named by `extends` (a built-in scenario). Its fields
+ * replace the base's; `endpoints` and `faults` are merged field by field; an account with a base
+ * account's name is merged with it (its `activations`, when given, replace the base's), and other
+ * accounts are added.
+ */
+export type ScenarioExtension = {
+  extends: string
+  name: string
+  description: string
+  seed?: number
+  now?: string
+  accounts?: Array<Partial<z.input<typeof accountSchema>> & { name: string }>
+  endpoints?: z.input<typeof endpointDefaultsSchema>
+  faults?: z.input<typeof faultsSchema>
+}
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>
 export type Account = z.output<typeof accountSchema>
 export type ActivationGroup = z.output<typeof activationGroupSchema>
 export type RateLimit = z.output<typeof rateLimitSchema>
+export type EndpointDefaults = z.output<typeof endpointDefaultsSchema>
+export type Faults = z.output<typeof faultsSchema>
 
 /**
  * Type-checks a scenario written as data; the library validates it again when it loads.
  * @example export const tiny = defineScenario({ name: 'tiny', description: 'One giveaway', seed: 1, accounts: [...] })
  */
-export function defineScenario<const S extends ScenarioInput>(scenario: S): S {
+export function defineScenario<const S extends ScenarioInput | ScenarioExtension>(scenario: S): S {
   return scenario
 }
 

@@ -1,3 +1,4 @@
+import { scenarios } from '../scenarios/index.js'
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { createEmulator, DEFAULT_BASE_URL, stateOf, toDateObject, type Emulator } from '../src/index.js'
@@ -68,7 +69,7 @@ describe('createEmulator', () => {
 
   it('rejects an unknown scenario, naming the built-in ones', async () => {
     await expect(createEmulator({ scenario: 'nope' })).rejects.toThrow(
-      'Unknown scenario "nope": the built-in ones are default, every-type, busy',
+      `Unknown scenario "nope": the built-in ones are ${Object.keys(scenarios).join(', ')}`,
     )
   })
 

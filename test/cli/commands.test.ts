@@ -1,3 +1,4 @@
+import { scenarios } from '../../scenarios/index.js'
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -26,7 +27,7 @@ describe('--list-scenarios, --version, --help', () => {
     const run = await runCli(['--list-scenarios'])
     expect(run.code).toBe(0)
     const lines = run.stdout.trim().split('\n')
-    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['default', 'every-type', 'busy'])
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(Object.keys(scenarios))
     for (const line of lines) expect(line).toMatch(/^\S+\s{2,}\S.+$/)
   })
 
@@ -61,7 +62,7 @@ describe('bad input', () => {
   it('names the available scenarios for an unknown one', async () => {
     expectFailure(
       await runCli(['--scenario', 'nope']),
-      'Unknown scenario "nope": the built-in ones are default, every-type, busy',
+      `Unknown scenario "nope": the built-in ones are ${Object.keys(scenarios).join(', ')}`,
     )
   })
 

@@ -1,3 +1,4 @@
+import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
@@ -82,4 +83,27 @@ export async function walk(
     if (pages > 100_000) throw new Error(`Walking ${path} did not end`)
   } while (next !== null)
   return { items, pages }
+}
+
+/** One request straight through an emulator's handlers (msw's getResponse, no server), with a key. */
+export async function call(emulator: Emulator, path: string, key: string | null): Promise<Answer> {
+  const headers: Record<string, string> = key === null ? {} : { authorization: `Api-Key ${key}` }
+  const response = await getResponse(emulator.handlers, new Request(`${emulator.baseUrl}${path}`, { headers }))
+  if (!response) throw new Error(`No handler answered ${path}`)
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
+}
+
+/** Every item of a list, following `next`, straight through the handlers. */
+export async function collect(emulator: Emulator, path: string, key: string, member: string): Promise<any[]> {
+  const items: any[] = []
+  let next: string | null = null
+  const join = path.includes('?') ? '&' : '?'
+  do {
+    const answer = await call(emulator, next === null ? path : `${path}${join}next=${encodeURIComponent(next)}`, key)
+    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${answer.text}`)
+    items.push(...answer.body[member])
+    next = answer.body.next
+  } while (next !== null)
+  return items
 }
