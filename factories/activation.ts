@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker'
 import { toDateObject } from '../src/contract/date-object.js'
 import { hasSubtype, SUBTYPES_BY_TYPE, type ActivationType, type State, type Subtype } from '../src/contract/enums.js'
 import type { ActivationConfig, Bracket, ExtraQuestion, StoredActivation } from '../src/store/records.js'
-import { chance, int, mixedCaseId, pick, sample, slugify } from './random-helpers.js'
+import { chance, int, mixedCaseId, pick, sample, slugify, titleSlug } from './random-helpers.js'
 
 /** What the world asks of one activation. */
 export type ActivationRequest = {
@@ -15,6 +15,11 @@ export type ActivationRequest = {
   questions?: number | undefined
   rounds?: number | undefined
   sponsor?: boolean | undefined
+  /** An id, title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
+  id?: string | undefined
+  title?: string | undefined
+  startAt?: number | undefined
+  endAt?: number | undefined
 }
 
 const HOUR = 3_600_000
@@ -137,16 +142,20 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
 export function createActivation(faker: Faker, req: ActivationRequest): StoredActivation {
   const { type, state, now } = req
   const subtype = hasSubtype(type) ? (req.subtype ?? pick(faker, SUBTYPES_BY_TYPE[type])) : undefined
-  const id = mixedCaseId(faker, 10)
-  const { start, end } = schedule(faker, state, now)
+  const id = req.id ?? mixedCaseId(faker, 10)
+  const drawn = schedule(faker, state, now)
+  // A given start or end keeps the drawn length on the other side.
+  const start = req.startAt ?? (req.endAt !== undefined ? req.endAt - (drawn.end - drawn.start) : drawn.start)
+  const end = req.endAt ?? start + (drawn.end - drawn.start)
   const createdAt = Math.min(start, now) - int(faker, HOUR, 20 * DAY)
   const updatedAt = int(faker, createdAt, now)
-  const title =
+  const drawnTitle =
     `${faker.word.adjective({ length: { min: 4, max: 9 } })} ${faker.commerce.product()} ${LABELS[subtype ?? type]}`.replace(
       /^./,
       (c) => c.toUpperCase(),
     )
-  const slug = `${slugify(title)}-${faker.string.alphanumeric({ length: 6, casing: 'lower' })}`
+  const title = req.title ?? drawnTitle
+  const slug = `${titleSlug(title)}-${faker.string.alphanumeric({ length: 6, casing: 'lower' })}`
   const sponsored = req.sponsor ?? chance(faker, 0.6)
   const sponsorName = sponsored ? faker.company.name() : null
   const progress = Math.min(1, Math.max(0, (now - start) / (end - start)))

@@ -12,6 +12,8 @@ export type EntriesRequest = {
   completed?: number | undefined
   replays?: number | undefined
   voided?: number | undefined
+  /** The first entry exactly at the start, the last exactly at the earlier of the end and now. */
+  boundaryEntries?: boolean | undefined
   /** The instant the world is built around: no entry is later. */
   now: number
 }
@@ -61,6 +63,10 @@ export function createEntries(
   const { n, completed, winners, replays, voided } = resolveCounts(activation, req)
 
   const times = Array.from({ length: n }, () => int(faker, start, stop)).sort((a, b) => a - b)
+  if (req.boundaryEntries && n > 0) {
+    times[0] = start
+    times[n - 1] = stop
+  }
   // Replays never come first: each repeats someone who entered earlier in this activation.
   const replaySlots = new Set([...sampleIndices(faker, Math.max(0, n - 1), replays)].map((i) => i + 1))
   const completedSet = sampleIndices(faker, n, completed)

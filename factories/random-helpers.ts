@@ -66,6 +66,11 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '')
 }
 
+/** The slug a title gives an activation, before its unique suffix: at most 60 characters, `activation` when no letter or digit survives. */
+export function titleSlug(title: string): string {
+  return slugify(title).slice(0, 60).replace(/-+$/, '') || 'activation'
+}
+
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b]
   return a

@@ -1,5 +1,6 @@
 import { busyScenario } from './busy.js'
 import { defaultScenario } from './default.js'
+import { edgeCasesScenario } from './edge-cases.js'
 import { emptyScenario } from './empty.js'
 import { everyTypeScenario } from './every-type.js'
 import { multiAccountScenario } from './multi-account.js'
@@ -13,6 +14,7 @@ export const scenarios = {
   empty: emptyScenario,
   'every-type': everyTypeScenario,
   busy: busyScenario,
+  'edge-cases': edgeCasesScenario,
   'no-premium': noPremiumScenario,
   'rate-limited': rateLimitedScenario,
   'multi-account': multiAccountScenario,

@@ -30,6 +30,19 @@ export const activationGroupSchema = z
     rounds: z.number().int().min(2).max(6).optional(),
     /** Whether the activations have a sponsor; by default some do. */
     sponsor: z.boolean().optional(),
+    /** The activation's id, instead of a generated one (a group of one). */
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'id must be 1 to 64 letters, digits, _ or -')
+      .optional(),
+    /** The title, instead of a generated one. */
+    title: z.string().min(1).max(2000).optional(),
+    /** The start: `now` (the instant the world is built around) or an ISO time; the state must agree. */
+    startAt: z.union([z.literal('now'), z.iso.datetime({ offset: true })]).optional(),
+    /** The end: `now` or an ISO time; the state must agree. */
+    endAt: z.union([z.literal('now'), z.iso.datetime({ offset: true })]).optional(),
+    /** Put the first entry exactly at the start and the last exactly at the earlier of the end and now. */
+    boundaryEntries: z.boolean().optional(),
   })
   .superRefine((g, ctx) => {
     if (g.subtype !== undefined) {
@@ -43,6 +56,9 @@ export const activationGroupSchema = z
             : `a ${g.type} has no subtype`,
         })
       }
+    }
+    if (g.id !== undefined && g.count !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['id'], message: 'an id names one activation: count must be 1' })
     }
     if (g.state === 'not_started' && g.entries > 0) {
       ctx.addIssue({ code: 'custom', path: ['entries'], message: 'activations that have not started have no entries' })
@@ -80,6 +96,16 @@ export const accountSchema = z
     rateLimit: rateLimitSchema.nullable().default(null),
     /** People who may enter the account's activations; an activation without replays needs as many as its entries. */
     people: z.number().int().min(1).default(1000),
+    /** The first people of the pool, as given (names and e-mails to test with); the rest are generated. */
+    identities: z
+      .array(
+        z.strictObject({
+          firstName: z.string().min(1),
+          lastName: z.string().min(1),
+          email: z.string().min(3).includes('@'),
+        }),
+      )
+      .default([]),
     activations: z.array(activationGroupSchema).default([]),
   })
   .superRefine((a, ctx) => {

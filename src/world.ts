@@ -3,6 +3,7 @@ import { createEntries } from '../factories/entries.js'
 import { createParticipant } from '../factories/participant.js'
 import { createPerson, type Person } from '../factories/person.js'
 import { createFaker, deriveSeed } from './random.js'
+import { stateOf } from './serialize.js'
 import type { Account, Scenario } from './scenario.js'
 import type { DateObject } from './contract/date-object.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
@@ -49,7 +50,10 @@ export function buildWorld(
       let person = people[index]
       if (!person) {
         personFaker.seed(deriveSeed(scenario.seed, account.name, 'person', index))
-        person = people[index] = createPerson(personFaker, index)
+        person = createPerson(personFaker, index)
+        const identity = account.identities[index]
+        if (identity) person = { ...person, ...identity }
+        people[index] = person
         entryTimes[index] = []
       }
       return person
@@ -61,7 +65,19 @@ export function buildWorld(
       const key = keys[g] as string
       for (let i = 0; i < group.count; i++) {
         faker.seed(deriveSeed(scenario.seed, account.name, 'activation', key, i))
-        const activation = createActivation(faker, { account: account.name, now, ...group })
+        const activation = createActivation(faker, {
+          account: account.name,
+          now,
+          ...group,
+          startAt: instantOf(group.startAt, now),
+          endAt: instantOf(group.endAt, now),
+        })
+        const state = stateOf(activation, now)
+        if (state !== group.state) {
+          throw new Error(
+            `Failed to build the world: activations ${key} of ${account.name} are ${group.state}, but their startAt and endAt make them ${state}`,
+          )
+        }
         faker.seed(deriveSeed(scenario.seed, account.name, 'entries', key, i))
         world.activations.push(activation)
         for (const entry of createEntries(faker, activation, personAt, account.people, { ...group, now }, onEntry)) {
@@ -81,4 +97,9 @@ export function buildWorld(
   }
   // Ids and slugs are checked for uniqueness where the store indexes them.
   return world
+}
+
+/** A scenario's `now` or ISO time as milliseconds. */
+function instantOf(value: string | undefined, now: number): number | undefined {
+  return value === undefined ? undefined : value === 'now' ? now : Date.parse(value)
 }

@@ -146,6 +146,56 @@ describe('the built-in scenarios', () => {
     expect(participants.length).toBeGreaterThanOrEqual(50_000)
   }, 120_000)
 
+  it('edge-cases: case-only ids, unicode, 255+ characters, apostrophes, plus addresses, exact boundaries, near-empty activations', async () => {
+    const emulator = await emulatorOf('edge-cases')
+    const key = 'edge-key'
+    const { activations, entries } = await everything(emulator, key)
+    const upper = await call(emulator, '/activations/EdgeCase01', key)
+    const lower = await call(emulator, '/activations/edgecase01', key)
+    expect([upper.status, lower.status]).toEqual([200, 200])
+    expect(upper.body.activation.id).toBe('EdgeCase01')
+    expect(lower.body.activation.id).toBe('edgecase01')
+    expect(upper.body.entries.length).not.toBe(lower.body.entries.length)
+    expect((await call(emulator, '/activations/EDGECASE01', key)).status).toBe(404)
+
+    const titles = activations.map((a) => a.title)
+    expect(titles).toContain('🏆 Grand Prize Giveaway — جائزة كبرى — 大奖 ✨')
+    expect(titles.some((t) => t.length >= 255)).toBe(true)
+    expect(titles.some((t) => t.includes("'"))).toBe(true)
+    expect(activations.some((a) => a.sponsorName === null && a.sponsorUrl === null)).toBe(true)
+
+    const all = [...entries.values()].flat()
+    expect(all.some((e) => e.firstName.length >= 255)).toBe(true)
+    expect(all.some((e) => e.lastName.includes("'") && e.email.includes("'"))).toBe(true)
+    expect(all.some((e) => /\+[^@]+@/.test(e.email))).toBe(true)
+    expect(all.some((e) => /[\u0600-\u06ff]/.test(e.firstName))).toBe(true)
+    expect(all.some((e) => /\p{Extended_Pictographic}/u.test(e.firstName))).toBe(true)
+    const participants = await collect(emulator, '/experience/participants?limit=100', key, 'participants')
+    expect(participants.some((p) => p.firstName.length >= 255)).toBe(true)
+
+    const startsNow = activations.filter((a) => a.startTime.iso === NOW_ISO)
+    const endsNow = activations.filter((a) => a.endTime.iso === NOW_ISO)
+    expect(startsNow).toHaveLength(1)
+    expect(endsNow).toHaveLength(1)
+    const running = await collect(emulator, '/activations/list?state=running&limit=100', key, 'activations')
+    const ended = await collect(emulator, '/activations/list?state=ended&limit=100', key, 'activations')
+    expect(running.map((a) => a.id)).toContain(startsNow[0].id)
+    expect(ended.map((a) => a.id)).toContain(endsNow[0].id)
+
+    const starts = new Map<string, number>()
+    for (const a of activations) starts.set(a.startTime.iso, (starts.get(a.startTime.iso) ?? 0) + 1)
+    expect(Math.max(...starts.values())).toBeGreaterThanOrEqual(2)
+    const onBoundaries = activations.filter((a) => {
+      const list = entries.get(a.id)!
+      const stop = a.endTime.iso < NOW_ISO ? a.endTime.iso : NOW_ISO
+      return list.length > 1 && list[0].enteredAt.iso === a.startTime.iso && list.at(-1).enteredAt.iso === stop
+    })
+    expect(onBoundaries.length).toBeGreaterThanOrEqual(2)
+
+    expect(activations.some((a) => stateAt(a) === 'running' && entries.get(a.id)!.length === 0)).toBe(true)
+    expect(activations.some((a) => stateAt(a) === 'ended' && entries.get(a.id)!.length === 1)).toBe(true)
+  })
+
   it('no-premium: the participants list answers 403, the rest of the default world is served', async () => {
     const emulator = await emulatorOf('no-premium')
     expect((await call(emulator, '/experience/participants', 'demo-key')).status).toBe(403)

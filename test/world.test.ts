@@ -6,7 +6,7 @@ import { ENTRY_KEYS, entrySchemas } from '../src/contract/entry.js'
 import { toActivation, toEntry, stateOf } from '../src/serialize.js'
 import { entryField, type StoredActivation, type StoredEntry } from '../src/store/records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
-import { slugify } from '../factories/random-helpers.js'
+import { titleSlug } from '../factories/random-helpers.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW, SEEDS, worldOf } from './support/worlds.js'
 
@@ -102,7 +102,7 @@ describe.each(SEEDS)('the world of seed %i', (seed) => {
     rule((must) => {
       for (const a of activations) {
         must(
-          a.slug.startsWith(slugify(a.title)) && a.publicUrl.includes(a.slug),
+          a.slug.startsWith(`${titleSlug(a.title)}-`) && a.publicUrl.includes(a.slug),
           () => `${a.id}: ${a.title} / ${a.slug} / ${a.publicUrl}`,
         )
         must(/[A-Z]/.test(a.id) && /[a-z]/.test(a.id), () => `${a.id} is not mixed case`)
