@@ -15,6 +15,8 @@ export type ActivationRequest = {
   questions?: number | undefined
   rounds?: number | undefined
   sponsor?: boolean | undefined
+  /** How many extra form questions its entries answer (0 to 6); drawn when absent. */
+  extras?: number | undefined
   /** An id, title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
   id?: string | undefined
   title?: string | undefined
@@ -112,7 +114,7 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
   const hasPrizes = type === 'giveaway' || type === 'contest'
   return {
     questionCount: withQuestions ? (req.questions ?? int(faker, 5, 12)) : null,
-    extraQuestions: sample(faker, EXTRA_QUESTIONS, int(faker, 0, 3)),
+    extraQuestions: sample(faker, EXTRA_QUESTIONS, req.extras ?? int(faker, 0, 3)),
     prizes: hasPrizes
       ? Array.from({ length: int(faker, 1, 3) }, (_, i) => ({
           id: mixedCaseId(faker, 8),

@@ -28,6 +28,8 @@ export const activationGroupSchema = z
     questions: z.number().int().min(1).max(50).optional(),
     /** Rounds of a bracket (2 to 6: 4 to 64 contestants). */
     rounds: z.number().int().min(2).max(6).optional(),
+    /** How many extra form questions (of six) every entry answers; by default 0 to 3. */
+    extras: z.number().int().min(0).max(6).optional(),
     /** Whether the activations have a sponsor; by default some do. */
     sponsor: z.boolean().optional(),
     /** The activation's id, instead of a generated one (a group of one). */

@@ -281,6 +281,17 @@ describe('scenarios of ones own', () => {
       ['other', true, ['other-key']],
     ])
     expect(scenario.accounts[0]!.activations).toEqual(resolveScenario('default').accounts[0]!.activations)
+    const withExtras = resolveScenario({
+      extends: 'empty',
+      name: 'extras',
+      description: 'Six extra questions',
+      accounts: [
+        { name: 'empty', people: 20, activations: [{ type: 'form', state: 'running', entries: 3, extras: 6 }] },
+      ],
+    })
+    const e = await createEmulator({ scenario: withExtras, now: NOW_ISO })
+    const page = await call(e, '/activations/latest', 'empty-key')
+    for (const entry of page.body.entries) expect(entry.extras).toHaveLength(6)
     const emulator = await createEmulator({ scenario, now: NOW_ISO })
     expect((await call(emulator, '/activations/list', 'demo-key')).body.activations).toHaveLength(3)
     expect((await call(emulator, '/activations/list', 'other-key')).body.activations).toHaveLength(1)
