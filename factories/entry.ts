@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker'
 import { toDateObject } from '../src/contract/date-object.js'
-import type { Extra, Media, Utm } from '../src/contract/nested.js'
+import type { Extra, Media, Prize, Utm } from '../src/contract/nested.js'
 import type { StoredActivation, StoredEntry } from '../src/store/records.js'
 import type { Person } from './person.js'
 import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
@@ -62,11 +62,18 @@ function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): M
   }
 }
 
+/**
+ * A winner's prize, drawn where the entry lists it; null for other entries. A function of its own, not a
+ * closure in typeFields: under tsx (esbuild keepNames) every named closure costs an Object.defineProperty.
+ */
+function prizeOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Prize | null {
+  return o.isWinner ? pick(faker, a.config.prizes) : null
+}
+
 /** The type-specific fields of an entry, in the order the API sends them, plus internal ones. */
 function typeFields(faker: Faker, a: StoredActivation, o: EntryOutcome, entryId: string): Record<string, unknown> {
   const { config } = a
   const q = config.questionCount ?? 0
-  const prize = () => (o.isWinner ? pick(faker, config.prizes) : null)
   switch (a.type) {
     case 'giveaway':
       return {
@@ -86,7 +93,7 @@ function typeFields(faker: Faker, a: StoredActivation, o: EntryOutcome, entryId:
                 country: 'US',
               }
             : null,
-        prize: prize(),
+        prize: prizeOf(faker, a, o),
         utm: utmOf(faker),
       }
     case 'sweepstakes':
@@ -102,7 +109,7 @@ function typeFields(faker: Faker, a: StoredActivation, o: EntryOutcome, entryId:
         ...(o.rank !== null ? { rank: o.rank } : {}),
         isWinner: o.isWinner,
         isFulfilled: o.isFulfilled,
-        prize: prize(),
+        prize: prizeOf(faker, a, o),
         media: mediaOf(faker, a, entryId),
       }
     case 'artwall':
