@@ -70,10 +70,10 @@ export function createEntries(
       : new Set([...completedSet].slice(0, winners))
   const winnerList = [...winnerSet]
   const voidedSet = new Set(winnerList.slice(0, voided))
-  const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && faker.number.int(9) < 7))
+  const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && int(faker, 0, 9) < 7))
   const fulfilledSet = new Set(
     winnerList.filter(
-      (i) => !voidedSet.has(i) && (activation.type === 'contest' || confirmedSet.has(i)) && faker.number.int(9) < 6,
+      (i) => !voidedSet.has(i) && (activation.type === 'contest' || confirmedSet.has(i)) && int(faker, 0, 9) < 6,
     ),
   )
   const ended = toMillis(activation.endTime) <= now

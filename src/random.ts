@@ -30,9 +30,21 @@ export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
  * @example const faker = createFaker(Date.parse('2026-06-01T12:00:00.000Z'))
  */
 export function createFaker(referenceDate: number): Faker {
-  const faker = new Faker({ locale: [en, base], randomizer: createRandomizer() })
+  const randomizer = createRandomizer()
+  const faker: Faker & { [kRandomizer]?: Randomizer } = new Faker({ locale: [en, base], randomizer })
   faker.setDefaultRefDate(referenceDate)
+  faker[kRandomizer] = randomizer
   return faker
+}
+
+const kRandomizer = Symbol('randomizer')
+
+/**
+ * The randomizer behind a Faker made by createFaker (undefined for any other), for the helpers that
+ * draw numbers straight from it: faker.number.int costs several times the draw itself, millions of times a world.
+ */
+export function randomizerOf(faker: Faker): Randomizer | undefined {
+  return (faker as { [kRandomizer]?: Randomizer })[kRandomizer]
 }
 
 export type { Faker }
