@@ -60,7 +60,10 @@ export function createEntries(
   const stop = Math.min(toMillis(activation.endTime), now)
   const { n, completed, winners, replays, voided } = resolveCounts(activation, req)
 
-  const times = Array.from({ length: n }, () => int(faker, start, stop)).sort((a, b) => a - b)
+  // A typed array sorts numbers natively, without a comparator call per comparison.
+  const times = new Float64Array(n)
+  for (let i = 0; i < n; i++) times[i] = int(faker, start, stop)
+  times.sort()
   // Replays never come first: each repeats someone who entered earlier in this activation.
   const replaySlots = new Set([...sampleIndices(faker, Math.max(0, n - 1), replays)].map((i) => i + 1))
   const completedSet = sampleIndices(faker, n, completed)
