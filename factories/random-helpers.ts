@@ -65,8 +65,12 @@ export function sample<T>(faker: Faker, list: readonly T[], k: number): T[] {
   return list.filter((_, i) => chosen.has(i))
 }
 
+const LETTERS_AND_DIGITS = /^[A-Za-z0-9]+$/
+
 /** A lower-case, dash-separated form of a text, for slugs and e-mail local parts. */
 export function slugify(text: string): string {
+  // Most names are plain letters, which the steps below only lower-case: skip normalize (costly) and the regexps.
+  if (LETTERS_AND_DIGITS.test(text)) return text.toLowerCase()
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
