@@ -8,13 +8,14 @@ import { base, en, Faker, type Randomizer } from '@faker-js/faker'
  */
 export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
   // FNV-1a over the parts, then a murmur3 finaliser to spread nearby positions apart.
+  // Each part is hashed as the text `${typeof part}:${part}\u0000`, without building that text.
   let h = 0x811c9dc5
   for (const part of parts) {
-    const text = `${typeof part}:${part}\u0000`
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i)
-      h = Math.imul(h, 0x01000193)
-    }
+    const text = typeof part === 'string' ? part : String(part)
+    const prefix = typeof part === 'string' ? 'string:' : 'number:'
+    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+    h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
   }
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
