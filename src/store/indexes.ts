@@ -113,7 +113,13 @@ export class StoreIndex {
       this.participants.set(participant.id, participant)
       if (this.participants.size === size)
         throw new Error(`Failed to load the world: the participant id ${participant.id} is taken`)
-      loading.set(participant.id, { participant, entries: [], first: undefined, held: false })
+      loading.set(participant.id, {
+        participant,
+        account: participant.account,
+        entries: [],
+        first: undefined,
+        held: false,
+      })
     }
     // A world lists each activation's entries together: its activation and lists are looked up once a run.
     let activationId: string | undefined
@@ -131,7 +137,7 @@ export class StoreIndex {
         lists = this.entryListsOf(activationId)
       }
       const participant = loading.get(entry.participantId) ?? this.#loadingParticipant(entry, loading)
-      if (participant.participant.account !== activation.account) {
+      if (participant.account !== activation.account) {
         throw new Error(
           `Failed to add entry ${entry.id}: participant ${participant.participant.id} is not of the account ${activation.account}`,
         )
@@ -178,7 +184,8 @@ export class StoreIndex {
       throw new Error(`Failed to add entry ${entry.id}: no participant has the id ${entry.participantId}`)
     const entries = this.#entriesOfParticipant.get(participant.id) ?? []
     this.#entriesOfParticipant.set(participant.id, entries)
-    const loaded = { participant, entries, first: this.#firstEntered.get(participant.id), held: true }
+    const first = this.#firstEntered.get(participant.id)
+    const loaded = { participant, account: participant.account, entries, first, held: true }
     loading.set(participant.id, loaded)
     return loaded
   }
@@ -336,6 +343,8 @@ export class StoreIndex {
 /** A participant while a world loads: their entries so far and the earliest; `held` if the index held them before. */
 type LoadingParticipant = {
   participant: StoredParticipant
+  /** The participant's account, here so that checking an entry's does not read the participant again. */
+  account: string
   entries: StoredEntry[]
   first: DateObject | undefined
   held: boolean
