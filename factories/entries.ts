@@ -62,7 +62,10 @@ export function createEntries(
   const stop = Math.min(toMillis(activation.endTime), now)
   const { n, completed, winners, replays, voided } = resolveCounts(activation, req)
 
-  const times = Array.from({ length: n }, () => int(faker, start, stop)).sort((a, b) => a - b)
+  // A typed array sorts numbers natively, without a comparator call per comparison.
+  const times = new Float64Array(n)
+  for (let i = 0; i < n; i++) times[i] = int(faker, start, stop)
+  times.sort()
   if (req.boundaryEntries && n > 0) {
     times[0] = start
     times[n - 1] = stop
@@ -76,10 +79,10 @@ export function createEntries(
       : new Set([...completedSet].slice(0, winners))
   const winnerList = [...winnerSet]
   const voidedSet = new Set(winnerList.slice(0, voided))
-  const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && faker.number.int(9) < 7))
+  const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && int(faker, 0, 9) < 7))
   const fulfilledSet = new Set(
     winnerList.filter(
-      (i) => !voidedSet.has(i) && (activation.type === 'contest' || confirmedSet.has(i)) && faker.number.int(9) < 6,
+      (i) => !voidedSet.has(i) && (activation.type === 'contest' || confirmedSet.has(i)) && int(faker, 0, 9) < 6,
     ),
   )
   const ended = toMillis(activation.endTime) <= now

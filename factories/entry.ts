@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker'
 import { toDateObject } from '../src/contract/date-object.js'
-import type { Extra, Media, Utm } from '../src/contract/nested.js'
+import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
 import type { StoredActivation, StoredEntry } from '../src/store/records.js'
 import type { Person } from './person.js'
 import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
@@ -62,102 +62,30 @@ function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): M
   }
 }
 
-/** The type-specific fields of an entry, in the order the API sends them, plus internal ones. */
-function typeFields(faker: Faker, a: StoredActivation, o: EntryOutcome, entryId: string): Record<string, unknown> {
-  const { config } = a
-  const q = config.questionCount ?? 0
-  const prize = () => (o.isWinner ? pick(faker, config.prizes) : null)
-  switch (a.type) {
-    case 'giveaway':
-      return {
-        isWinner: o.isWinner,
-        isReplay: o.isReplay,
-        ...(o.voided !== null ? { voidedAt: toDateObject(o.voided) } : {}),
-        isConfirmed: o.isConfirmed,
-        isFulfilled: o.isFulfilled,
-        address:
-          o.isWinner && config.collectsAddress
-            ? {
-                line1: faker.location.streetAddress(),
-                line2: chance(faker, 0.2) ? faker.location.secondaryAddress() : null,
-                city: faker.location.city(),
-                region: faker.location.state({ abbreviated: true }),
-                postalCode: faker.location.zipCode('#####'),
-                country: 'US',
-              }
-            : null,
-        prize: prize(),
-        utm: utmOf(faker),
-      }
-    case 'sweepstakes':
-      return {
-        choices:
-          a.subtype === 'vote_to_win'
-            ? sample(faker, config.voteChoices, int(faker, 1, Math.min(3, config.voteChoices.length)))
-            : [],
-        utm: utmOf(faker),
-      }
-    case 'contest':
-      return {
-        ...(o.rank !== null ? { rank: o.rank } : {}),
-        isWinner: o.isWinner,
-        isFulfilled: o.isFulfilled,
-        prize: prize(),
-        media: mediaOf(faker, a, entryId),
-      }
-    case 'artwall':
-      return {
-        category: config.options.length ? pick(faker, config.options) : null,
-        media: chance(faker, 0.9) ? mediaOf(faker, a, entryId) : null,
-        utm: utmOf(faker),
-      }
-    case 'bracket': {
-      const round = pick(faker, config.bracket?.rounds ?? [])
-      const seed = pick(faker, round.seeds)
-      const contestant = config.bracket?.contestants[seed - 1]?.name ?? ''
-      return { vote: { round: round.round, seed, contestant }, utm: utmOf(faker) }
-    }
-    case 'scavenger':
-      return {
-        isWinner: o.isWinner,
-        seat: config.requestsSeat
-          ? {
-              section: String(int(faker, 100, 350)),
-              row: pick(faker, [...'ABCDEFGHJK']),
-              seat: String(int(faker, 1, 30)),
-            }
-          : null,
-        totalCorrect: o.completed ? q : int(faker, 0, q - 1),
-        completionTimeSec: int(faker, 30, 300) * (o.completed ? q : 1),
-      }
-    case 'trivia':
-    case 'pickem': {
-      // Completion is answering every question; a winner answered every one correctly.
-      const answered = o.completed ? q : int(faker, 0, q - 1)
-      const totalCorrect = o.isWinner ? q : int(faker, 0, Math.min(answered, q - 1))
-      return {
-        isWinner: o.isWinner,
-        totalCorrect,
-        ...(a.type === 'trivia' ? { completionTimeSec: answered * int(faker, 2, 20) } : {}),
-        questionsAnswered: answered,
-      }
-    }
-    case 'map':
-      return { choice: pick(faker, config.options) }
-    case 'form':
-      return {}
-    case 'survey':
-      return {
-        answers: config.options.map((question) => ({ question, answer: pick(faker, ['Yes', 'No', 'Maybe', 'Great']) })),
-      }
-    case 'quiz':
-      return { result: pick(faker, config.options) }
-    case 'ultimate_team':
-      return { lineup: sample(faker, config.options, 5) }
-    case 'game':
-      return { score: int(faker, 0, 50_000) }
-  }
+/**
+ * A winner's prize, drawn where the entry lists it; null for other entries. A function of its own, not a
+ * closure in createEntry: under tsx (esbuild keepNames) every named closure costs an Object.defineProperty.
+ */
+function prizeOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Prize | null {
+  return o.isWinner ? pick(faker, a.config.prizes) : null
 }
+
+/** A giveaway winner's mailing address, when the giveaway asks for one. */
+function addressOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Address | null {
+  return o.isWinner && a.config.collectsAddress
+    ? {
+        line1: faker.location.streetAddress(),
+        line2: chance(faker, 0.2) ? faker.location.secondaryAddress() : null,
+        city: faker.location.city(),
+        region: faker.location.state({ abbreviated: true }),
+        postalCode: faker.location.zipCode('#####'),
+        country: 'US',
+      }
+    : null
+}
+
+const SEAT_ROWS = [...'ABCDEFGHJK']
+const SURVEY_ANSWERS = ['Yes', 'No', 'Maybe', 'Great']
 
 /**
  * Builds one entry of an activation by a person, as the outcome says it went.
@@ -169,17 +97,236 @@ export function createEntry(
   person: Person,
   outcome: EntryOutcome,
 ): StoredEntry {
+  // The fields every entry starts with (drawn in this order), then its type's, in the order the API
+  // sends them, then the internal ones. Each entry is one object literal: spreading the type's fields
+  // in between would cost an intermediate object and a hidden-class transition per later field.
   const id = mixedCaseId(faker, 14)
-  return {
-    id,
-    email: person.email,
-    firstName: person.firstName,
-    lastName: person.lastName,
-    emailOptIn: chance(faker, 0.4),
-    extras: extrasOf(faker, activation),
-    enteredAt: toDateObject(outcome.enteredAt),
-    ...typeFields(faker, activation, outcome, id),
-    activationId: activation.id,
-    participantId: person.id,
+  const { email, firstName, lastName } = person
+  const emailOptIn = chance(faker, 0.4)
+  const extras = extrasOf(faker, activation)
+  const enteredAt = toDateObject(outcome.enteredAt)
+  const activationId = activation.id
+  const participantId = person.id
+  const o = outcome
+  const { config } = activation
+  const q = config.questionCount ?? 0
+  switch (activation.type) {
+    case 'giveaway': {
+      const { isWinner, isReplay, isConfirmed, isFulfilled } = o
+      const voidedAt = o.voided !== null ? toDateObject(o.voided) : null
+      const address = addressOf(faker, activation, o)
+      const prize = prizeOf(faker, activation, o)
+      const utm = utmOf(faker)
+      return voidedAt
+        ? {
+            id,
+            email,
+            firstName,
+            lastName,
+            emailOptIn,
+            extras,
+            enteredAt,
+            isWinner,
+            isReplay,
+            voidedAt,
+            isConfirmed,
+            isFulfilled,
+            address,
+            prize,
+            utm,
+            activationId,
+            participantId,
+          }
+        : {
+            id,
+            email,
+            firstName,
+            lastName,
+            emailOptIn,
+            extras,
+            enteredAt,
+            isWinner,
+            isReplay,
+            isConfirmed,
+            isFulfilled,
+            address,
+            prize,
+            utm,
+            activationId,
+            participantId,
+          }
+    }
+    case 'sweepstakes': {
+      const choices =
+        activation.subtype === 'vote_to_win'
+          ? sample(faker, config.voteChoices, int(faker, 1, Math.min(3, config.voteChoices.length)))
+          : []
+      const utm = utmOf(faker)
+      return {
+        id,
+        email,
+        firstName,
+        lastName,
+        emailOptIn,
+        extras,
+        enteredAt,
+        choices,
+        utm,
+        activationId,
+        participantId,
+      }
+    }
+    case 'contest': {
+      const { rank, isWinner, isFulfilled } = o
+      const prize = prizeOf(faker, activation, o)
+      const media = mediaOf(faker, activation, id)
+      return rank !== null
+        ? {
+            id,
+            email,
+            firstName,
+            lastName,
+            emailOptIn,
+            extras,
+            enteredAt,
+            rank,
+            isWinner,
+            isFulfilled,
+            prize,
+            media,
+            activationId,
+            participantId,
+          }
+        : {
+            id,
+            email,
+            firstName,
+            lastName,
+            emailOptIn,
+            extras,
+            enteredAt,
+            isWinner,
+            isFulfilled,
+            prize,
+            media,
+            activationId,
+            participantId,
+          }
+    }
+    case 'artwall': {
+      const category = config.options.length ? pick(faker, config.options) : null
+      const media = chance(faker, 0.9) ? mediaOf(faker, activation, id) : null
+      const utm = utmOf(faker)
+      return {
+        id,
+        email,
+        firstName,
+        lastName,
+        emailOptIn,
+        extras,
+        enteredAt,
+        category,
+        media,
+        utm,
+        activationId,
+        participantId,
+      }
+    }
+    case 'bracket': {
+      const round = pick(faker, config.bracket?.rounds ?? [])
+      const seed = pick(faker, round.seeds)
+      const contestant = config.bracket?.contestants[seed - 1]?.name ?? ''
+      const vote = { round: round.round, seed, contestant }
+      const utm = utmOf(faker)
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, vote, utm, activationId, participantId }
+    }
+    case 'scavenger': {
+      const { isWinner } = o
+      const seat = config.requestsSeat
+        ? {
+            section: String(int(faker, 100, 350)),
+            row: pick(faker, SEAT_ROWS),
+            seat: String(int(faker, 1, 30)),
+          }
+        : null
+      const totalCorrect = o.completed ? q : int(faker, 0, q - 1)
+      const completionTimeSec = int(faker, 30, 300) * (o.completed ? q : 1)
+      return {
+        id,
+        email,
+        firstName,
+        lastName,
+        emailOptIn,
+        extras,
+        enteredAt,
+        isWinner,
+        seat,
+        totalCorrect,
+        completionTimeSec,
+        activationId,
+        participantId,
+      }
+    }
+    case 'trivia':
+    case 'pickem': {
+      // Completion is answering every question; a winner answered every one correctly.
+      const { isWinner } = o
+      const questionsAnswered = o.completed ? q : int(faker, 0, q - 1)
+      const totalCorrect = isWinner ? q : int(faker, 0, Math.min(questionsAnswered, q - 1))
+      if (activation.type === 'pickem') {
+        return {
+          id,
+          email,
+          firstName,
+          lastName,
+          emailOptIn,
+          extras,
+          enteredAt,
+          isWinner,
+          totalCorrect,
+          questionsAnswered,
+          activationId,
+          participantId,
+        }
+      }
+      const completionTimeSec = questionsAnswered * int(faker, 2, 20)
+      return {
+        id,
+        email,
+        firstName,
+        lastName,
+        emailOptIn,
+        extras,
+        enteredAt,
+        isWinner,
+        totalCorrect,
+        completionTimeSec,
+        questionsAnswered,
+        activationId,
+        participantId,
+      }
+    }
+    case 'map': {
+      const choice = pick(faker, config.options)
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, choice, activationId, participantId }
+    }
+    case 'form':
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, activationId, participantId }
+    case 'survey': {
+      const answers = config.options.map((question) => ({ question, answer: pick(faker, SURVEY_ANSWERS) }))
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, answers, activationId, participantId }
+    }
+    case 'quiz': {
+      const result = pick(faker, config.options)
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, result, activationId, participantId }
+    }
+    case 'ultimate_team': {
+      const lineup = sample(faker, config.options, 5)
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, lineup, activationId, participantId }
+    }
+    case 'game': {
+      const score = int(faker, 0, 50_000)
+      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, score, activationId, participantId }
+    }
   }
 }

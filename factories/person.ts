@@ -22,7 +22,8 @@ export function createPerson(faker: Faker, index: number): Person {
   const local = [slugify(firstName), slugify(lastName)].filter(Boolean).join('.').replace(/-/g, '') || 'fan'
   return {
     id: mixedCaseId(faker, 12),
-    email: `${local}${index}@${pick(faker, DOMAINS)}`,
+    // Joined, not a template: a flat string rather than a tree of pieces, in every one of the person's entries.
+    email: [local, index, '@', pick(faker, DOMAINS)].join(''),
     firstName,
     lastName,
   }

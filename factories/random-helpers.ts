@@ -1,4 +1,5 @@
 import type { Faker } from '@faker-js/faker'
+import { randomizerOf } from '../src/random.js'
 
 // Small deterministic helpers the factories share. Each draws only from the Faker it is given.
 
@@ -13,10 +14,10 @@ const ALPHANUMERIC = `${UPPER}${LOWER}0123456789`
 export function mixedCaseId(faker: Faker, length: number): string {
   // Built from char codes: a string grown with += is a rope that every Map lookup must flatten first.
   const codes = new Array<number>(length)
-  codes[0] = UPPER.charCodeAt(faker.number.int(25))
-  codes[1] = LOWER.charCodeAt(faker.number.int(25))
+  codes[0] = UPPER.charCodeAt(int(faker, 0, 25))
+  codes[1] = LOWER.charCodeAt(int(faker, 0, 25))
   for (let at = 2; at < length;) {
-    let n = faker.number.int(916_132_831) // 62^5 - 1
+    let n = int(faker, 0, 916_132_831) // 62^5 - 1
     for (let i = 0; i < 5 && at < length; i++, at++) {
       codes[at] = ALPHANUMERIC.charCodeAt(n % 62)
       n = Math.floor(n / 62)
@@ -27,12 +28,20 @@ export function mixedCaseId(faker: Faker, length: number): string {
 
 /** An integer from `min` to `max`, both included. */
 export function int(faker: Faker, min: number, max: number): number {
-  return max <= min ? min : faker.number.int({ min, max })
+  if (max <= min) return min
+  const randomizer = randomizerOf(faker)
+  const lo = Math.ceil(min)
+  const hi = Math.floor(max)
+  // What faker.number.int({ min, max }) computes from the same one draw, without its checks and
+  // option objects (the edge cases, where it draws nothing or throws, are left to it).
+  return randomizer && lo < hi ? Math.floor(randomizer.next() * (hi - lo + 1) + lo) : faker.number.int({ min, max })
 }
 
 /** True with probability `p`. */
 export function chance(faker: Faker, p: number): boolean {
-  return faker.number.float({ min: 0, max: 1 }) < p
+  const randomizer = randomizerOf(faker)
+  // faker.number.float({ min: 0, max: 1 }) is the draw itself (times 1, plus 0).
+  return (randomizer ? randomizer.next() : faker.number.float({ min: 0, max: 1 })) < p
 }
 
 /** One element of a non-empty list. */
@@ -56,8 +65,12 @@ export function sample<T>(faker: Faker, list: readonly T[], k: number): T[] {
   return list.filter((_, i) => chosen.has(i))
 }
 
+const LETTERS_AND_DIGITS = /^[A-Za-z0-9]+$/
+
 /** A lower-case, dash-separated form of a text, for slugs and e-mail local parts. */
 export function slugify(text: string): string {
+  // Most names are plain letters, which the steps below only lower-case: skip normalize (costly) and the regexps.
+  if (LETTERS_AND_DIGITS.test(text)) return text.toLowerCase()
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

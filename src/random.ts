@@ -8,13 +8,14 @@ import { base, en, Faker, type Randomizer } from '@faker-js/faker'
  */
 export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
   // FNV-1a over the parts, then a murmur3 finaliser to spread nearby positions apart.
+  // Each part is hashed as the text `${typeof part}:${part}\u0000`, without building that text.
   let h = 0x811c9dc5
   for (const part of parts) {
-    const text = `${typeof part}:${part}\u0000`
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i)
-      h = Math.imul(h, 0x01000193)
-    }
+    const text = typeof part === 'string' ? part : String(part)
+    const prefix = typeof part === 'string' ? 'string:' : 'number:'
+    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+    h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
   }
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
@@ -30,9 +31,21 @@ export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
  * @example const faker = createFaker(Date.parse('2026-06-01T12:00:00.000Z'))
  */
 export function createFaker(referenceDate: number): Faker {
-  const faker = new Faker({ locale: [en, base], randomizer: createRandomizer() })
+  const randomizer = createRandomizer()
+  const faker: Faker & { [kRandomizer]?: Randomizer } = new Faker({ locale: [en, base], randomizer })
   faker.setDefaultRefDate(referenceDate)
+  faker[kRandomizer] = randomizer
   return faker
+}
+
+const kRandomizer = Symbol('randomizer')
+
+/**
+ * The randomizer behind a Faker made by createFaker (undefined for any other), for the helpers that
+ * draw numbers straight from it: faker.number.int costs several times the draw itself, millions of times a world.
+ */
+export function randomizerOf(faker: Faker): Randomizer | undefined {
+  return (faker as { [kRandomizer]?: Randomizer })[kRandomizer]
 }
 
 export type { Faker }
@@ -56,18 +69,21 @@ function createRandomizer(): Randomizer {
     c = (c + t) | 0
     return t >>> 0
   }
+  // splitmix32's state, used while seeding. Not a closure made in seed(): under tsx (esbuild keepNames)
+  // each named closure costs an Object.defineProperty, on every one of the ~100,000 seeds.
+  let state = 0
+  const splitmix = (): number => {
+    state = (state + 0x9e3779b9) | 0
+    let z = state
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+    return (z ^ (z >>> 16)) >>> 0
+  }
   const randomizer: Randomizer = {
     // 53 random bits, as faker's own randomizer gives.
     next: () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992,
     seed(seed) {
-      let state = Array.isArray(seed) ? deriveSeed(...seed) : seed >>> 0
-      const splitmix = (): number => {
-        state = (state + 0x9e3779b9) | 0
-        let z = state
-        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
-        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
-        return (z ^ (z >>> 16)) >>> 0
-      }
+      state = Array.isArray(seed) ? deriveSeed(...seed) : seed >>> 0
       a = splitmix()
       b = splitmix()
       c = splitmix()

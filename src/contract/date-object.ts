@@ -19,7 +19,61 @@ export type DateObject = z.infer<typeof dateObjectSchema>
  * @example toDateObject(Date.UTC(2026, 5, 1)) // { iso: '2026-06-01T00:00:00.000Z', ts: 1780272000 }
  */
 export function toDateObject(ms: number): DateObject {
-  return { iso: new Date(ms).toISOString(), ts: Math.floor(ms / 1000) }
+  return { iso: isoString(ms), ts: Math.floor(ms / 1000) }
+}
+
+const DAY_MS = 86_400_000
+/** 10000-01-01T00:00:00.000Z: from there on, toISOString writes a six-digit year. */
+const YEAR_10000_MS = 253_402_300_800_000
+
+// The date part of the last day formatted ("2026-06-01T"), as char codes. A world formats over 200,000
+// instants, mostly in time order, and toISOString costs about four times the hand-formatting below.
+let cachedDay = NaN
+const codes = new Array<number>(11).fill(0)
+
+/** The same text as `new Date(ms).toISOString()`, formatted by hand for whole milliseconds from 1970 to 9999. */
+function isoString(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= YEAR_10000_MS) return new Date(ms).toISOString()
+  const day = Math.floor(ms / DAY_MS)
+  if (day !== cachedDay) {
+    const date = new Date(day * DAY_MS).toISOString()
+    for (let i = 0; i < 11; i++) codes[i] = date.charCodeAt(i)
+    cachedDay = day
+  }
+  let rest = ms - day * DAY_MS
+  const h = Math.floor(rest / 3_600_000)
+  rest -= h * 3_600_000
+  const m = Math.floor(rest / 60_000)
+  rest -= m * 60_000
+  const s = Math.floor(rest / 1000)
+  rest -= s * 1000
+  // One flat string from char codes: a string built with + would be a tree of a dozen pieces.
+  return String.fromCharCode(
+    codes[0] as number,
+    codes[1] as number,
+    codes[2] as number,
+    codes[3] as number,
+    codes[4] as number,
+    codes[5] as number,
+    codes[6] as number,
+    codes[7] as number,
+    codes[8] as number,
+    codes[9] as number,
+    codes[10] as number,
+    48 + Math.floor(h / 10),
+    48 + (h % 10),
+    58, // :
+    48 + Math.floor(m / 10),
+    48 + (m % 10),
+    58, // :
+    48 + Math.floor(s / 10),
+    48 + (s % 10),
+    46, // .
+    48 + Math.floor(rest / 100),
+    48 + (Math.floor(rest / 10) % 10),
+    48 + (rest % 10),
+    90, // Z
+  )
 }
 
 /** The instant of a DateObject in milliseconds since the epoch. */

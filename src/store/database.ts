@@ -131,6 +131,22 @@ export async function createDatabase(world: World): Promise<Database> {
 }
 
 /**
+ * A loaded record's relation map, made on first read. @msw/data reads it on update and writes it only
+ * when relations are defined; one empty Map per record would cost 50 MB for a large world.
+ */
+function relationMapOf(symbols: RecordSymbols): PropertyDescriptor {
+  return {
+    get(this: object) {
+      const map = new Map()
+      Object.defineProperty(this, symbols.relationMap, { value: map, enumerable: false, configurable: false })
+      return map
+    },
+    enumerable: false,
+    configurable: true, // so that the first read can replace it with the map itself
+  }
+}
+
+/**
  * Puts generated records into a collection as `create` would, without a clone and a schema check
  * per record: the factories' output is checked against the schemas by the test suite, over many seeds.
  */
@@ -142,11 +158,14 @@ function load<T extends object>(
 ): void {
   const store = collection.all() as unknown[]
   const before = collection.count()
+  // Both descriptors are reused from record to record: defineProperty reads them when called.
+  const primaryKey: PropertyDescriptor = { value: '', enumerable: false, configurable: false }
+  const relationMap = relationMapOf(symbols)
   let n = 0
   for (const record of records) {
-    const key = `${kind}:${n++}`
-    Object.defineProperty(record, symbols.primaryKey, { value: key, enumerable: false, configurable: false })
-    Object.defineProperty(record, symbols.relationMap, { value: new Map(), enumerable: false, configurable: false })
+    primaryKey.value = `${kind}:${n++}`
+    Object.defineProperty(record, symbols.primaryKey, primaryKey)
+    Object.defineProperty(record, symbols.relationMap, relationMap)
     store.push(record)
   }
   if (collection.count() !== before + records.length) {
