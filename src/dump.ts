@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { entrySchemas } from './contract/entry.js'
 import { activationTypeSchema, type ActivationType } from './contract/enums.js'
 import { parseScenario, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import {
+  entryProblems,
   storedActivationSchema,
   storedParticipantSchema,
   type StoredActivation,
@@ -115,8 +115,9 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
       problems.push(`${path}.activationId: no activation has the id ${internals.activationId}`)
       return undefined
     }
-    const { activationId, participantId, questionsAnswered, ...visible } = internals
-    return check(entrySchemas[type], visible, path) && (e as StoredEntry)
+    const found = entryProblems(internals, type)
+    for (const problem of found) problems.push(`${path}.${problem}`)
+    return found.length ? undefined : (e as StoredEntry)
   })
   const participants = head.data.participants.map((p, i) => check(storedParticipantSchema, p, `participants[${i}]`))
   if (problems.length) throw fail(problems)

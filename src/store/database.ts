@@ -1,10 +1,10 @@
 import { Collection } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { entrySchemas } from '../contract/entry.js'
 import type { World } from '../world.js'
 import { StoreIndex } from './indexes.js'
 import { recordSymbols, type RecordSymbols } from './record-symbols.js'
 import {
+  entryProblems,
   storedActivationSchema,
   storedEntrySchema,
   storedParticipantSchema,
@@ -54,14 +54,10 @@ export type Database = {
   index: StoreIndex
 }
 
-const INTERNAL_ENTRY_KEYS = new Set(['activationId', 'participantId', 'questionsAnswered'])
-
 /** Throws unless an entry has exactly the fields of its activation's type. */
 function checkEntryFields(entry: StoredEntry, activation: StoredActivation): void {
-  const visible = Object.fromEntries(Object.entries(entry).filter(([key]) => !INTERNAL_ENTRY_KEYS.has(key)))
-  const result = entrySchemas[activation.type].safeParse(visible)
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`)
+  const problems = entryProblems(entry, activation.type)
+  if (problems.length) {
     throw new Error(`Failed to write entry ${entry.id}: not an entry of a ${activation.type}: ${problems.join('; ')}`)
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { activationShape, checkActivation } from '../contract/activation.js'
-import { commonEntryShape, type EntryOf } from '../contract/entry.js'
+import { commonEntryShape, entrySchemas, type EntryOf } from '../contract/entry.js'
 import type { ActivationType } from '../contract/enums.js'
 import { choiceSchema, prizeSchema } from '../contract/nested.js'
 import { participantSchema } from '../contract/participant.js'
@@ -86,4 +86,16 @@ export type StoredParticipant = z.infer<typeof storedParticipantSchema>
 /** A field of an entry whatever its type, for the rules that read a field several types share. */
 export function entryField(entry: StoredEntry, key: string): unknown {
   return (entry as Record<string, unknown>)[key]
+}
+
+const INTERNAL_ENTRY_KEYS = new Set(['activationId', 'participantId', 'questionsAnswered'])
+
+/**
+ * What is wrong with an entry as an entry of an activation of `type`: each problem with its path,
+ * none when the entry has exactly the fields of that type (besides the internal ones).
+ */
+export function entryProblems(entry: object, type: ActivationType): string[] {
+  const visible = Object.fromEntries(Object.entries(entry).filter(([key]) => !INTERNAL_ENTRY_KEYS.has(key)))
+  const result = entrySchemas[type].safeParse(visible)
+  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`)
 }
