@@ -30,7 +30,8 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 /**
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
- * plan (403), then the endpoint's own parameters (400) and lookups (404). `serve` returns the body.
+ * an injected fault (500, with `errorRate`), plan (403), then the endpoint's own parameters (400) and
+ * lookups (404). `serve` returns the body.
  */
 export function endpoint(
   ctx: HandlerContext,
@@ -41,12 +42,12 @@ export function endpoint(
   return http.all(`${ctx.baseUrl}${path}`, async ({ request, params }) => {
     const wait = ctx.nextLatency()
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    const url = new URL(request.url)
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
     try {
       if (request.method !== 'GET' && !head) {
-        const path = new URL(request.url).pathname
-        throw apiError(405, `Method ${request.method} is not allowed on ${path}: use GET`, { allow: ALLOW })
+        throw apiError(405, `Method ${request.method} is not allowed on ${url.pathname}: use GET`, { allow: ALLOW })
       }
       const { key, account } = authenticate(request, ctx)
       if (account.rateLimit) {
@@ -72,13 +73,13 @@ export function endpoint(
       if (requires.premium && !account.premium) {
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
-      const query = new Query(new URL(request.url).searchParams)
+      const query = new Query(url.searchParams)
       const body = serve({ account, query, params })
       return jsonResponse(200, head ? null : body, headers)
     } catch (error) {
       if (!(error instanceof ApiError)) {
         const reason = error instanceof Error ? error.message : String(error)
-        error = apiError(500, `Failed to answer ${request.method} ${new URL(request.url).pathname}: ${reason}`)
+        error = apiError(500, `Failed to answer ${request.method} ${url.pathname}: ${reason}`)
       }
       const response = errorResponse(error as ApiError, headers)
       return head ? new Response(null, { status: response.status, headers: response.headers }) : response
