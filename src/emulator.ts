@@ -97,8 +97,11 @@ export type EmulatorOptions = {
    * is frozen at the instant it was built unless `now` says otherwise.
    */
   data?: unknown
-  /** Hears how far the world's generation has got, in entries, while a large scenario is built. */
-  onProgress?: (entries: number, planned: number) => void
+  /**
+   * Hears how far the world's generation has got, in entries, while a large scenario is built; the
+   * last call, with `indexing` true, says the store is being loaded and indexed.
+   */
+  onProgress?: (entries: number, planned: number, indexing?: boolean) => void
 }
 
 /** Settings that `emulator.set()` changes between tests. */
@@ -201,10 +204,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   // A world is rebuilt on reset only if something changed it: the same seed and instant give it back.
   let changed = false
   // A dump's records become the store's (which marks them), so each opening takes a fresh copy.
-  const world = (): World =>
-    data
+  const world = (): World => {
+    const built = data
       ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
       : buildWorld(scenario, builtAt, options.onProgress)
+    options.onProgress?.(built.entries.length, built.entries.length, true)
+    return built
+  }
   const open = async (): Promise<Database> => {
     const db = await createDatabase(world())
     for (const collection of [db.activations, db.entries, db.participants] as const) {

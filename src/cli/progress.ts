@@ -5,13 +5,17 @@
 export function progressBar(
   stream: NodeJS.WriteStream,
   label: string,
-): { onProgress: (done: number, total: number) => void; done: () => void } {
+): { onProgress: (done: number, total: number, indexing?: boolean) => void; done: () => void } {
   if (!stream.isTTY) return { onProgress: () => {}, done: () => {} }
   let last = 0
   let drawn = false
   return {
-    onProgress(done, total) {
+    onProgress(done, total, indexing) {
       const now = Date.now()
+      if (indexing) {
+        if (drawn) stream.write(`\r\u001b[2K${label}: indexing ${total.toLocaleString('en')} entries...`)
+        return
+      }
       if (now - last < 100 || total === 0) return
       last = now
       const width = 30
