@@ -119,10 +119,7 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     else keeps.push((e) => e.enteredAt.iso >= since)
   }
   const page = takePage(list, from, filters.limit, allOf(keeps))
-  let body = head
-  for (let i = 0; i < page.items.length; i++) {
-    if (i > 0) body += ','
-    body += entryJson(page.items[i]!, activation)
-  }
-  return `${body}],"next":${nextJson(page.next)}}`
+  const parts = new Array<string>(page.items.length)
+  for (let i = 0; i < page.items.length; i++) parts[i] = entryJson(page.items[i]!, activation)
+  return `${head}${parts.join(',')}],"next":${nextJson(page.next)}}`
 }
