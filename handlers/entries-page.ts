@@ -4,7 +4,7 @@ import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/en
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
-import { activationJson, entryJson, nextJson } from './json.js'
+import { activationBytes, entryBytes, listBody } from './json.js'
 import { allOf, takePage } from './pagination.js'
 import type { Query } from './params.js'
 
@@ -77,7 +77,7 @@ function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: Han
  * The page starts from the narrowest indexed list (a bracket round or seed, the winners, the completed),
  * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
  */
-export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): string {
+export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Buffer {
   const index = ctx.db.index
   let from = 0
   if (requested.cursor !== undefined) {
@@ -91,8 +91,8 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     from = -1 // resolved against the list chosen below
   }
   const filters = applicableFilters(requested, activation.type, ctx)
-  const head = `{"activation":${activationJson(activation)},"entries":[`
-  if (!filters) return `${head}],"next":null}`
+  const head = `"activation":${activationBytes(activation).toString()},"entries":`
+  if (!filters) return listBody(head, [], null)
 
   const lists = index.entryListsOf(activation.id)
   const keeps: Array<(e: StoredEntry) => boolean> = []
@@ -119,7 +119,7 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     else keeps.push((e) => e.enteredAt.iso >= since)
   }
   const page = takePage(list, from, filters.limit, allOf(keeps))
-  const parts = new Array<string>(page.items.length)
-  for (let i = 0; i < page.items.length; i++) parts[i] = entryJson(page.items[i]!, activation)
-  return `${head}${parts.join(',')}],"next":${nextJson(page.next)}}`
+  const items = new Array<Buffer>(page.items.length)
+  for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation)
+  return listBody(head, items, page.next)
 }

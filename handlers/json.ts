@@ -2,31 +2,44 @@ import { toActivation, toEntry, toParticipant } from '../src/serialize.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/store/records.js'
 
-// Response bodies are put together from each record's JSON. A record's JSON is kept until the record
-// is replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.
-// (A record changed in place is not seen: change records through the collections.)
-const cache = new WeakMap<object, string>()
+// Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
+// replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.
+// (A record changed in place is not seen: change records through the collections.) A body is then
+// one copy of those bytes, with no string to build and encode on every request.
+const cache = new WeakMap<object, Buffer>()
 
 /** The JSON of an activation as the API sends it. */
-export function activationJson(activation: StoredActivation): string {
-  let json = cache.get(activation)
-  if (json === undefined) cache.set(activation, (json = JSON.stringify(toActivation(activation))))
-  return json
+export function activationBytes(activation: StoredActivation): Buffer {
+  let bytes = cache.get(activation)
+  if (bytes === undefined) cache.set(activation, (bytes = Buffer.from(JSON.stringify(toActivation(activation)))))
+  return bytes
 }
 
 /** The JSON of an entry of an activation as the API sends it. */
-export function entryJson(entry: StoredEntry, activation: StoredActivation): string {
-  let json = cache.get(entry)
-  if (json === undefined) cache.set(entry, (json = JSON.stringify(toEntry(entry, activation))))
-  return json
+export function entryBytes(entry: StoredEntry, activation: StoredActivation): Buffer {
+  let bytes = cache.get(entry)
+  if (bytes === undefined) cache.set(entry, (bytes = Buffer.from(JSON.stringify(toEntry(entry, activation)))))
+  return bytes
 }
 
 /** The JSON of a participant. Not kept: what they entered changes with every entry they add. */
-export function participantJson(participant: StoredParticipant, index: StoreIndex): string {
-  return JSON.stringify(toParticipant(participant, index))
+export function participantBytes(participant: StoredParticipant, index: StoreIndex): Buffer {
+  return Buffer.from(JSON.stringify(toParticipant(participant, index)))
 }
 
-/** The `next` member's JSON. */
-export function nextJson(next: string | null): string {
-  return next === null ? 'null' : JSON.stringify(next)
+const COMMA = Buffer.from(',')
+
+/**
+ * A body `{<head>[items...],"next":<next>}`: `head` is the JSON before the list's opening bracket,
+ * such as `"activations":` (the braces are added here).
+ * @example listBody('"activations":', page.items.map(activationBytes), page.next)
+ */
+export function listBody(head: string, items: readonly Buffer[], next: string | null): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{${head}[`)]
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(COMMA)
+    parts.push(items[i] as Buffer)
+  }
+  parts.push(Buffer.from(`],"next":${next === null ? 'null' : JSON.stringify(next)}}`))
+  return Buffer.concat(parts)
 }

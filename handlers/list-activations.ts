@@ -4,7 +4,7 @@ import { lowerBound } from '../src/store/sorted.js'
 import type { StoredActivation } from '../src/store/records.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
-import { activationJson, nextJson } from './json.js'
+import { activationBytes, listBody } from './json.js'
 import { allOf, anyOf, takePage } from './pagination.js'
 import { nextDayIso } from './params.js'
 import { endpoint } from './route.js'
@@ -57,7 +57,7 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     if (types) keeps.push((a) => types.has(a.type))
 
     const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
-    return `{"activations":[${page.items.map(activationJson).join(',')}],"next":${nextJson(page.next)}}`
+    return listBody('"activations":', page.items.map(activationBytes), page.next)
   })
 }
 

@@ -3,7 +3,7 @@ import type { StoredParticipant } from '../src/store/records.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
-import { nextJson, participantJson } from './json.js'
+import { listBody, participantBytes } from './json.js'
 import { takePage } from './pagination.js'
 import { nextDayIso } from './params.js'
 import { endpoint } from './route.js'
@@ -51,6 +51,10 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
     const keep = since === undefined ? null : (p: StoredParticipant) => p.extras.some((x) => x.answeredAt.iso >= since)
 
     const page = takePage(list, from, limit, keep, stop)
-    return `{"participants":[${page.items.map((p) => participantJson(p, index)).join(',')}],"next":${nextJson(page.next)}}`
+    return listBody(
+      '"participants":',
+      page.items.map((p) => participantBytes(p, index)),
+      page.next,
+    )
   })
 }

@@ -31,13 +31,13 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
  * an injected fault (500, with `errorRate`), plan (403), then the endpoint's own parameters (400) and
- * lookups (404). `serve` returns the body.
+ * lookups (404). `serve` returns the body's bytes.
  */
 export function endpoint(
   ctx: HandlerContext,
   path: string,
   requires: { premium?: boolean },
-  serve: (request: EndpointRequest) => string,
+  serve: (request: EndpointRequest) => Buffer,
 ): HttpHandler {
   return http.all(`${ctx.baseUrl}${path}`, async ({ request, params }) => {
     const wait = ctx.nextLatency()
