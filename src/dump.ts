@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { activationTypeSchema, type ActivationType } from './contract/enums.js'
+import { problemLines } from './problems.js'
 import { parseScenario, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import {
@@ -84,7 +85,7 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
     return new Error(`Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
   }
   const head = dumpHeadSchema.safeParse(input)
-  if (!head.success) throw fail(head.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`))
+  if (!head.success) throw fail(problemLines(head.error.issues))
   let scenario: Scenario
   try {
     scenario = parseScenario(head.data.scenario, 'scenario')
@@ -96,7 +97,7 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
   const check = <T>(schema: z.ZodType<T>, value: unknown, path: string): T | undefined => {
     const result = schema.safeParse(value)
     if (result.success) return result.data
-    for (const issue of result.error.issues) problems.push(`${[path, ...issue.path].join('.')}: ${issue.message}`)
+    problems.push(...problemLines(result.error.issues, path))
     return undefined
   }
   const activations = head.data.activations.map((a, i) => check(storedActivationSchema, a, `activations[${i}]`))
@@ -115,8 +116,8 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
       problems.push(`${path}.activationId: no activation has the id ${internals.activationId}`)
       return undefined
     }
-    const found = entryProblems(internals, type)
-    for (const problem of found) problems.push(`${path}.${problem}`)
+    const found = entryProblems(internals, type, path)
+    problems.push(...found)
     return found.length ? undefined : (e as StoredEntry)
   })
   const participants = head.data.participants.map((p, i) => check(storedParticipantSchema, p, `participants[${i}]`))

@@ -4,6 +4,7 @@ import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
 import { createClock, parseInstant, type Clock } from './clock.js'
 import { deriveSeed } from './random.js'
+import { problemLines } from './problems.js'
 import { resolveScenario } from './resolve-scenario.js'
 import {
   endpointDefaultsSchema,
@@ -61,7 +62,7 @@ const settingsSchema = z.strictObject({
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`)
+  const problems = problemLines(result.error.issues)
   throw new TypeError(`Invalid ${what}:\n  ${problems.join('\n  ')}`)
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { activationTypeSchema, hasSubtype, stateSchema, SUBTYPES_BY_TYPE, subtypeSchema } from './contract/enums.js'
+import { problemLines } from './problems.js'
 
 const count = z.number().int().min(0)
 
@@ -225,7 +226,7 @@ export function defineScenario<const S extends ScenarioInput | ScenarioExtension
 export function parseScenario(input: unknown, source = 'scenario'): Scenario {
   const result = scenarioSchema.safeParse(input)
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    const problems = problemLines(result.error.issues)
     throw new Error(`Invalid ${source}:\n  ${problems.join('\n  ')}`)
   }
   return result.data

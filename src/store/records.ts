@@ -4,6 +4,7 @@ import { commonEntryShape, entrySchemas, type EntryOf } from '../contract/entry.
 import type { ActivationType } from '../contract/enums.js'
 import { choiceSchema, prizeSchema } from '../contract/nested.js'
 import { participantSchema } from '../contract/participant.js'
+import { problemLines } from '../problems.js'
 
 // What the store keeps. Each record holds the contract's fields plus a few internal ones that the
 // serializers leave out; the internal ones are what the API's rules are computed from.
@@ -91,11 +92,11 @@ export function entryField(entry: StoredEntry, key: string): unknown {
 const INTERNAL_ENTRY_KEYS = new Set(['activationId', 'participantId', 'questionsAnswered'])
 
 /**
- * What is wrong with an entry as an entry of an activation of `type`: each problem with its path,
+ * What is wrong with an entry as an entry of an activation of `type`: each problem with its path (under `prefix`),
  * none when the entry has exactly the fields of that type (besides the internal ones).
  */
-export function entryProblems(entry: object, type: ActivationType): string[] {
+export function entryProblems(entry: object, type: ActivationType, prefix = ''): string[] {
   const visible = Object.fromEntries(Object.entries(entry).filter(([key]) => !INTERNAL_ENTRY_KEYS.has(key)))
   const result = entrySchemas[type].safeParse(visible)
-  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`)
+  return result.success ? [] : problemLines(result.error.issues, prefix)
 }
