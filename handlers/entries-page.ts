@@ -71,6 +71,9 @@ function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: Han
   }
 }
 
+const ACTIVATION_KEY = Buffer.from('"activation":')
+const ENTRIES_KEY = Buffer.from(',"entries":')
+
 /**
  * The body of `/activations/:id` and `/activations/latest`: the activation and a page of its entries,
  * in serving order (the order they were added: a generated world's entries by `enteredAt`, new ones last).
@@ -79,19 +82,17 @@ function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: Han
  */
 export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Buffer {
   const index = ctx.db.index
-  let from = 0
+  const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
-    const at = index.entries.get(requested.cursor)
-    if (!at || at.activationId !== activation.id) {
+    if (!cursor || cursor.activationId !== activation.id) {
       throw apiError(
         400,
         `next must be the next value of a previous page: activation ${activation.id} has no entry with the id ${JSON.stringify(requested.cursor)}`,
       )
     }
-    from = -1 // resolved against the list chosen below
   }
   const filters = applicableFilters(requested, activation.type, ctx)
-  const head = `"activation":${activationBytes(activation).toString()},"entries":`
+  const head = [ACTIVATION_KEY, activationBytes(activation), ENTRIES_KEY]
   if (!filters) return listBody(head, [], null)
 
   const lists = index.entryListsOf(activation.id)
@@ -108,7 +109,7 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
   if (filters.isWinner && list !== lists.winners) keeps.push((e) => isWinningEntry(e, activation))
   if (filters.isCompleted && list !== lists.completed) keeps.push((e) => isCompletedEntry(e, activation))
 
-  if (from < 0) from = index.entryPosition(list, index.entries.get(filters.cursor!)!)
+  let from = cursor ? index.entryPosition(list, cursor) : 0
   if (filters.since !== undefined) {
     const since = filters.since
     if (lists.inTimeOrder)

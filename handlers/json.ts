@@ -28,14 +28,16 @@ export function participantBytes(participant: StoredParticipant, index: StoreInd
 }
 
 const COMMA = Buffer.from(',')
+const OPEN = Buffer.from('{')
+const BRACKET = Buffer.from('[')
 
 /**
- * A body `{<head>[items...],"next":<next>}`: `head` is the JSON before the list's opening bracket,
- * such as `"activations":` (the braces are added here).
+ * A body `{<head>[items...],"next":<next>}`. `head` is what stands between the opening brace and the
+ * list's bracket, such as `"activations":`, as text or as pieces of bytes.
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
-export function listBody(head: string, items: readonly Buffer[], next: string | null): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{${head}[`)]
+export function listBody(head: string | readonly Buffer[], items: readonly Buffer[], next: string | null): Buffer {
+  const parts: Buffer[] = typeof head === 'string' ? [Buffer.from(`{${head}[`)] : [OPEN, ...head, BRACKET]
   for (let i = 0; i < items.length; i++) {
     if (i > 0) parts.push(COMMA)
     parts.push(items[i] as Buffer)
