@@ -75,7 +75,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       if (error.code === 'EADDRINUSE')
         reject(
           new Error(
-            `Port ${options.port} is already in use on ${host}: stop what holds it, or choose another with --port (0 picks a free one)`,
+            `Port ${options.port ?? 4010} is already in use on ${host}: stop what holds it, or choose another with --port (0 picks a free one)`,
           ),
         )
       else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${where}: choose a port above 1023`))

@@ -37,13 +37,9 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
       throw new UsageError(`Failed to read --data ${args.data}: not JSON (${(error as Error).message})`)
     }
   } else {
+    // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
     const name = args.scenario ?? 'default'
-    if (name in scenarios) options.scenario = name
-    else if (isScenarioPath(name)) options.scenario = await loadScenarioFile(name)
-    else
-      throw new UsageError(
-        `Unknown scenario "${name}": the built-in ones are ${Object.keys(scenarios).join(', ')}, or give a file path`,
-      )
+    options.scenario = isScenarioPath(name) && !(name in scenarios) ? await loadScenarioFile(name) : name
   }
   if (args.seed !== undefined) options.seed = args.seed
   if (args.now !== undefined) options.now = args.now
