@@ -64,25 +64,34 @@ export function expectError(answer: Answer, status: number, message: string | Re
   else expect(answer.body.error).toMatch(message)
 }
 
-/** Follows `next` from a first page to the last, returning every item in order and the number of pages. */
-export async function walk(
-  api: Api,
+/** Follows `next` from a first page to the last with `get`, returning every item in order and the number of pages. */
+async function followPages(
+  get: (path: string) => Promise<Answer>,
   path: string,
-  key: 'activations' | 'entries' | 'participants',
+  member: string,
 ): Promise<{ items: any[]; pages: number }> {
   const items: any[] = []
   let next: string | null = null
   let pages = 0
   const join = path.includes('?') ? '&' : '?'
   do {
-    const answer: Answer = await api.get(next === null ? path : `${path}${join}next=${encodeURIComponent(next)}`)
+    const answer: Answer = await get(next === null ? path : `${path}${join}next=${encodeURIComponent(next)}`)
     expect(answer.status, answer.text).toBe(200)
-    items.push(...answer.body[key])
+    items.push(...answer.body[member])
     next = answer.body.next
     pages++
     if (pages > 100_000) throw new Error(`Walking ${path} did not end`)
   } while (next !== null)
   return { items, pages }
+}
+
+/** Walks a list through the msw server with fetch, returning every item in order and the number of pages. */
+export function walk(
+  api: Api,
+  path: string,
+  member: 'activations' | 'entries' | 'participants',
+): Promise<{ items: any[]; pages: number }> {
+  return followPages((p) => api.get(p), path, member)
 }
 
 /** One request straight through an emulator's handlers (msw's getResponse, no server), with a key. */
@@ -96,14 +105,5 @@ export async function call(emulator: Emulator, path: string, key: string | null)
 
 /** Every item of a list, following `next`, straight through the handlers. */
 export async function collect(emulator: Emulator, path: string, key: string, member: string): Promise<any[]> {
-  const items: any[] = []
-  let next: string | null = null
-  const join = path.includes('?') ? '&' : '?'
-  do {
-    const answer = await call(emulator, next === null ? path : `${path}${join}next=${encodeURIComponent(next)}`, key)
-    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${answer.text}`)
-    items.push(...answer.body[member])
-    next = answer.body.next
-  } while (next !== null)
-  return items
+  return (await followPages((p) => call(emulator, p, key), path, member)).items
 }
