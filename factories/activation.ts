@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import { toDateObject } from '../src/contract/date-object.js'
 import { hasSubtype, SUBTYPES_BY_TYPE, type ActivationType, type State, type Subtype } from '../src/contract/enums.js'
-import type { ActivationConfig, Bracket, ExtraQuestion, StoredActivation } from '../src/store/records.js'
+import type { ActivationConfig, Bracket, ExtraQuestion, StoredActivation } from '../src/contract/stored-records.js'
 import { chance, int, mixedCaseId, pick, sample, slugify, titleSlug } from './random-helpers.js'
 
 /** What the world asks of one activation. */

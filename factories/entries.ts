@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker'
 import { toMillis } from '../src/contract/date-object.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { createEntry, type EntryOutcome } from './entry.js'
 import type { Person } from './person.js'
 import { affinePermutation, int, sampleIndices } from './random-helpers.js'

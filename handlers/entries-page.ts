@@ -1,5 +1,5 @@
 import type { ActivationType } from '../src/contract/enums.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'

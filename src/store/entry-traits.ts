@@ -1,4 +1,4 @@
-import { entryField, type StoredActivation, type StoredEntry } from './records.js'
+import { entryField, type StoredActivation, type StoredEntry } from '../contract/stored-records.js'
 
 // What the entry filters of /activations/:id select, as the spec defines them per type.
 

@@ -1,7 +1,7 @@
 import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './records.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
