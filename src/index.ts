@@ -13,6 +13,15 @@ export { serve, type RequestLog, type RunningServer, type ServeOptions } from '.
 export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 
 export * from './contract/enums.js'
+export {
+  filterApplies,
+  TYPE_RULES,
+  TYPED_ENTRY_FILTERS,
+  typesOfFilter,
+  type DefaultCount,
+  type TypedEntryFilter,
+  type TypeRules,
+} from './contract/type-rules.js'
 export { dateObjectSchema, toDateObject, type DateObject } from './contract/date-object.js'
 export { activationSchema, type Activation } from './contract/activation.js'
 export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
