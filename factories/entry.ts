@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import { toDateObject } from '../src/contract/date-object.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
 import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
 

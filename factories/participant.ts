@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { DateObject } from '../src/contract/date-object.js'
 import type { ParticipantExtra } from '../src/contract/nested.js'
-import type { StoredParticipant } from '../src/store/records.js'
+import type { StoredParticipant } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
 import { int, pick, sample } from './random-helpers.js'
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../src/clock.js'
-import type { RateLimit } from '../src/scenario.js'
+import type { RateLimit } from '../src/contract/rate-limit.js'
 import type { Database } from '../src/store/database.js'
 import type { RateLimiter } from './rate-limit.js'
 

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { STATES } from '../src/contract/enums.js'
 import { lowerBound } from '../src/store/sorted.js'
-import type { StoredActivation } from '../src/store/records.js'
+import type { StoredActivation } from '../src/contract/stored-records.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
 import { activationBytes, listBody } from './json.js'

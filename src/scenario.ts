@@ -7,7 +7,8 @@ import {
   subtypeSchema,
   UNLISTED_TYPES,
 } from './contract/enums.js'
-import { problemLines } from './problems.js'
+import { problemLines } from './contract/problems.js'
+import { rateLimitSchema } from './contract/rate-limit.js'
 
 const count = z.number().int().min(0)
 
@@ -87,12 +88,6 @@ export const activationGroupSchema = z
       })
     }
   })
-
-/** The rate limit of an account: `limit` requests per `windowSeconds`. */
-export const rateLimitSchema = z.strictObject({
-  limit: z.number().int().min(1),
-  windowSeconds: z.number().int().min(1),
-})
 
 /** An account: its API keys, plan and activations. A key sees only its own account. */
 export const accountSchema = z
@@ -230,8 +225,6 @@ export type ScenarioExtension = {
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>
 export type Account = z.output<typeof accountSchema>
-export type ActivationGroup = z.output<typeof activationGroupSchema>
-export type RateLimit = z.output<typeof rateLimitSchema>
 export type EndpointDefaults = z.output<typeof endpointDefaultsSchema>
 export type Faults = z.output<typeof faultsSchema>
 

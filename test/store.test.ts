@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { parseScenario } from '../src/scenario.js'
 import { createDatabase, type Database } from '../src/store/database.js'
-import { entryField, type StoredEntry } from '../src/store/records.js'
+import { entryField, type StoredEntry } from '../src/contract/stored-records.js'
 import { buildWorld } from '../src/world.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW } from './support/worlds.js'

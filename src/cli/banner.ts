@@ -1,5 +1,5 @@
 import type { Emulator } from '../emulator.js'
-import { stateOf } from '../serialize.js'
+import { stateOf } from '../contract/state.js'
 
 /** The lines printed once the server listens: where, what, the keys, and a request to paste. */
 export function banner(emulator: Emulator, url: string, version: string, readyMs: number): string {

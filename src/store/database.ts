@@ -1,6 +1,5 @@
 import { Collection } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { World } from '../world.js'
 import { StoreIndex } from './indexes.js'
 import { recordSymbols, type RecordSymbols } from './record-symbols.js'
 import {
@@ -11,7 +10,8 @@ import {
   type StoredActivation,
   type StoredEntry,
   type StoredParticipant,
-} from './records.js'
+  type World,
+} from '../contract/stored-records.js'
 
 /**
  * A collection whose updates reach the store's indexes. @msw/data's update hook sees the record

@@ -1,7 +1,7 @@
 import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './records.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
@@ -9,8 +9,8 @@ export type EntryLists = {
   all: StoredEntry[]
   winners: StoredEntry[]
   completed: StoredEntry[]
-  rounds: Map<number, StoredEntry[]>
-  seeds: Map<number, StoredEntry[]>
+  bracketRounds: Map<number, StoredEntry[]>
+  bracketSeeds: Map<number, StoredEntry[]>
   /**
    * Whether serving order is also `enteredAt` order, as in every generated world. While it holds, a
    * `start_date` filter finds its first entry by binary search; an entry added out of time order
@@ -59,7 +59,7 @@ export class StoreIndex {
   entryListsOf(activationId: string): EntryLists {
     let lists = this.#entryLists.get(activationId)
     if (!lists) {
-      lists = { all: [], winners: [], completed: [], rounds: new Map(), seeds: new Map(), inTimeOrder: true }
+      lists = { all: [], winners: [], completed: [], bracketRounds: new Map(), bracketSeeds: new Map(), inTimeOrder: true }
       this.#entryLists.set(activationId, lists)
     }
     return lists
@@ -172,8 +172,8 @@ export class StoreIndex {
       if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
       const vote = bracketVoteOf(entry)
       if (vote) {
-        listAt(lists.rounds, vote.round).push(entry)
-        listAt(lists.seeds, vote.seed).push(entry)
+        listAt(lists.bracketRounds, vote.round).push(entry)
+        listAt(lists.bracketSeeds, vote.seed).push(entry)
       }
       participant.entries.push(entry)
       // Here, while the entry was just read, rather than later over each participant's entries.
@@ -272,8 +272,8 @@ export class StoreIndex {
     if (isCompletedEntry(entry, activation)) add(lists.completed)
     const vote = bracketVoteOf(entry)
     if (vote) {
-      add(listAt(lists.rounds, vote.round))
-      add(listAt(lists.seeds, vote.seed))
+      add(listAt(lists.bracketRounds, vote.round))
+      add(listAt(lists.bracketSeeds, vote.seed))
     }
     this.#linkEntry(entry)
   }
@@ -288,8 +288,8 @@ export class StoreIndex {
       if (activation && isCompletedEntry(entry, activation)) removeSorted(lists.completed, entry, this.#bySeq)
       const vote = bracketVoteOf(entry)
       if (vote) {
-        removeSorted(lists.rounds.get(vote.round) ?? [], entry, this.#bySeq)
-        removeSorted(lists.seeds.get(vote.seed) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketRounds.get(vote.round) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketSeeds.get(vote.seed) ?? [], entry, this.#bySeq)
       }
     }
     this.#unlinkEntry(entry)
