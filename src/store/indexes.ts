@@ -296,7 +296,7 @@ export class StoreIndex {
     this.#seq.delete(entry.id)
   }
 
-  /** Replaces an updated entry, keeping its place in the serving order. */
+  /** Replaces an updated entry, keeping its place in the serving order; if the replacement is refused, the index keeps `prev`. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
     const seq = this.#seq.get(prev.id)
     this.removeEntry(prev)
@@ -320,14 +320,26 @@ export class StoreIndex {
     this.participants.delete(participant.id)
   }
 
+  /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
     this.removeParticipant(prev)
-    this.addParticipant(next)
+    try {
+      this.addParticipant(next)
+    } catch (error) {
+      this.addParticipant(prev)
+      throw error
+    }
   }
 
+  /** Replaces an updated activation; if the replacement is refused, the index keeps `prev`. */
   replaceActivation(prev: StoredActivation, next: StoredActivation): void {
     this.removeActivation(prev)
-    this.addActivation(next)
+    try {
+      this.addActivation(next)
+    } catch (error) {
+      this.addActivation(prev)
+      throw error
+    }
   }
 
   #linkEntry(entry: StoredEntry): void {
