@@ -111,6 +111,41 @@ describe('the store', () => {
     expect([...after].sort()).toEqual(after)
   })
 
+  it('gives read-only views of its maps: no set, delete or clear', () => {
+    for (const map of [db.index.activations, db.index.entries, db.index.participants]) {
+      expect(map.size).toBeGreaterThan(0)
+      for (const method of ['set', 'delete', 'clear']) expect(method in map, method).toBe(false)
+    }
+  })
+
+  it('loads a world with the same checks as single writes', async () => {
+    const world = buildWorld(parseScenario(everyTypeScenario), NOW)
+    const entry = world.entries[0]!
+    const [activation, other] = world.activations
+    const participant = world.participants[0]!
+    await expect(createDatabase({ ...world, entries: [...world.entries, { ...entry }] })).rejects.toThrow(
+      `Failed to load the world: the entry id ${entry.id} is taken`,
+    )
+    await expect(createDatabase({ ...world, entries: [{ ...entry, activationId: 'nope' }] })).rejects.toThrow(
+      `Failed to load the world: entry ${entry.id}: no activation has the id nope`,
+    )
+    await expect(createDatabase({ ...world, entries: [{ ...entry, participantId: 'nobody' }] })).rejects.toThrow(
+      `Failed to load the world: entry ${entry.id}: no participant has the id nobody`,
+    )
+    await expect(
+      createDatabase({ ...world, activations: [...world.activations, { ...activation!, id: 'Fresh1' }] }),
+    ).rejects.toThrow(`Failed to load the world: the slug ${activation!.slug} is taken`)
+    await expect(
+      createDatabase({ ...world, activations: [...world.activations, { ...other!, id: activation!.id }] }),
+    ).rejects.toThrow(`Failed to load the world: the activation id ${activation!.id} is taken`)
+    await expect(
+      createDatabase({ ...world, participants: [...world.participants, { ...participant }] }),
+    ).rejects.toThrow(`Failed to load the world: the participant id ${participant.id} is taken`)
+    await expect(
+      createDatabase({ ...world, participants: [{ ...participant, account: 'another' }, ...world.participants.slice(1)] }),
+    ).rejects.toThrow(`is not of the account every-type`)
+  })
+
   it('indexes a created activation in its account, newest start first', async () => {
     const model = db.index.activationsOf('every-type')[0]!
     const created = await db.activations.create({
@@ -196,7 +231,7 @@ describe('an update the store refuses', () => {
 
   it('leaves the entries as they were: an id taken by another entry', async () => {
     const taken = otherEntry().id
-    await expectRefused(db.entries as never, giveawayEntry(), (e) => void (e.id = taken), /the id \w+ is taken/)
+    await expectRefused(db.entries as never, giveawayEntry(), (e) => void (e.id = taken), /entry id \w+ is taken/)
   })
 
   it('leaves the entries as they were: a participant of another account', async () => {
@@ -228,7 +263,7 @@ describe('an update the store refuses', () => {
 
   it.each([
     ['a field the schema refuses', (a: any) => void (a.subtype = 'bogus'), /does not match the schema/],
-    ['an id taken by another activation', 'id', /the id \w+ is taken/],
+    ['an id taken by another activation', 'id', /activation id \w+ is taken/],
     ['a slug taken by another activation', 'slug', /the slug [\w-]+ is taken/],
   ] as const)('leaves the activations as they were: %s', async (_, change, message) => {
     const [record, other] = db.index.activationsOf('every-type')
@@ -238,7 +273,7 @@ describe('an update the store refuses', () => {
 
   it.each([
     ['a field the schema refuses', (p: any) => void (p.email = 5), /does not match the schema/],
-    ['an id taken by another participant', 'id', /the id \w+ is taken/],
+    ['an id taken by another participant', 'id', /participant id \w+ is taken/],
   ] as const)('leaves the participants as they were: %s', async (_, change, message) => {
     const [record, other] = db.index.participantsOf('every-type')
     const apply = typeof change === 'string' ? (p: any) => void (p[change] = other![change]) : change

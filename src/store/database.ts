@@ -8,7 +8,7 @@ import {
   type StoredEntry,
   type World,
 } from '../contract/stored-records.js'
-import { StoreIndex } from './indexes.js'
+import { WritableStoreIndex, type StoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 
 /** The store: three @msw/data collections, and the indexes the endpoints read them through. */
@@ -38,7 +38,7 @@ function checkEntryFields(entry: StoredEntry, activation: StoredActivation): voi
  */
 export async function createDatabase(world: World): Promise<Database> {
   const symbols = await recordSymbols()
-  const index = new StoreIndex()
+  const index = new WritableStoreIndex()
   const activations = new ListenedCollection(storedActivationSchema, symbols, {
     created: (a) => index.addActivation(a),
     replaced: (prev, next) => index.replaceActivation(prev, next),
