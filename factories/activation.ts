@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import { hasSubtype, SUBTYPES_BY_TYPE, type ActivationType, type State, type Subtype } from '../src/contract/enums.js'
@@ -67,7 +67,7 @@ const EXTRA_QUESTIONS: readonly ExtraQuestion[] = [
 ]
 
 /** When an activation in `state` starts and ends, relative to `now`. */
-function schedule(faker: Faker, state: State, now: number): { start: number; end: number } {
+function schedule(faker: SeededFaker, state: State, now: number): { start: number; end: number } {
   if (state === 'not_started') {
     const start = now + int(faker, HOUR, 45 * DAY)
     return { start, end: start + int(faker, DAY, 30 * DAY) }
@@ -80,7 +80,7 @@ function schedule(faker: Faker, state: State, now: number): { start: number; end
 }
 
 /** A single-elimination bracket: seeds 1..2^rounds, the better seed usually advancing. Only rounds opened by `progress` (0..1) are listed. */
-function createBracket(faker: Faker, rounds: number, progress: number): Bracket {
+function createBracket(faker: SeededFaker, rounds: number, progress: number): Bracket {
   const size = 2 ** rounds
   const contestants = Array.from({ length: size }, (_, i) => ({ seed: i + 1, name: faker.person.lastName() }))
   const opened = Math.max(1, Math.min(rounds, Math.ceil(progress * rounds)))
@@ -98,7 +98,7 @@ function createBracket(faker: Faker, rounds: number, progress: number): Bracket 
   return { contestants, rounds: list }
 }
 
-function createConfig(faker: Faker, req: ActivationRequest, progress: number): ActivationConfig {
+function createConfig(faker: SeededFaker, req: ActivationRequest, progress: number): ActivationConfig {
   const { type, subtype } = req
   const rules = TYPE_RULES[type]
   const fields = entryFieldsByType[type]
@@ -143,7 +143,7 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
  * Builds one activation of an account, with its set-up. Its dates follow from `state` and `now`.
  * @example createActivation(faker, { account: 'acme', type: 'trivia', state: 'running', now })
  */
-export function createActivation(faker: Faker, req: ActivationRequest): StoredActivation {
+export function createActivation(faker: SeededFaker, req: ActivationRequest): StoredActivation {
   const { type, state, now } = req
   const subtype = hasSubtype(type) ? (req.subtype ?? pick(faker, SUBTYPES_BY_TYPE[type])) : undefined
   const id = req.id ?? mixedCaseId(faker, 10)

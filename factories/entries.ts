@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toMillis } from '../src/contract/date-object.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
@@ -47,7 +47,7 @@ function resolveCounts(activation: StoredActivation, req: EntriesRequest) {
  * @example createEntries(faker, activation, (i) => people[i], people.length, { entries: 300, now })
  */
 export function createEntries(
-  faker: Faker,
+  faker: SeededFaker,
   activation: StoredActivation,
   personAt: (index: number) => Person,
   poolSize: number,
@@ -117,7 +117,7 @@ export function createEntries(
 }
 
 /** Ranks 1..n for n entries, the winners taking ranks 1..winners. */
-function rankEntries(faker: Faker, n: number, winners: number[], winnerSet: Set<number>): number[] {
+function rankEntries(faker: SeededFaker, n: number, winners: number[], winnerSet: Set<number>): number[] {
   const ranks = new Array<number>(n)
   const rest = faker.helpers.shuffle(Array.from({ length: n }, (_, i) => i).filter((i) => !winnerSet.has(i)))
   winners.forEach((i, r) => (ranks[i] = r + 1))

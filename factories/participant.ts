@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import type { DateObject } from '../src/contract/date-object.js'
 import type { ParticipantExtra } from '../src/contract/nested.js'
 import type { StoredParticipant } from '../src/contract/stored-records.js'
@@ -18,7 +18,7 @@ const PROFILE_QUESTIONS = [
  * @example createParticipant(faker, person, 'acme', [entry.enteredAt])
  */
 export function createParticipant(
-  faker: Faker,
+  faker: SeededFaker,
   person: Person,
   account: string,
   entryTimes: readonly DateObject[],

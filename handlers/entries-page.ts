@@ -72,7 +72,7 @@ const ENTRIES_KEY = Buffer.from(',"entries":')
  * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
  */
 export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Buffer {
-  const index = ctx.db.index
+  const index = ctx.index
   const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
     if (!cursor || cursor.activationId !== activation.id) {

@@ -25,7 +25,7 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     const limit = query.limit(100, ctx.options.defaultLimits.activations)
     const cursor = query.cursor()
 
-    const index = ctx.db.index
+    const index = ctx.index
     const list = index.activationsOf(account.name)
     let from = 0
     if (cursor !== undefined) {

@@ -27,7 +27,7 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       )
     }
 
-    const index = ctx.db.index
+    const index = ctx.index
     const list = index.participantsOf(account.name)
     const first = (p: StoredParticipant) => index.firstEnteredAt(p.id)?.iso ?? ''
     let from = 0

@@ -227,8 +227,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   const ctx: HandlerContext = {
     baseUrl,
-    get db() {
-      return db
+    get index() {
+      return db.index
     },
     clock,
     options: endpointOptions,
