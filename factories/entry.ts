@@ -3,10 +3,12 @@ import { toDateObject } from '../src/contract/date-object.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
-import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
+import { chance, int, pick, sample } from './random-helpers.js'
 
 /** What the activation decided about one entry before it is built: when, and how it went. */
 export type EntryOutcome = {
+  /** The entry's id, given by the world (unique by construction). */
+  id: string
   enteredAt: number
   isReplay: boolean
   isWinner: boolean
@@ -100,7 +102,7 @@ export function createEntry(
   // The fields every entry starts with (drawn in this order), then its type's, in the order the API
   // sends them, then the internal ones. Each entry is one object literal: spreading the type's fields
   // in between would cost an intermediate object and a hidden-class transition per later field.
-  const id = mixedCaseId(faker, 14)
+  const id = outcome.id
   const { email, firstName, lastName } = person
   const emailOptIn = chance(faker, 0.4)
   const extras = extrasOf(faker, activation)

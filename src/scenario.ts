@@ -9,6 +9,7 @@ import {
 } from './contract/enums.js'
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema } from './contract/rate-limit.js'
+import { ID_LIMITS } from './ids.js'
 
 const count = z.number().int().min(0)
 
@@ -22,7 +23,7 @@ export const activationGroupSchema = z
     type: activationTypeSchema,
     subtype: subtypeSchema.optional(),
     state: stateSchema,
-    count: z.number().int().min(1).default(1),
+    count: z.number().int().min(1).max(ID_LIMITS.activationsPerGroup).default(1),
     /** Entries of each activation of the group (activations that have not started have none). */
     entries: count.default(0),
     /** Winners of each activation; by default a share that suits the type. */
@@ -100,7 +101,7 @@ export const accountSchema = z
     premium: z.boolean().default(true),
     rateLimit: rateLimitSchema.nullable().default(null),
     /** People who may enter the account's activations; an activation without replays needs as many as its entries. */
-    people: z.number().int().min(1).default(1000),
+    people: z.number().int().min(1).max(ID_LIMITS.people).default(1000),
     /** The first people of the pool, as given (names and e-mails to test with); the rest are generated. */
     identities: z
       .array(
@@ -111,7 +112,7 @@ export const accountSchema = z
         }),
       )
       .default([]),
-    activations: z.array(activationGroupSchema).default([]),
+    activations: z.array(activationGroupSchema).max(ID_LIMITS.groups).default([]),
   })
   .superRefine((a, ctx) => {
     a.activations.forEach((g, i) => {
@@ -165,7 +166,7 @@ const scenarioShape = {
   seed: z.number().int().min(0).max(0xffffffff),
   /** Freezes the clock at this ISO time; otherwise the world is built around the time it starts. */
   now: z.iso.datetime({ offset: true }).optional(),
-  accounts: z.array(accountSchema).min(1),
+  accounts: z.array(accountSchema).min(1).max(ID_LIMITS.accounts),
   endpoints: endpointDefaultsSchema.optional(),
   faults: faultsSchema.optional(),
   /**
