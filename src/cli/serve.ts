@@ -6,8 +6,8 @@ import { UsageError } from './flags.js'
 import { progressBar } from './progress.js'
 
 export type ServeArgs = WorldArgs & {
-  port: number
-  host: string
+  port?: number | undefined
+  host?: string | undefined
   basePath?: string | undefined
   latency?: number | { min: number; max: number } | undefined
   cors?: string | boolean | undefined
@@ -37,8 +37,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   })
   progress.done()
   const running = await serve(emulator, {
-    host: args.host,
-    port: args.port,
+    host: args.host ?? '127.0.0.1',
+    port: args.port ?? 4010,
     cors,
     onRequest: args.quiet
       ? undefined
