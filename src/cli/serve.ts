@@ -1,7 +1,6 @@
-import { createEmulator } from '../emulator.js'
 import { serve } from '../server.js'
 import { banner } from './banner.js'
-import { emulatorOptions, type WorldArgs } from './emulator-options.js'
+import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
 import { progressBar } from './progress.js'
 
@@ -28,7 +27,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }
   const options = await emulatorOptions(args)
   const progress = progressBar(process.stderr, 'Building the world')
-  const emulator = await createEmulator({
+  const emulator = await createEmulatorFor(args, {
     ...options,
     // The handlers see requests rewritten onto this origin; only its path matters to clients.
     baseUrl: `http://activation-emulator.local${basePath}`,

@@ -160,12 +160,14 @@ describe('bad input', () => {
     )
   })
 
-  it('names a scenario file that does not load, and why', async () => {
-    expectFailure(
-      await runCli(['--scenario', './no/such-scenario.ts']),
-      /^activation-emulator: Failed to load scenario file \.\/no\/such-scenario\.ts: /,
-    )
-  })
+  it.each(['./no/such-scenario.ts', './no/such-scenario.js', 'no-such-scenario.json'])(
+    'names a scenario file that is not there by the path given: %s',
+    async (path) => {
+      const run = await runCli(['--scenario', path])
+      expectFailure(run, `Failed to load scenario file ${path}: no such file`)
+      expect(run.stderr).toBe(`activation-emulator: Failed to load scenario file ${path}: no such file\n`)
+    },
+  )
 
   it('names a scenario file that does not validate, and every problem, on one line', async () => {
     const run = await runCli(['--scenario', fixture('broken-scenario.json')])
@@ -257,9 +259,30 @@ describe('dump', () => {
     world.entries[3].email = 42
     delete world.activations[1].slug
     await writeFile(file, JSON.stringify(world))
-    const run = await runCli(['--data', file])
-    expectFailure(run, 'Invalid data')
-    expect(run.stderr).toContain('entries[3].email')
-    expect(run.stderr).toContain('activations[1].slug')
+    for (const command of [[], ['dump']]) {
+      const run = await runCli([...command, '--data', file])
+      expectFailure(run, `activation-emulator: Invalid --data ${file}: `)
+      expect(run.stderr).toContain('entries[3].email')
+      expect(run.stderr).toContain('activations[1].slug')
+    }
+  })
+
+  it('names the --data file in every other problem it has', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
+    const notJson = join(dir, 'not.json')
+    await writeFile(notJson, '{')
+    expectFailure(await runCli(['--data', notJson]), `Failed to read --data ${notJson}: not JSON`)
+    expectFailure(await runCli(['dump', '--data', dir]), `Failed to read --data ${dir}: `)
+    const world = JSON.parse((await runCli(['dump', '-s', 'every-type', '--now', NOW])).stdout)
+    world.participants[1].id = world.participants[0].id
+    const twice = join(dir, 'twice.json')
+    await writeFile(twice, JSON.stringify(world))
+    expectFailure(
+      await runCli(['--data', twice]),
+      `activation-emulator: Failed to load --data ${twice}: the participant id ${world.participants[0].id} is taken`,
+    )
+    const empty = join(dir, 'empty.json')
+    await writeFile(empty, '{}')
+    expectFailure(await runCli(['dump', '--data', empty]), `activation-emulator: Invalid --data ${empty}: format: `)
   })
 })
