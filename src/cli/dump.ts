@@ -18,6 +18,8 @@ export async function dumpCommand(args: DumpArgs): Promise<void> {
   try {
     await pipeline(chunks, target, { end: args.out !== undefined })
   } catch (error) {
+    // A reader that stops early (`dump | head -1`) closes the pipe: a normal end, not a failure.
+    if (args.out === undefined && (error as NodeJS.ErrnoException).code === 'EPIPE') return
     throw new Error(`Failed to write the world to ${args.out ?? 'stdout'}: ${(error as Error).message}`)
   }
 }

@@ -1,12 +1,14 @@
 import { scenarios } from '../../scenarios/index.js'
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { once } from 'node:events'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../support/cli.js'
+import { BIN, cleanEnv, runCli, startCli } from '../support/cli.js'
 
 const NOW = '2026-06-01T12:00:00Z'
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))
@@ -284,5 +286,16 @@ describe('dump', () => {
     const empty = join(dir, 'empty.json')
     await writeFile(empty, '{}')
     expectFailure(await runCli(['dump', '--data', empty]), `activation-emulator: Invalid --data ${empty}: format: `)
+  })
+
+  it('ends quietly with exit code 0 when the reader closes the pipe early (dump | head -1)', async () => {
+    const child = spawn(process.execPath, [BIN, 'dump', '-s', 'every-type', '--now', NOW], { env: cleanEnv({}) })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    // The first chunk read, the reading end of the pipe is closed while the dump still has most of its bytes to write.
+    child.stdout.once('data', () => child.stdout.destroy())
+    const [code] = (await once(child, 'close')) as [number | null]
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
   })
 })
