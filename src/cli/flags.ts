@@ -133,6 +133,10 @@ export const serveFlags: FlagTable = {
     coerce: (value: unknown) =>
       value === false ? false : needs('cors', 'an origin such as http://localhost:3000, or *', (text) => text)(value),
   },
+  'rate-limit-headers': {
+    type: 'boolean',
+    describe: "Send Retry-After and X-RateLimit-* headers, which the spec does not show (default: the scenario's, off)",
+  },
   quiet: { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' },
   'list-scenarios': { type: 'boolean', describe: 'List the built-in scenarios and exit' },
 }

@@ -9,7 +9,8 @@ export type ServeArgs = WorldArgs & {
   host?: string | undefined
   basePath?: string | undefined
   latency?: number | { min: number; max: number } | undefined
-  cors?: string | boolean | undefined
+  cors?: string | false | undefined
+  rateLimitHeaders?: boolean | undefined
   quiet?: boolean | undefined
 }
 
@@ -19,7 +20,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   if (basePath && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) {
     throw new UsageError(`--base-path must be a path such as /v1, got ${JSON.stringify(args.basePath)}`)
   }
-  const cors = args.cors === false ? false : typeof args.cors === 'string' && args.cors !== '' ? args.cors : '*'
+  const cors = args.cors ?? '*'
   if (typeof cors === 'string' && cors !== '*' && !/^https?:\/\/[^/\s]+$/.test(cors)) {
     throw new UsageError(
       `--cors must be an origin such as http://localhost:3000, or *, got ${JSON.stringify(args.cors)}`,
@@ -32,6 +33,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     // The handlers see requests rewritten onto this origin; only its path matters to clients.
     baseUrl: `http://activation-emulator.local${basePath}`,
     ...(args.latency !== undefined ? { latency: args.latency } : {}),
+    ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
     onProgress: args.quiet ? undefined : progress.onProgress,
   })
   progress.done()
@@ -43,7 +45,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       ? undefined
       : (log) => process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`),
   })
-  process.stdout.write(banner(emulator, running.url, version, performance.now() - started))
+  process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors))
 
   const stop = () => {
     // Exit 0 once open connections are done, and within a second whatever they do.

@@ -53,6 +53,7 @@ describe('--list-scenarios, --version, --help', () => {
       '--data',
       '--cors',
       '--quiet',
+      '--rate-limit-headers',
       '--list-scenarios',
     ]) {
       expect(help.stdout).toContain(flag)
@@ -145,6 +146,7 @@ describe('bad input', () => {
     [['--premium', '--no-premium'], '--premium is given more than once'],
     [['-q', '--quiet'], '--quiet is given more than once'],
     [['--cors', 'http://localhost:3000', '--no-cors'], '--cors is given more than once'],
+    [['--rate-limit-headers', '--rate-limit-headers'], '--rate-limit-headers is given more than once'],
     [['dump', '--now', NOW, '--now', NOW], '--now is given more than once'],
     [['dump', '-o', 'a.json', '--out', 'b.json'], '--out is given more than once'],
   ])('says a single-valued flag is given twice: %j', async (args, message) => {
