@@ -1,7 +1,7 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
 import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
 
@@ -21,7 +21,7 @@ export type EntryOutcome = {
 
 const UTM_SOURCES = ['instagram', 'facebook', 'x', 'newsletter', 'jumbotron'] as const
 
-function extrasOf(faker: Faker, activation: StoredActivation): Extra[] {
+function extrasOf(faker: SeededFaker, activation: StoredActivation): Extra[] {
   return activation.config.extraQuestions.map((q) => ({
     key: q.key,
     label: q.label,
@@ -35,7 +35,7 @@ function extrasOf(faker: Faker, activation: StoredActivation): Extra[] {
   }))
 }
 
-function utmOf(faker: Faker): Utm[] {
+function utmOf(faker: SeededFaker): Utm[] {
   if (!chance(faker, 0.25)) return []
   const source = pick(faker, UTM_SOURCES)
   return [
@@ -49,7 +49,7 @@ function utmOf(faker: Faker): Utm[] {
   ]
 }
 
-function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): Media {
+function mediaOf(faker: SeededFaker, activation: StoredActivation, entryId: string): Media {
   const video = chance(faker, 0.2)
   const url = `https://media.activations.example/${activation.id}/${entryId}`
   return {
@@ -66,12 +66,12 @@ function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): M
  * A winner's prize, drawn where the entry lists it; null for other entries. A function of its own, not a
  * closure in createEntry: under tsx (esbuild keepNames) every named closure costs an Object.defineProperty.
  */
-function prizeOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Prize | null {
+function prizeOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Prize | null {
   return o.isWinner ? pick(faker, a.config.prizes) : null
 }
 
 /** A giveaway winner's mailing address, when the giveaway asks for one. */
-function addressOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Address | null {
+function addressOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Address | null {
   return o.isWinner && a.config.collectsAddress
     ? {
         line1: faker.location.streetAddress(),
@@ -92,7 +92,7 @@ const SURVEY_ANSWERS = ['Yes', 'No', 'Maybe', 'Great']
  * @example createEntry(faker, activation, person, { enteredAt, isWinner: true, ... })
  */
 export function createEntry(
-  faker: Faker,
+  faker: SeededFaker,
   activation: StoredActivation,
   person: Person,
   outcome: EntryOutcome,

@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { mixedCaseId, pick, slugify } from './random-helpers.js'
 
 /** A person of an account's pool: who enters activations. Becomes a participant with a first entry. */
@@ -16,7 +16,7 @@ const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.com'
  * so e-mails are unique within the pool without looking at the other people.
  * @example createPerson(faker, 17) // { id: 'Qe8...', email: 'ana.diaz17@example.org', ... }
  */
-export function createPerson(faker: Faker, index: number): Person {
+export function createPerson(faker: SeededFaker, index: number): Person {
   const firstName = faker.person.firstName()
   const lastName = faker.person.lastName()
   const local = [slugify(firstName), slugify(lastName)].filter(Boolean).join('.').replace(/-/g, '') || 'fan'

@@ -1,6 +1,14 @@
 import { z } from 'zod'
-import { activationTypeSchema, hasSubtype, stateSchema, SUBTYPES_BY_TYPE, subtypeSchema } from './contract/enums.js'
-import { problemLines } from './problems.js'
+import {
+  activationTypeSchema,
+  hasSubtype,
+  stateSchema,
+  SUBTYPES_BY_TYPE,
+  subtypeSchema,
+  UNLISTED_TYPES,
+} from './contract/enums.js'
+import { problemLines } from './contract/problems.js'
+import { rateLimitSchema } from './contract/rate-limit.js'
 
 const count = z.number().int().min(0)
 
@@ -81,12 +89,6 @@ export const activationGroupSchema = z
     }
   })
 
-/** The rate limit of an account: `limit` requests per `windowSeconds`. */
-export const rateLimitSchema = z.strictObject({
-  limit: z.number().int().min(1),
-  windowSeconds: z.number().int().min(1),
-})
-
 /** An account: its API keys, plan and activations. A key sees only its own account. */
 export const accountSchema = z
   .strictObject({
@@ -166,13 +168,29 @@ const scenarioShape = {
   accounts: z.array(accountSchema).min(1),
   endpoints: endpointDefaultsSchema.optional(),
   faults: faultsSchema.optional(),
+  /**
+   * Allow activations of the four types whose responses the spec does not show (survey, quiz,
+   * ultimate_team, game), served as the emulator guesses them. Off: worlds hold only the ten documented types.
+   */
+  undocumentedTypes: z.boolean().default(false),
 }
 
 /** A scenario: the world the emulator serves. Plain data; the library turns it into a world. */
 export const scenarioSchema = z.strictObject(scenarioShape).superRefine((s, ctx) => {
   const names = new Set<string>()
   const keys = new Set<string>()
+  const unlisted: ReadonlySet<string> = new Set(UNLISTED_TYPES)
   s.accounts.forEach((a, i) => {
+    if (!s.undocumentedTypes) {
+      a.activations.forEach((g, j) => {
+        if (unlisted.has(g.type))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['accounts', i, 'activations', j, 'type'],
+            message: `the spec does not show how a ${g.type} activation looks in a response: set undocumentedTypes: true to serve the emulator's guess`,
+          })
+      })
+    }
     if (names.has(a.name))
       ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: `duplicate account name ${a.name}` })
     names.add(a.name)
@@ -202,12 +220,11 @@ export type ScenarioExtension = {
   accounts?: Array<Partial<z.input<typeof accountSchema>> & { name: string }>
   endpoints?: z.input<typeof endpointDefaultsSchema>
   faults?: z.input<typeof faultsSchema>
+  undocumentedTypes?: boolean
 }
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>
 export type Account = z.output<typeof accountSchema>
-export type ActivationGroup = z.output<typeof activationGroupSchema>
-export type RateLimit = z.output<typeof rateLimitSchema>
 export type EndpointDefaults = z.output<typeof endpointDefaultsSchema>
 export type Faults = z.output<typeof faultsSchema>
 

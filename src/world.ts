@@ -3,17 +3,12 @@ import { createEntries } from '../factories/entries.js'
 import { createParticipant } from '../factories/participant.js'
 import { createPerson, type Person } from '../factories/person.js'
 import { createFaker, deriveSeed } from './random.js'
-import { stateOf } from './serialize.js'
 import type { Account, Scenario } from './scenario.js'
 import type { DateObject } from './contract/date-object.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
+import { stateOf } from './contract/state.js'
+import type { StoredEntry, World } from './contract/stored-records.js'
 
-/** A generated world: what the store is loaded with. Entries are in serving order within each activation. */
-export type World = {
-  activations: StoredActivation[]
-  entries: StoredEntry[]
-  participants: StoredParticipant[]
-}
+export type { World }
 
 /** The position of each group of an account: its key, made unique by counting repeats. */
 function groupKeys(account: Account): string[] {

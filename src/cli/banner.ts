@@ -1,5 +1,5 @@
 import { DEFAULT_ENDPOINT_OPTIONS, type Emulator } from '../emulator.js'
-import { stateOf } from '../serialize.js'
+import { stateOf } from '../contract/state.js'
 
 const UNSUPPORTED_FILTER = { empty: 'select nothing', ignore: 'are ignored', reject: 'answer 400' } as const
 
