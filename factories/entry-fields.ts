@@ -1,7 +1,9 @@
 import type { SeededFaker } from '../src/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
+import type { commonEntryShape, EntryOf } from '../src/contract/entry.js'
+import type { ActivationType } from '../src/contract/enums.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
-import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
+import type { EntryInternals, StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
 import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
 
@@ -62,10 +64,7 @@ function mediaOf(faker: SeededFaker, activation: StoredActivation, entryId: stri
   }
 }
 
-/**
- * A winner's prize, drawn where the entry lists it; null for other entries. A function of its own, not a
- * closure in createEntry: under tsx (esbuild keepNames) every named closure costs an Object.defineProperty.
- */
+/** A winner's prize, drawn where the entry lists it; null for other entries. */
 function prizeOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Prize | null {
   return o.isWinner ? pick(faker, a.config.prizes) : null
 }
@@ -87,6 +86,11 @@ function addressOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Ad
 const SEAT_ROWS = [...'ABCDEFGHJK']
 const SURVEY_ANSWERS = ['Yes', 'No', 'Maybe', 'Great']
 
+/** The fields of an entry of type `T` beyond the common ones, with its internal `questionsAnswered` where it has one. */
+type TypeFields = {
+  [T in ActivationType]: Omit<EntryOf<T>, keyof typeof commonEntryShape> & Pick<EntryInternals, 'questionsAnswered'>
+}[ActivationType]
+
 /**
  * Builds one entry of an activation by a person, as the outcome says it went.
  * @example createEntry(faker, activation, person, { enteredAt, isWinner: true, ... })
@@ -97,151 +101,62 @@ export function createEntry(
   person: Person,
   outcome: EntryOutcome,
 ): StoredEntry {
-  // The fields every entry starts with (drawn in this order), then its type's, in the order the API
-  // sends them, then the internal ones. Each entry is one object literal: spreading the type's fields
-  // in between would cost an intermediate object and a hidden-class transition per later field.
+  // The common fields (drawn in this order), then the type's in the order the API sends them, then the internal ones.
   const id = mixedCaseId(faker, 14)
-  const { email, firstName, lastName } = person
-  const emailOptIn = chance(faker, 0.4)
-  const extras = extrasOf(faker, activation)
-  const enteredAt = toDateObject(outcome.enteredAt)
-  const activationId = activation.id
-  const participantId = person.id
-  const o = outcome
+  return {
+    id,
+    email: person.email,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    emailOptIn: chance(faker, 0.4),
+    extras: extrasOf(faker, activation),
+    enteredAt: toDateObject(outcome.enteredAt),
+    ...typeFields(faker, activation, outcome, id),
+    activationId: activation.id,
+    participantId: person.id,
+  } as StoredEntry
+}
+
+/** The fields of the activation's type, drawn in the order the API sends them (a voided prize's date first). */
+function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOutcome, id: string): TypeFields {
   const { config } = activation
   const q = config.questionCount ?? 0
   switch (activation.type) {
     case 'giveaway': {
-      const { isWinner, isReplay, isConfirmed, isFulfilled } = o
-      const voidedAt = o.voided !== null ? toDateObject(o.voided) : null
+      const voidedAt = o.voided !== null ? toDateObject(o.voided) : undefined
       const address = addressOf(faker, activation, o)
       const prize = prizeOf(faker, activation, o)
       const utm = utmOf(faker)
+      const { isWinner, isReplay, isConfirmed, isFulfilled } = o
       return voidedAt
-        ? {
-            id,
-            email,
-            firstName,
-            lastName,
-            emailOptIn,
-            extras,
-            enteredAt,
-            isWinner,
-            isReplay,
-            voidedAt,
-            isConfirmed,
-            isFulfilled,
-            address,
-            prize,
-            utm,
-            activationId,
-            participantId,
-          }
-        : {
-            id,
-            email,
-            firstName,
-            lastName,
-            emailOptIn,
-            extras,
-            enteredAt,
-            isWinner,
-            isReplay,
-            isConfirmed,
-            isFulfilled,
-            address,
-            prize,
-            utm,
-            activationId,
-            participantId,
-          }
+        ? { isWinner, isReplay, voidedAt, isConfirmed, isFulfilled, address, prize, utm }
+        : { isWinner, isReplay, isConfirmed, isFulfilled, address, prize, utm }
     }
     case 'sweepstakes': {
       const choices =
         activation.subtype === 'vote_to_win'
           ? sample(faker, config.voteChoices, int(faker, 1, Math.min(3, config.voteChoices.length)))
           : []
-      const utm = utmOf(faker)
-      return {
-        id,
-        email,
-        firstName,
-        lastName,
-        emailOptIn,
-        extras,
-        enteredAt,
-        choices,
-        utm,
-        activationId,
-        participantId,
-      }
+      return { choices, utm: utmOf(faker) }
     }
     case 'contest': {
       const { rank, isWinner, isFulfilled } = o
       const prize = prizeOf(faker, activation, o)
       const media = mediaOf(faker, activation, id)
-      return rank !== null
-        ? {
-            id,
-            email,
-            firstName,
-            lastName,
-            emailOptIn,
-            extras,
-            enteredAt,
-            rank,
-            isWinner,
-            isFulfilled,
-            prize,
-            media,
-            activationId,
-            participantId,
-          }
-        : {
-            id,
-            email,
-            firstName,
-            lastName,
-            emailOptIn,
-            extras,
-            enteredAt,
-            isWinner,
-            isFulfilled,
-            prize,
-            media,
-            activationId,
-            participantId,
-          }
+      return rank !== null ? { rank, isWinner, isFulfilled, prize, media } : { isWinner, isFulfilled, prize, media }
     }
     case 'artwall': {
       const category = config.options.length ? pick(faker, config.options) : null
       const media = chance(faker, 0.9) ? mediaOf(faker, activation, id) : null
-      const utm = utmOf(faker)
-      return {
-        id,
-        email,
-        firstName,
-        lastName,
-        emailOptIn,
-        extras,
-        enteredAt,
-        category,
-        media,
-        utm,
-        activationId,
-        participantId,
-      }
+      return { category, media, utm: utmOf(faker) }
     }
     case 'bracket': {
       const round = pick(faker, config.bracket?.rounds ?? [])
       const seed = pick(faker, round.seeds)
       const contestant = config.bracket?.contestants[seed - 1]?.name ?? ''
-      const vote = { round: round.round, seed, contestant }
-      const utm = utmOf(faker)
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, vote, utm, activationId, participantId }
+      return { vote: { round: round.round, seed, contestant }, utm: utmOf(faker) }
     }
     case 'scavenger': {
-      const { isWinner } = o
       const seat = config.requestsSeat
         ? {
             section: String(int(faker, 100, 350)),
@@ -251,21 +166,7 @@ export function createEntry(
         : null
       const totalCorrect = o.completed ? q : int(faker, 0, q - 1)
       const completionTimeSec = int(faker, 30, 300) * (o.completed ? q : 1)
-      return {
-        id,
-        email,
-        firstName,
-        lastName,
-        emailOptIn,
-        extras,
-        enteredAt,
-        isWinner,
-        seat,
-        totalCorrect,
-        completionTimeSec,
-        activationId,
-        participantId,
-      }
+      return { isWinner: o.isWinner, seat, totalCorrect, completionTimeSec }
     }
     case 'trivia':
     case 'pickem': {
@@ -273,60 +174,21 @@ export function createEntry(
       const { isWinner } = o
       const questionsAnswered = o.completed ? q : int(faker, 0, q - 1)
       const totalCorrect = isWinner ? q : int(faker, 0, Math.min(questionsAnswered, q - 1))
-      if (activation.type === 'pickem') {
-        return {
-          id,
-          email,
-          firstName,
-          lastName,
-          emailOptIn,
-          extras,
-          enteredAt,
-          isWinner,
-          totalCorrect,
-          questionsAnswered,
-          activationId,
-          participantId,
-        }
-      }
+      if (activation.type === 'pickem') return { isWinner, totalCorrect, questionsAnswered }
       const completionTimeSec = questionsAnswered * int(faker, 2, 20)
-      return {
-        id,
-        email,
-        firstName,
-        lastName,
-        emailOptIn,
-        extras,
-        enteredAt,
-        isWinner,
-        totalCorrect,
-        completionTimeSec,
-        questionsAnswered,
-        activationId,
-        participantId,
-      }
+      return { isWinner, totalCorrect, completionTimeSec, questionsAnswered }
     }
-    case 'map': {
-      const choice = pick(faker, config.options)
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, choice, activationId, participantId }
-    }
+    case 'map':
+      return { choice: pick(faker, config.options) }
     case 'form':
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, activationId, participantId }
-    case 'survey': {
-      const answers = config.options.map((question) => ({ question, answer: pick(faker, SURVEY_ANSWERS) }))
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, answers, activationId, participantId }
-    }
-    case 'quiz': {
-      const result = pick(faker, config.options)
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, result, activationId, participantId }
-    }
-    case 'ultimate_team': {
-      const lineup = sample(faker, config.options, 5)
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, lineup, activationId, participantId }
-    }
-    case 'game': {
-      const score = int(faker, 0, 50_000)
-      return { id, email, firstName, lastName, emailOptIn, extras, enteredAt, score, activationId, participantId }
-    }
+      return {}
+    case 'survey':
+      return { answers: config.options.map((question) => ({ question, answer: pick(faker, SURVEY_ANSWERS) })) }
+    case 'quiz':
+      return { result: pick(faker, config.options) }
+    case 'ultimate_team':
+      return { lineup: sample(faker, config.options, 5) }
+    case 'game':
+      return { score: int(faker, 0, 50_000) }
   }
 }
