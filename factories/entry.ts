@@ -1,12 +1,14 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
-import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
+import { chance, int, pick, sample } from './random-helpers.js'
 
 /** What the activation decided about one entry before it is built: when, and how it went. */
 export type EntryOutcome = {
+  /** The entry's id, given by the world (unique by construction). */
+  id: string
   enteredAt: number
   isReplay: boolean
   isWinner: boolean
@@ -21,7 +23,7 @@ export type EntryOutcome = {
 
 const UTM_SOURCES = ['instagram', 'facebook', 'x', 'newsletter', 'jumbotron'] as const
 
-function extrasOf(faker: Faker, activation: StoredActivation): Extra[] {
+function extrasOf(faker: SeededFaker, activation: StoredActivation): Extra[] {
   return activation.config.extraQuestions.map((q) => ({
     key: q.key,
     label: q.label,
@@ -35,7 +37,7 @@ function extrasOf(faker: Faker, activation: StoredActivation): Extra[] {
   }))
 }
 
-function utmOf(faker: Faker): Utm[] {
+function utmOf(faker: SeededFaker): Utm[] {
   if (!chance(faker, 0.25)) return []
   const source = pick(faker, UTM_SOURCES)
   return [
@@ -49,7 +51,7 @@ function utmOf(faker: Faker): Utm[] {
   ]
 }
 
-function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): Media {
+function mediaOf(faker: SeededFaker, activation: StoredActivation, entryId: string): Media {
   const video = chance(faker, 0.2)
   const url = `https://media.activations.example/${activation.id}/${entryId}`
   return {
@@ -66,12 +68,12 @@ function mediaOf(faker: Faker, activation: StoredActivation, entryId: string): M
  * A winner's prize, drawn where the entry lists it; null for other entries. A function of its own, not a
  * closure in createEntry: under tsx (esbuild keepNames) every named closure costs an Object.defineProperty.
  */
-function prizeOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Prize | null {
+function prizeOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Prize | null {
   return o.isWinner ? pick(faker, a.config.prizes) : null
 }
 
 /** A giveaway winner's mailing address, when the giveaway asks for one. */
-function addressOf(faker: Faker, a: StoredActivation, o: EntryOutcome): Address | null {
+function addressOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Address | null {
   return o.isWinner && a.config.collectsAddress
     ? {
         line1: faker.location.streetAddress(),
@@ -92,7 +94,7 @@ const SURVEY_ANSWERS = ['Yes', 'No', 'Maybe', 'Great']
  * @example createEntry(faker, activation, person, { enteredAt, isWinner: true, ... })
  */
 export function createEntry(
-  faker: Faker,
+  faker: SeededFaker,
   activation: StoredActivation,
   person: Person,
   outcome: EntryOutcome,
@@ -100,7 +102,7 @@ export function createEntry(
   // The fields every entry starts with (drawn in this order), then its type's, in the order the API
   // sends them, then the internal ones. Each entry is one object literal: spreading the type's fields
   // in between would cost an intermediate object and a hidden-class transition per later field.
-  const id = mixedCaseId(faker, 14)
+  const id = outcome.id
   const { email, firstName, lastName } = person
   const emailOptIn = chance(faker, 0.4)
   const extras = extrasOf(faker, activation)

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../src/scenario.js'
+import type { RateLimit } from '../src/contract/rate-limit.js'
 
 /** What the limiter decided for one request. */
 export type RateDecision = {

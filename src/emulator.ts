@@ -4,20 +4,20 @@ import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
 import { createClock, parseInstant, type Clock } from './clock.js'
 import { deriveSeed } from './random.js'
-import { problemLines } from './problems.js'
+import { problemLines } from './contract/problems.js'
+import { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
 import { resolveScenario } from './resolve-scenario.js'
 import {
   endpointDefaultsSchema,
   faultsSchema,
   parseScenario,
-  rateLimitSchema,
-  type RateLimit,
   type Scenario,
   type ScenarioExtension,
   type ScenarioInput,
 } from './scenario.js'
 import { createDatabase, type Database } from './store/database.js'
-import { buildWorld, type World } from './world.js'
+import type { World } from './contract/stored-records.js'
+import { buildWorld } from './world.js'
 import { parseWorldDump } from './dump.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
@@ -227,8 +227,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   const ctx: HandlerContext = {
     baseUrl,
-    get db() {
-      return db
+    get index() {
+      return db.index
     },
     clock,
     options: endpointOptions,

@@ -13,6 +13,15 @@ export { serve, type RequestLog, type RunningServer, type ServeOptions } from '.
 export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 
 export * from './contract/enums.js'
+export {
+  filterApplies,
+  TYPE_RULES,
+  TYPED_ENTRY_FILTERS,
+  typesOfFilter,
+  type DefaultCount,
+  type TypedEntryFilter,
+  type TypeRules,
+} from './contract/type-rules.js'
 export { dateObjectSchema, toDateObject, type DateObject } from './contract/date-object.js'
 export { activationSchema, type Activation } from './contract/activation.js'
 export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
@@ -32,6 +41,7 @@ export { resolveScenario, SCENARIO_NAMES } from './resolve-scenario.js'
 export { isScenarioPath, loadScenarioFile } from './scenario-file.js'
 export { buildWorld, type World } from './world.js'
 export { createDatabase, type Database } from './store/database.js'
-export type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
-export { toActivation, toEntry, toParticipant, stateOf } from './serialize.js'
+export type { StoredActivation, StoredEntry, StoredParticipant } from './contract/stored-records.js'
+export { stateOf } from './contract/state.js'
+export { toActivation, toEntry, toParticipant } from '../handlers/serialize.js'
 export { scenarios } from '../scenarios/index.js'

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { createEmulator, entrySchemas, FILTER_TYPES, stateOf, toActivation, toEntry } from '../../src/index.js'
+import {
+  createEmulator,
+  entrySchemas,
+  FILTER_TYPES,
+  stateOf,
+  toActivation,
+  toEntry,
+  TYPE_RULES,
+  typesOfFilter,
+} from '../../src/index.js'
 import type { StoredActivation, StoredEntry } from '../../src/index.js'
 import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 
-const api = useEmulator({ scenario: 'every-type' })
+// Every one of the fourteen types: the documented ten and the four the emulator guesses.
+const api = useEmulator({ scenario: 'undocumented-types' })
 const NOW = Date.parse(NOW_ISO)
 
 function activations(filter: (a: StoredActivation) => boolean): StoredActivation[] {
@@ -90,7 +100,7 @@ describe('GET /activations/:id', () => {
   })
 
   describe('is_winner=1', () => {
-    it.each(['giveaway', 'contest', 'scavenger', 'trivia', 'pickem'])(
+    it.each(typesOfFilter('is_winner'))(
       'answers only the winning entries of a %s',
       async (type) => {
         const activation = activations((a) => a.type === type && stateOf(a, NOW) === 'ended')[0]!
@@ -115,11 +125,13 @@ describe('GET /activations/:id', () => {
   })
 
   describe('is_completed=1', () => {
-    it.each(['scavenger', 'trivia', 'pickem'])('answers only the entries that completed a %s', async (type) => {
+    it.each(typesOfFilter('is_completed'))('answers only the entries that completed a %s', async (type) => {
       const activation = startedOf(type)
       const questions = activation.config.questionCount
       const completed = entriesOf(activation, (e) =>
-        type === 'scavenger' ? field(e, 'totalCorrect') === questions : e.questionsAnswered === questions,
+        TYPE_RULES[type].completion === 'allCorrect'
+          ? field(e, 'totalCorrect') === questions
+          : e.questionsAnswered === questions,
       )
       expect(completed.length).toBeGreaterThan(0)
       const { items } = await walk(api, `/activations/${activation.id}?is_completed=1&limit=4`, 'entries')
@@ -281,7 +293,7 @@ describe('filters on types they do not apply to', () => {
       expectError(
         answer,
         400,
-        'is_winner does not apply to a map activation: it applies to giveaway, contest, trivia, pickem, scavenger',
+        'is_winner does not apply to a map activation: it applies to giveaway, contest, scavenger, pickem, trivia',
       )
   })
 })
