@@ -19,8 +19,11 @@ export type ActivationRequest = {
   sponsor?: boolean | undefined
   /** How many extra form questions its entries answer (0 to 6); drawn when absent. */
   extras?: number | undefined
-  /** An id, title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
-  id?: string | undefined
+  /** The id (the scenario's, or one the world made unique by construction). */
+  id: string
+  /** What follows the title in the slug, unique by construction: it makes the slug unique. */
+  slugSuffix: string
+  /** A title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
   title?: string | undefined
   startAt?: number | undefined
   endAt?: number | undefined
@@ -146,7 +149,7 @@ function createConfig(faker: SeededFaker, req: ActivationRequest, progress: numb
 export function createActivation(faker: SeededFaker, req: ActivationRequest): StoredActivation {
   const { type, state, now } = req
   const subtype = hasSubtype(type) ? (req.subtype ?? pick(faker, SUBTYPES_BY_TYPE[type])) : undefined
-  const id = req.id ?? mixedCaseId(faker, 10)
+  const { id } = req
   const drawn = schedule(faker, state, now)
   // A given start or end keeps the drawn length on the other side.
   const start = req.startAt ?? (req.endAt !== undefined ? req.endAt - (drawn.end - drawn.start) : drawn.start)
@@ -159,7 +162,7 @@ export function createActivation(faker: SeededFaker, req: ActivationRequest): St
       (c) => c.toUpperCase(),
     )
   const title = req.title ?? drawnTitle
-  const slug = `${titleSlug(title)}-${faker.string.alphanumeric({ length: 6, casing: 'lower' })}`
+  const slug = `${titleSlug(title)}-${req.slugSuffix}`
   const sponsored = req.sponsor ?? chance(faker, 0.6)
   const sponsorName = sponsored ? faker.company.name() : null
   const progress = Math.min(1, Math.max(0, (now - start) / (end - start)))

@@ -18,6 +18,8 @@ export type EntriesRequest = {
   boundaryEntries?: boolean | undefined
   /** The instant the world is built around: no entry is later. */
   now: number
+  /** The id of the activation's `n`th entry, given by the world (unique by construction). */
+  entryId: (n: number) => string
 }
 
 /** The counts the request leaves out, by the type's rules and defaults. */
@@ -98,6 +100,7 @@ export function createEntries(
     if (!isReplay) used.push(personIndex)
     const enteredAt = times[i] as number
     const outcome: EntryOutcome = {
+      id: req.entryId(i),
       enteredAt,
       isReplay,
       isWinner: winnerSet.has(i),

@@ -5,10 +5,12 @@ import type { ActivationType } from '../src/contract/enums.js'
 import type { Address, Extra, Media, Prize, Utm } from '../src/contract/nested.js'
 import type { EntryInternals, StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
-import { chance, int, mixedCaseId, pick, sample } from './random-helpers.js'
+import { chance, int, pick, sample } from './random-helpers.js'
 
 /** What the activation decided about one entry before it is built: when, and how it went. */
 export type EntryOutcome = {
+  /** The entry's id, given by the world (unique by construction). */
+  id: string
   enteredAt: number
   isReplay: boolean
   isWinner: boolean
@@ -102,23 +104,22 @@ export function createEntry(
   outcome: EntryOutcome,
 ): StoredEntry {
   // The common fields (drawn in this order), then the type's in the order the API sends them, then the internal ones.
-  const id = mixedCaseId(faker, 14)
   return {
-    id,
+    id: outcome.id,
     email: person.email,
     firstName: person.firstName,
     lastName: person.lastName,
     emailOptIn: chance(faker, 0.4),
     extras: extrasOf(faker, activation),
     enteredAt: toDateObject(outcome.enteredAt),
-    ...typeFields(faker, activation, outcome, id),
+    ...typeFields(faker, activation, outcome),
     activationId: activation.id,
     participantId: person.id,
   } as StoredEntry
 }
 
 /** The fields of the activation's type, drawn in the order the API sends them (a voided prize's date first). */
-function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOutcome, id: string): TypeFields {
+function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOutcome): TypeFields {
   const { config } = activation
   const q = config.questionCount ?? 0
   switch (activation.type) {
@@ -142,12 +143,12 @@ function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOu
     case 'contest': {
       const { rank, isWinner, isFulfilled } = o
       const prize = prizeOf(faker, activation, o)
-      const media = mediaOf(faker, activation, id)
+      const media = mediaOf(faker, activation, o.id)
       return rank !== null ? { rank, isWinner, isFulfilled, prize, media } : { isWinner, isFulfilled, prize, media }
     }
     case 'artwall': {
       const category = config.options.length ? pick(faker, config.options) : null
-      const media = chance(faker, 0.9) ? mediaOf(faker, activation, id) : null
+      const media = chance(faker, 0.9) ? mediaOf(faker, activation, o.id) : null
       return { category, media, utm: utmOf(faker) }
     }
     case 'bracket': {
