@@ -104,22 +104,23 @@ export function createEntry(
   outcome: EntryOutcome,
 ): StoredEntry {
   // The common fields (drawn in this order), then the type's in the order the API sends them, then the internal ones.
+  const id = outcome.id
   return {
-    id: outcome.id,
+    id,
     email: person.email,
     firstName: person.firstName,
     lastName: person.lastName,
     emailOptIn: chance(faker, 0.4),
     extras: extrasOf(faker, activation),
     enteredAt: toDateObject(outcome.enteredAt),
-    ...typeFields(faker, activation, outcome),
+    ...typeFields(faker, activation, outcome, id),
     activationId: activation.id,
     participantId: person.id,
   } as StoredEntry
 }
 
 /** The fields of the activation's type, drawn in the order the API sends them (a voided prize's date first). */
-function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOutcome): TypeFields {
+function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOutcome, id: string): TypeFields {
   const { config } = activation
   const q = config.questionCount ?? 0
   switch (activation.type) {
@@ -143,12 +144,12 @@ function typeFields(faker: SeededFaker, activation: StoredActivation, o: EntryOu
     case 'contest': {
       const { rank, isWinner, isFulfilled } = o
       const prize = prizeOf(faker, activation, o)
-      const media = mediaOf(faker, activation, o.id)
+      const media = mediaOf(faker, activation, id)
       return rank !== null ? { rank, isWinner, isFulfilled, prize, media } : { isWinner, isFulfilled, prize, media }
     }
     case 'artwall': {
       const category = config.options.length ? pick(faker, config.options) : null
-      const media = chance(faker, 0.9) ? mediaOf(faker, activation, o.id) : null
+      const media = chance(faker, 0.9) ? mediaOf(faker, activation, id) : null
       return { category, media, utm: utmOf(faker) }
     }
     case 'bracket': {
