@@ -3,7 +3,7 @@ import { toMillis } from '../src/contract/date-object.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
-import { createEntry, type EntryOutcome } from './entry.js'
+import { createEntry, type EntryOutcome } from './entry-fields.js'
 import type { Person } from './person.js'
 import { affinePermutation, int, sampleIndices } from './random-helpers.js'
 

@@ -27,9 +27,9 @@ export function participantBytes(participant: StoredParticipant, index: StoreInd
   return Buffer.from(JSON.stringify(toParticipant(participant, index)))
 }
 
-const COMMA = Buffer.from(',')
-const OPEN = Buffer.from('{')
-const BRACKET = Buffer.from('[')
+const COMMA = 0x2c
+const OPEN = 0x7b
+const BRACKET = 0x5b
 
 /**
  * A body `{<head>[items...],"next":<next>}`. `head` is what stands between the opening brace and the
@@ -37,11 +37,32 @@ const BRACKET = Buffer.from('[')
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
 export function listBody(head: string | readonly Buffer[], items: readonly Buffer[], next: string | null): Buffer {
-  const parts: Buffer[] = typeof head === 'string' ? [Buffer.from(`{${head}[`)] : [OPEN, ...head, BRACKET]
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) parts.push(COMMA)
-    parts.push(items[i] as Buffer)
+  // Copied once into a buffer of the exact length: no array of pieces to build, and so less garbage
+  // per request for the collector to chase while other requests are in flight.
+  const opening = typeof head === 'string' ? Buffer.from(`{${head}[`) : null
+  const closing = Buffer.from(`],"next":${next === null ? 'null' : JSON.stringify(next)}}`)
+  let length = (opening ? opening.length : 2) + closing.length + Math.max(0, items.length - 1)
+  if (!opening) for (const piece of head as readonly Buffer[]) length += piece.length
+  for (let i = 0; i < items.length; i++) length += (items[i] as Buffer).length
+  const body = Buffer.allocUnsafe(length)
+  let at = 0
+  if (opening) {
+    body.set(opening, at)
+    at += opening.length
+  } else {
+    body[at++] = OPEN
+    for (const piece of head as readonly Buffer[]) {
+      body.set(piece, at)
+      at += piece.length
+    }
+    body[at++] = BRACKET
   }
-  parts.push(Buffer.from(`],"next":${next === null ? 'null' : JSON.stringify(next)}}`))
-  return Buffer.concat(parts)
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) body[at++] = COMMA
+    const item = items[i] as Buffer
+    body.set(item, at)
+    at += item.length
+  }
+  body.set(closing, at)
+  return body
 }

@@ -1,13 +1,12 @@
 // activation-emulator's public API.
 
+export { createEmulator, type Emulator } from './emulator.js'
 export {
-  createEmulator,
   DEFAULT_BASE_URL,
   DEFAULT_ENDPOINT_OPTIONS,
-  type Emulator,
   type EmulatorOptions,
   type EmulatorSettings,
-} from './emulator.js'
+} from './emulator-options.js'
 export { DUMP_FORMAT, parseWorldDump, worldDumpChunks, type WorldDump } from './dump.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './server.js'
 export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'

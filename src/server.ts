@@ -1,5 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  maxHeaderSize,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse } from 'msw'
@@ -52,20 +60,35 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
   const origin = new URL(emulator.baseUrl).origin
 
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
+  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    answer(req, res, emulator, origin, cors).then(
-      (status) =>
+    answer(req, res, emulator, origin, cors)
+      .catch((error: unknown) => failed(req, res, cors, error))
+      .then((status) =>
         options.onRequest?.({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
           status,
           ms: performance.now() - started,
         }),
-      (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error)
-        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ error: `Failed to answer: ${reason}` }))
-      },
+      )
+  })
+  // Requests node's parser refuses before any handler runs (a request line or headers too long, a
+  // malformed request line or header) get a JSON answer too, written on the socket as it is.
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    const [status, message] = clientErrorAnswer(error)
+    writeRaw(socket, status, message, cors)
+  })
+  // CONNECT is handed to this event, not to the request handler; without it, node closes the connection.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    writeRaw(
+      socket,
+      405,
+      `Method CONNECT is not allowed on ${JSON.stringify(req.url)}: use GET`,
+      cors,
+      'Allow: GET, HEAD\r\n',
     )
   })
 
@@ -101,6 +124,14 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   }
 }
 
+/** The CORS headers of every answer: the allowed origin, and `Vary: Origin` unless any origin is. */
+function corsHeadersOf(cors: string | false): Record<string, string> {
+  if (cors === false) return {}
+  return cors === '*'
+    ? { 'access-control-allow-origin': cors }
+    : { 'access-control-allow-origin': cors, vary: 'Origin' }
+}
+
 /** Answers one request; resolves to the status sent. */
 async function answer(
   req: IncomingMessage,
@@ -109,11 +140,12 @@ async function answer(
   origin: string,
   cors: string | false,
 ): Promise<number> {
-  const corsHeaders: Record<string, string> = cors === false ? {} : { 'access-control-allow-origin': cors }
-  if (cors !== false && cors !== '*') corsHeaders['vary'] = 'Origin'
+  const corsHeaders = corsHeadersOf(cors)
   const method = req.method ?? 'GET'
 
-  if (cors !== false && method === 'OPTIONS') {
+  // A CORS preflight: OPTIONS from a browser, with the origin and the method it asks for. Any other
+  // OPTIONS is a request like the others, and the handlers answer it 405.
+  if (cors !== false && method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
     send(res, 204, {
       ...corsHeaders,
       'access-control-allow-methods': 'GET, HEAD, OPTIONS',
@@ -122,17 +154,38 @@ async function answer(
     })
     return 204
   }
+  const json = { ...corsHeaders, 'content-type': 'application/json' }
+  const head = method === 'HEAD'
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    send(
+      res,
+      400,
+      json,
+      head ? null : JSON.stringify({ error: 'Missing Host header: an HTTP/1.1 request must have one' }),
+    )
+    return 400
+  }
+  const target = requestTarget(req.url ?? '/')
+  if (target === null) {
+    const body = JSON.stringify({
+      error: `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
+    })
+    send(res, 400, json, head ? null : body)
+    return 400
+  }
 
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
   let request: Request
   try {
-    request = new Request(`${origin}${req.url ?? '/'}`, { method, headers })
+    request = new Request(`${origin}${target}`, { method, headers })
   } catch {
-    // Methods a Fetch Request refuses (CONNECT, TRACE), and URLs it cannot parse.
-    const body = JSON.stringify({ error: `Cannot answer ${method} ${req.url}: use GET` })
-    send(res, 405, { ...corsHeaders, 'content-type': 'application/json', allow: 'GET, HEAD' }, body)
+    // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
+    const body = JSON.stringify({
+      error: `Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`,
+    })
+    send(res, 405, { ...json, allow: 'GET, HEAD' }, body)
     return 405
   }
 
@@ -140,13 +193,13 @@ async function answer(
   if (!response) {
     const path = new URL(request.url).pathname
     const body = JSON.stringify({ error: `Not found: no endpoint at ${path}` })
-    send(res, 404, { ...corsHeaders, 'content-type': 'application/json' }, method === 'HEAD' ? null : body)
+    send(res, 404, json, head ? null : body)
     return 404
   }
   const out: Record<string, string> = { ...corsHeaders }
   response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
-  let body: Buffer | null = method === 'HEAD' ? null : await bodyOf(response)
+  let body: Buffer | null = head ? null : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
     out['content-encoding'] = 'gzip'
@@ -154,6 +207,68 @@ async function answer(
   }
   send(res, response.status, out, body)
   return response.status
+}
+
+/**
+ * The path and query a request line names: its origin-form (`/activations/list?limit=5`) as it is, or
+ * the path of an absolute-form (`http://host/activations/list`); null for anything else (`*`, garbage).
+ */
+function requestTarget(url: string): string | null {
+  if (url.startsWith('/')) return url
+  if (!/^https?:\/\//i.test(url)) return null
+  try {
+    const parsed = new URL(url)
+    return `${parsed.pathname}${parsed.search}`
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The answer when `answer` throws: a 400 when the request's own bytes cannot be read (a path with
+ * broken percent-encoding), else a 500 that names the failure; never an empty body, except for HEAD.
+ */
+function failed(req: IncomingMessage, res: ServerResponse, cors: string | false, error: unknown): number {
+  if (res.headersSent) {
+    res.destroy()
+    return res.statusCode
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  const [status, message] =
+    error instanceof URIError
+      ? [400, `Malformed path ${JSON.stringify(req.url)}: its percent-encoding is broken (${reason})`]
+      : [500, `Failed to answer ${req.method} ${req.url}: ${reason}`]
+  send(
+    res,
+    status,
+    { ...corsHeadersOf(cors), 'content-type': 'application/json' },
+    req.method === 'HEAD' ? null : JSON.stringify({ error: message }),
+  )
+  return status
+}
+
+/** Writes a whole JSON error answer on a socket that has no ServerResponse, and closes it. */
+function writeRaw(socket: Duplex, status: number, message: string, cors: string | false, extra = ''): void {
+  const body = JSON.stringify({ error: message })
+  const allowOrigin = cors === false ? '' : `Access-Control-Allow-Origin: ${cors}\r\n`
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${allowOrigin}${extra}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
+/** The status and message for a request that node's HTTP parser refused. */
+function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: string }): [number, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, `Request header fields too large: the request line and headers must fit in ${maxHeaderSize} bytes`]
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request timeout: the request line and headers did not arrive in time']
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'Content too large: chunk extensions too long']
+    default:
+      return [400, `Malformed request: ${error.reason ?? error.message} (${error.code ?? 'unknown'})`]
+  }
 }
 
 /** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */

@@ -1,4 +1,5 @@
-import { DEFAULT_ENDPOINT_OPTIONS, type Emulator } from '../emulator.js'
+import type { Emulator } from '../emulator.js'
+import { DEFAULT_ENDPOINT_OPTIONS } from '../emulator-options.js'
 import { stateOf } from '../contract/state.js'
 
 const UNSUPPORTED_FILTER = { empty: 'select nothing', ignore: 'are ignored', reject: 'answer 400' } as const

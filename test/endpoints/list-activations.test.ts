@@ -29,7 +29,7 @@ describe('GET /activations/list', () => {
     for (const item of answer.body.activations) {
       expect(activationSchema.safeParse(item).success).toBe(true)
       expect(item).not.toHaveProperty('entries')
-      expect(item).toEqual(toActivation(api.emulator.db.index.activations.get(item.id)!))
+      expect(item).toEqual(toActivation(api.emulator.db.activations.all().find((a) => a.id === item.id)!))
     }
   })
 

@@ -1,0 +1,245 @@
+// What the soak script (bench/soak.ts) and its short version in the test suite share: a server of the
+// built command line in its own process, whose resident memory is read from /proc; the mix of requests
+// (every endpoint, several page depths, a few expected errors); a walk over every page once; and an
+// autocannon run that counts each status against the one each request expects.
+// Loopback only: every server listens on 127.0.0.1 and every run stops by itself.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+/** The built command line; SOAK_BIN names another build (to measure a version before a change). */
+const BIN = process.env['SOAK_BIN'] ?? fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url))
+
+/** A server of the built command line, in its own process. */
+export type ServerProcess = {
+  /** Where the API answers, e.g. `http://127.0.0.1:40123`. */
+  url: string
+  child: ChildProcess
+  /** Resident memory now, in MB. */
+  rss(): number
+  /** The highest resident memory since the process started (VmHWM), in MB. */
+  peak(): number
+  /** Stops it (SIGTERM, then SIGKILL after two seconds) and resolves once it has exited. */
+  stop(): Promise<void>
+}
+
+/** Starts `activation-emulator` with `args` on 127.0.0.1 and a free port; resolves once it listens. */
+export function startServer(args: string[], nodeFlags: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args, '--host', '127.0.0.1', '--port', '0', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
+    await exited
+    clearTimeout(timer)
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`Failed to start the server within 120 s: ${err}`))
+    }, 120_000)
+    child.once('exit', (code) => reject(new Error(`Failed to start the server: exit ${code}: ${err}`)))
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const match = / listening on (\S+)/.exec(out)
+      if (!match) return
+      clearTimeout(timer)
+      child.stdout!.resume()
+      resolve({
+        url: match[1]!,
+        child,
+        rss: () => memory(child.pid!, 'VmRSS'),
+        peak: () => memory(child.pid!, 'VmHWM'),
+        stop,
+      })
+    })
+  })
+}
+
+/** A line of /proc/<pid>/status in MB (Linux). */
+function memory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]
+  if (kb === undefined) throw new Error(`Failed to read ${field} of process ${pid}`)
+  return Number(kb) / 1024
+}
+
+/** One request of a mix and the status it must get. */
+export type MixRequest = {
+  path: string
+  method?: 'GET' | 'HEAD' | 'POST' | 'OPTIONS'
+  key?: string | null
+  status: number
+}
+
+async function getJson(url: string, key: string): Promise<any> {
+  const response = await fetch(url, { headers: { authorization: `Api-Key ${key}` } })
+  if (response.status !== 200) throw new Error(`Failed to get ${url}: ${response.status} ${await response.text()}`)
+  return response.json()
+}
+
+/** Every page of a list from `path` on, following `next`: the paths of the pages and the items. */
+async function pagesOf(
+  base: string,
+  path: string,
+  member: string,
+  key: string,
+): Promise<{ paths: string[]; items: any[] }> {
+  const paths: string[] = []
+  const items: any[] = []
+  let next: string | null = null
+  const join = path.includes('?') ? '&' : '?'
+  do {
+    const page = next === null ? path : `${path}${join}next=${encodeURIComponent(next)}`
+    paths.push(page)
+    const body = await getJson(`${base}${page}`, key)
+    items.push(...body[member])
+    next = body.next
+  } while (next !== null)
+  return { paths, items }
+}
+
+/** The first, middle and last of a list. */
+const depths = <T>(xs: T[]): T[] => [...new Set([xs[0]!, xs[Math.floor(xs.length / 2)]!, xs[xs.length - 1]!])]
+
+/**
+ * A mix over every endpoint and several page depths of the world at `base`: activation lists (filtered,
+ * first, middle and last pages), entry pages of 100 and 1,000 (the largest activation at three depths,
+ * filters), `latest`, participants (three depths, dates), plus a few requests that must fail (401, 400,
+ * 404, 405, a HEAD and a CORS preflight).
+ */
+export async function requestMix(base: string, key: string): Promise<MixRequest[]> {
+  const mix: MixRequest[] = []
+  const ok = (path: string) => mix.push({ path, status: 200 })
+  const activations = await pagesOf(base, '/activations/list?limit=20', 'activations', key)
+  for (const path of depths(activations.paths)) ok(path)
+  ok('/activations/list?limit=100&state=running')
+  ok('/activations/list?state=ended&types[]=giveaway&types[]=trivia')
+  const sizes = new Map<string, number>()
+  // The largest activation is found from its first page: the only one whose 1,000-entry page has a next.
+  for (const a of activations.items) if (a.state !== 'not_started') sizes.set(a.id, 0)
+  let largest: string | undefined
+  for (const id of sizes.keys()) {
+    const page = await getJson(`${base}/activations/${id}?limit=1000`, key)
+    if (page.next) largest = id
+  }
+  if (!largest) throw new Error('Failed to find an activation with more than 1,000 entries')
+  const big = await pagesOf(base, `/activations/${largest}?limit=1000`, 'entries', key)
+  for (const path of depths(big.paths)) ok(path)
+  const others = [...sizes.keys()].filter((id) => id !== largest)
+  for (const id of depths(others)) {
+    ok(`/activations/${id}`)
+    ok(`/activations/${id}?limit=1000`)
+    ok(`/activations/${id}?is_winner=1`)
+  }
+  ok(`/activations/${largest}?limit=500&start_date=2026-01-01`)
+  ok('/activations/latest?limit=1000')
+  ok('/activations/latest?types[]=trivia&is_completed=1')
+  const participants = await pagesOf(base, '/experience/participants?limit=100', 'participants', key)
+  for (const path of depths(participants.paths)) ok(path)
+  ok('/experience/participants?start_date=2026-01-01&end_date=2026-03-31')
+  mix.push(
+    { path: '/activations/list', key: null, status: 401 },
+    { path: '/activations/list?limit=101', status: 400 },
+    { path: '/activations/NoSuchActivation', status: 404 },
+    { path: '/nothing/here', status: 404 },
+    { path: '/activations/list', method: 'POST', status: 405 },
+    { path: '/activations/list?limit=100', method: 'HEAD', status: 200 },
+  )
+  return mix
+}
+
+/** Every page of the world once (each activation's entries by 1,000, the lists by 100); the number of pages. */
+export async function everyPage(base: string, key: string): Promise<number> {
+  const activations = await pagesOf(base, '/activations/list?limit=100', 'activations', key)
+  let pages = activations.paths.length
+  for (const a of activations.items)
+    pages += (await pagesOf(base, `/activations/${a.id}?limit=1000`, 'entries', key)).paths.length
+  pages += (await pagesOf(base, '/activations/latest?limit=1000', 'entries', key)).paths.length
+  pages += (await pagesOf(base, '/experience/participants?limit=100', 'participants', key)).paths.length
+  return pages
+}
+
+/** What a load run saw. */
+export type LoadResult = {
+  requests: number
+  /** Connection errors and timeouts. */
+  errors: number
+  /** Responses whose status was not the one their request expects, or whose body was not JSON. */
+  unexpected: number
+  /** Count by status. */
+  statuses: Record<string, number>
+  /** Requests per second, on average. */
+  rps: number
+}
+
+/** Runs autocannon over `mix` for `seconds` (or until `requests` are answered) with `connections` keep-alive connections. */
+export async function load(
+  base: string,
+  key: string,
+  mix: MixRequest[],
+  connections: number,
+  seconds: number,
+  requests?: number,
+): Promise<LoadResult> {
+  let unexpected = 0
+  const samples: string[] = []
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    ...(requests === undefined ? {} : { amount: requests }),
+    timeout: 30,
+    requests: mix.map((r) => ({
+      path: r.path,
+      method: r.method ?? 'GET',
+      headers: r.key === null ? {} : { authorization: `Api-Key ${r.key ?? key}` },
+      onResponse: (status: number, body: string) => {
+        const json = r.method === 'HEAD' ? body === '' : body.startsWith('{')
+        if (status !== r.status || !json) {
+          unexpected++
+          if (samples.length < 5) samples.push(`${r.method ?? 'GET'} ${r.path}: ${status} ${body.slice(0, 120)}`)
+        }
+      },
+    })),
+  })
+  if (samples.length) console.error(`Unexpected answers, for example:\n  ${samples.join('\n  ')}`)
+  const statuses: Record<string, number> = {}
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = count ?? 0
+  return {
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    unexpected,
+    statuses,
+    rps: result.requests.average,
+  }
+}
+
+/** A soak: the mix for `warmupSeconds`, then for `seconds`, with the server's memory after each. */
+export type SoakResult = LoadResult & {
+  /** Resident memory in MB: after the warm-up, at the end, and the peak since the server started. */
+  memory: { warm: number; end: number; peak: number }
+  /** (end - warm) / warm. */
+  growth: number
+}
+
+/** Warms `server` up with the mix, then loads it; memory is read after each. */
+export async function soak(
+  server: ServerProcess,
+  key: string,
+  mix: MixRequest[],
+  options: { connections: number; seconds: number; warmupSeconds: number },
+): Promise<SoakResult> {
+  await load(server.url, key, mix, options.connections, options.warmupSeconds)
+  const warm = server.rss()
+  const result = await load(server.url, key, mix, options.connections, options.seconds)
+  const end = server.rss()
+  return { ...result, memory: { warm, end, peak: server.peak() }, growth: (end - warm) / warm }
+}
