@@ -1,13 +1,13 @@
 import { http, type HttpHandler } from 'msw'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
-import { Query } from './params.js'
+import { QueryParams } from './params.js'
 import { pathPredicate } from './path.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
   account: AccountSettings
-  query: Query
+  query: QueryParams
   params: Readonly<Record<string, string | readonly string[] | undefined>>
 }
 
@@ -95,14 +95,14 @@ function nextOf(body: Buffer): string | null {
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
  * the status and drop fault rules (`errorRate` is one), plan (403), then the endpoint's
- * own parameters (400) and lookups (404). A delay rule holds the request before all of them. `serve`
+ * own parameters (400) and lookups (404). A delay rule holds the request before all of them. `answer`
  * returns the body's bytes. Each request is recorded.
  */
 export function endpoint(
   ctx: HandlerContext,
   path: string,
   requires: { premium?: boolean },
-  serve: (request: EndpointRequest) => Buffer,
+  answer: (request: EndpointRequest) => Buffer,
 ): HttpHandler {
   const name = ENDPOINT_NAMES[path] ?? null
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
@@ -154,8 +154,8 @@ export function endpoint(
       if (requires.premium && !account.premium) {
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
-      const query = new Query(url.searchParams)
-      body = serve({ account, query, params })
+      const query = new QueryParams(url.searchParams)
+      body = answer({ account, query, params })
       if (!drop) record.next = nextOf(body)
       response = jsonResponse(200, head ? null : body, headers)
     } catch (error) {
