@@ -55,14 +55,14 @@ describe('fault rules in-process', () => {
   it('only for their key, and never before the key and rate-limit checks', async () => {
     await emulator.reset()
     emulator.set({ rateLimit: { limit: 2, windowSeconds: 60 } })
-    emulator.faults.add({ key: 'demo-key', status: 500 })
     emulator.faults.add({ key: 'other-key', status: 418 })
+    emulator.faults.add({ key: 'demo-key', status: 500 })
     const statuses: number[] = []
     for (let i = 0; i < 3; i++) statuses.push(await call(emulator, '/activations/list'))
     expect(statuses).toEqual([500, 500, 429])
     const bad = await getResponse(emulator.handlers, new Request(`${BASE}/activations/list`))
     expect(bad!.status).toBe(401)
-    expect(emulator.faults.list().map((r) => r.matched)).toEqual([2, 0])
+    expect(emulator.faults.list().map((r) => r.matched)).toEqual([0, 2])
   })
 
   it('draws probabilities from the seed: the same requests fail after a reset', async () => {

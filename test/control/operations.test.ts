@@ -155,18 +155,22 @@ const cases: Array<[string, (door: Door) => Promise<void>]> = [
     },
   ],
   [
-    'add data: entries come last in a running activation, entered now, by people of the account',
+    "add data: entries come last in a running activation, entered at the clock's instant, each with its own id",
     async (door) => {
       const { id } = await runningActivation(door)
       const before = (await door.api(`/activations/${id}?limit=1000`)).body.entries.length
+      await door.clock({ advance: '1h' })
       const added = await door.addEntries(id, 3)
       expect(added.status).toBe(201)
       expect(added.body.entries).toHaveLength(3)
+      const more = await door.addEntries(id, 2)
+      const ids = [...added.body.entries, ...more.body.entries]
+      expect(new Set(ids).size).toBe(5)
       const entries = (await door.api(`/activations/${id}?limit=1000`)).body.entries
-      expect(entries).toHaveLength(before + 3)
-      expect(entries.slice(-3).map((e: { id: string }) => e.id)).toEqual(added.body.entries)
-      for (const e of entries.slice(-3)) expect(e.enteredAt.iso ?? e.enteredAt).toBeDefined()
-      expect((await door.state()).body.counts.entries).toBe(13003)
+      expect(entries).toHaveLength(before + 5)
+      expect(entries.slice(-5).map((e: { id: string }) => e.id)).toEqual(ids)
+      for (const e of entries.slice(-5)) expect(e.enteredAt.iso).toBe(at(HOUR))
+      expect((await door.state()).body.counts.entries).toBe(13005)
     },
   ],
   [
