@@ -222,24 +222,57 @@ export async function load(
   }
 }
 
-/** A soak: the mix for `warmupSeconds`, then for `seconds`, with the server's memory after each. */
+/** A soak: the mix until the server's memory is steady (the warm-up), then for `seconds`. */
 export type SoakResult = LoadResult & {
+  /** The warm-up: how long it took and what it saw (its errors and unexpected answers fail a soak too). */
+  warmup: LoadResult & { seconds: number }
   /** Resident memory in MB: after the warm-up, at the end, and the peak since the server started. */
   memory: { warm: number; end: number; peak: number }
   /** (end - warm) / warm. */
   growth: number
 }
 
-/** Warms `server` up with the mix, then loads it; memory is read after each. */
+/**
+ * Warms `server` up with the mix in slices of 3 s until a slice grows its resident memory by less
+ * than 2 % (at most `warmupSeconds`), then loads it for `seconds`. The memory of a server that does
+ * not leak climbs to a plateau (the cache of what the mix serves, the heap's size between full
+ * collections) and stays there; a fixed warm-up would end below the plateau on a slow machine, and
+ * the climb to it would read as growth.
+ */
 export async function soak(
   server: ServerProcess,
   key: string,
   mix: MixRequest[],
   options: { connections: number; seconds: number; warmupSeconds: number },
 ): Promise<SoakResult> {
-  await load(server.url, key, mix, options.connections, options.warmupSeconds)
-  const warm = server.rss()
+  const t0 = performance.now()
+  let warmup: LoadResult = { requests: 0, errors: 0, unexpected: 0, statuses: {}, rps: 0 }
+  let warm = server.rss()
+  for (let slice = 1; slice * 3 <= options.warmupSeconds; slice++) {
+    const before = warm
+    warmup = sum(warmup, await load(server.url, key, mix, options.connections, 3))
+    warm = server.rss()
+    if (slice >= 2 && warm < before * 1.02) break
+  }
+  const seconds = (performance.now() - t0) / 1000
   const result = await load(server.url, key, mix, options.connections, options.seconds)
   const end = server.rss()
-  return { ...result, memory: { warm, end, peak: server.peak() }, growth: (end - warm) / warm }
+  return {
+    ...result,
+    warmup: { ...warmup, rps: warmup.requests / seconds, seconds },
+    memory: { warm, end, peak: server.peak() },
+    growth: (end - warm) / warm,
+  }
+}
+
+function sum(a: LoadResult, b: LoadResult): LoadResult {
+  const statuses = { ...a.statuses }
+  for (const [status, count] of Object.entries(b.statuses)) statuses[status] = (statuses[status] ?? 0) + count
+  return {
+    requests: a.requests + b.requests,
+    errors: a.errors + b.errors,
+    unexpected: a.unexpected + b.unexpected,
+    statuses,
+    rps: 0,
+  }
 }
