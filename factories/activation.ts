@@ -1,7 +1,9 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
+import { entryFieldsByType } from '../src/contract/entry.js'
 import { hasSubtype, SUBTYPES_BY_TYPE, type ActivationType, type State, type Subtype } from '../src/contract/enums.js'
-import type { ActivationConfig, Bracket, ExtraQuestion, StoredActivation } from '../src/store/records.js'
+import type { ActivationConfig, Bracket, ExtraQuestion, StoredActivation } from '../src/contract/stored-records.js'
+import { TYPE_RULES } from '../src/contract/type-rules.js'
 import { chance, int, mixedCaseId, pick, sample, slugify, titleSlug } from './random-helpers.js'
 
 /** What the world asks of one activation. */
@@ -17,8 +19,11 @@ export type ActivationRequest = {
   sponsor?: boolean | undefined
   /** How many extra form questions its entries answer (0 to 6); drawn when absent. */
   extras?: number | undefined
-  /** An id, title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
-  id?: string | undefined
+  /** The id (the scenario's, or one the world made unique by construction). */
+  id: string
+  /** What follows the title in the slug, unique by construction: it makes the slug unique. */
+  slugSuffix: string
+  /** A title, start or end given by the scenario instead of drawn (start and end in milliseconds). */
   title?: string | undefined
   startAt?: number | undefined
   endAt?: number | undefined
@@ -65,7 +70,7 @@ const EXTRA_QUESTIONS: readonly ExtraQuestion[] = [
 ]
 
 /** When an activation in `state` starts and ends, relative to `now`. */
-function schedule(faker: Faker, state: State, now: number): { start: number; end: number } {
+function schedule(faker: SeededFaker, state: State, now: number): { start: number; end: number } {
   if (state === 'not_started') {
     const start = now + int(faker, HOUR, 45 * DAY)
     return { start, end: start + int(faker, DAY, 30 * DAY) }
@@ -78,7 +83,7 @@ function schedule(faker: Faker, state: State, now: number): { start: number; end
 }
 
 /** A single-elimination bracket: seeds 1..2^rounds, the better seed usually advancing. Only rounds opened by `progress` (0..1) are listed. */
-function createBracket(faker: Faker, rounds: number, progress: number): Bracket {
+function createBracket(faker: SeededFaker, rounds: number, progress: number): Bracket {
   const size = 2 ** rounds
   const contestants = Array.from({ length: size }, (_, i) => ({ seed: i + 1, name: faker.person.lastName() }))
   const opened = Math.max(1, Math.min(rounds, Math.ceil(progress * rounds)))
@@ -96,9 +101,10 @@ function createBracket(faker: Faker, rounds: number, progress: number): Bracket 
   return { contestants, rounds: list }
 }
 
-function createConfig(faker: Faker, req: ActivationRequest, progress: number): ActivationConfig {
+function createConfig(faker: SeededFaker, req: ActivationRequest, progress: number): ActivationConfig {
   const { type, subtype } = req
-  const withQuestions = type === 'trivia' || type === 'pickem' || type === 'scavenger'
+  const rules = TYPE_RULES[type]
+  const fields = entryFieldsByType[type]
   const options =
     type === 'artwall'
       ? sample(faker, ['Fans', 'Tailgate', 'Game Day', 'Throwback', 'Pets'], int(faker, 0, 4))
@@ -111,11 +117,10 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
             : type === 'survey'
               ? ['How was the event?', 'Would you come back?', 'What should we change?']
               : []
-  const hasPrizes = type === 'giveaway' || type === 'contest'
   return {
-    questionCount: withQuestions ? (req.questions ?? int(faker, 5, 12)) : null,
+    questionCount: rules.questions ? (req.questions ?? int(faker, 5, 12)) : null,
     extraQuestions: sample(faker, EXTRA_QUESTIONS, req.extras ?? int(faker, 0, 3)),
-    prizes: hasPrizes
+    prizes: rules.prizes
       ? Array.from({ length: int(faker, 1, 3) }, (_, i) => ({
           id: mixedCaseId(faker, 8),
           title: faker.commerce.productName(),
@@ -123,8 +128,8 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
           imageUrl: chance(faker, 0.7) ? `https://media.activations.example/prizes/${i + 1}.png` : null,
         }))
       : [],
-    collectsAddress: type === 'giveaway' && chance(faker, 0.5),
-    requestsSeat: type === 'scavenger' && chance(faker, 0.5),
+    collectsAddress: 'address' in fields && chance(faker, 0.5),
+    requestsSeat: 'seat' in fields && chance(faker, 0.5),
     voteChoices:
       subtype === 'vote_to_win'
         ? Array.from({ length: int(faker, 3, 6) }, () => ({
@@ -133,7 +138,7 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
           }))
         : [],
     options,
-    bracket: type === 'bracket' ? createBracket(faker, req.rounds ?? 4, progress) : null,
+    bracket: rules.rounds ? createBracket(faker, req.rounds ?? 4, progress) : null,
   }
 }
 
@@ -141,10 +146,10 @@ function createConfig(faker: Faker, req: ActivationRequest, progress: number): A
  * Builds one activation of an account, with its set-up. Its dates follow from `state` and `now`.
  * @example createActivation(faker, { account: 'acme', type: 'trivia', state: 'running', now })
  */
-export function createActivation(faker: Faker, req: ActivationRequest): StoredActivation {
+export function createActivation(faker: SeededFaker, req: ActivationRequest): StoredActivation {
   const { type, state, now } = req
   const subtype = hasSubtype(type) ? (req.subtype ?? pick(faker, SUBTYPES_BY_TYPE[type])) : undefined
-  const id = req.id ?? mixedCaseId(faker, 10)
+  const { id } = req
   const drawn = schedule(faker, state, now)
   // A given start or end keeps the drawn length on the other side.
   const start = req.startAt ?? (req.endAt !== undefined ? req.endAt - (drawn.end - drawn.start) : drawn.start)
@@ -157,7 +162,7 @@ export function createActivation(faker: Faker, req: ActivationRequest): StoredAc
       (c) => c.toUpperCase(),
     )
   const title = req.title ?? drawnTitle
-  const slug = `${titleSlug(title)}-${faker.string.alphanumeric({ length: 6, casing: 'lower' })}`
+  const slug = `${titleSlug(title)}-${req.slugSuffix}`
   const sponsored = req.sponsor ?? chance(faker, 0.6)
   const sponsorName = sponsored ? faker.company.name() : null
   const progress = Math.min(1, Math.max(0, (now - start) / (end - start)))

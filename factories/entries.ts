@@ -1,7 +1,9 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import { toMillis } from '../src/contract/date-object.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
-import { createEntry, type EntryOutcome } from './entry.js'
+import { entryFieldsByType } from '../src/contract/entry.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
+import { TYPE_RULES } from '../src/contract/type-rules.js'
+import { createEntry, type EntryOutcome } from './entry-fields.js'
 import type { Person } from './person.js'
 import { affinePermutation, int, sampleIndices } from './random-helpers.js'
 
@@ -16,29 +18,27 @@ export type EntriesRequest = {
   boundaryEntries?: boolean | undefined
   /** The instant the world is built around: no entry is later. */
   now: number
+  /** The id of the activation's `n`th entry, given by the world (unique by construction). */
+  entryId: (n: number) => string
 }
 
-/** The counts the request leaves out, chosen to suit the activation's type. */
+/** The counts the request leaves out, by the type's rules and defaults. */
 function resolveCounts(activation: StoredActivation, req: EntriesRequest) {
   const { entries: n, now } = req
+  const rules = TYPE_RULES[activation.type]
+  const { defaults } = rules
   const ended = toMillis(activation.endTime) <= now
-  const type = activation.type
-  const completes = type === 'trivia' || type === 'pickem' || type === 'scavenger'
-  const completed = completes ? (req.completed ?? Math.floor(n * (type === 'scavenger' ? 0.3 : 0.7))) : 0
-  const winners =
-    type === 'giveaway'
-      ? (req.winners ?? Math.floor(n * 0.1))
-      : type === 'contest'
-        ? ended
-          ? (req.winners ?? Math.min(3, n))
-          : 0
-        : type === 'scavenger'
-          ? Math.min(completed, req.winners ?? Math.min(3, completed))
-          : type === 'trivia' || type === 'pickem'
-            ? Math.min(completed, req.winners ?? Math.floor(completed * 0.2))
-            : 0
-  const replays = type === 'giveaway' ? Math.min(n > 0 ? n - 1 : 0, req.replays ?? Math.floor(n * 0.1)) : 0
-  const voided = type === 'giveaway' ? Math.min(winners, req.voided ?? Math.floor(winners * 0.1)) : 0
+  const completed = rules.completion ? (req.completed ?? Math.floor(n * defaults.completed)) : 0
+  let winners = 0
+  const byDefault = defaults.winners
+  if (byDefault && (!rules.ranked || ended)) {
+    const base = byDefault.of === 'completed' ? completed : n
+    const wanted =
+      req.winners ?? ('share' in byDefault ? Math.floor(base * byDefault.share) : Math.min(byDefault.atMost, base))
+    winners = byDefault.of === 'completed' ? Math.min(completed, wanted) : wanted
+  }
+  const replays = rules.replays ? Math.min(n > 0 ? n - 1 : 0, req.replays ?? Math.floor(n * defaults.replays)) : 0
+  const voided = rules.voids ? Math.min(winners, req.voided ?? Math.floor(winners * defaults.voided)) : 0
   return { n, completed, winners, replays, voided }
 }
 
@@ -49,7 +49,7 @@ function resolveCounts(activation: StoredActivation, req: EntriesRequest) {
  * @example createEntries(faker, activation, (i) => people[i], people.length, { entries: 300, now })
  */
 export function createEntries(
-  faker: Faker,
+  faker: SeededFaker,
   activation: StoredActivation,
   personAt: (index: number) => Person,
   poolSize: number,
@@ -61,6 +61,10 @@ export function createEntries(
   if (start > now || req.entries === 0) return []
   const stop = Math.min(toMillis(activation.endTime), now)
   const { n, completed, winners, replays, voided } = resolveCounts(activation, req)
+  const rules = TYPE_RULES[activation.type]
+  const fields = entryFieldsByType[activation.type]
+  // A prize is fulfilled once its winner confirmed, where the type's entries show a confirmation.
+  const fulfilsUnconfirmed = 'isFulfilled' in fields && !('isConfirmed' in fields)
 
   // A typed array sorts numbers natively, without a comparator call per comparison.
   const times = new Float64Array(n)
@@ -74,7 +78,7 @@ export function createEntries(
   const replaySlots = new Set([...sampleIndices(faker, Math.max(0, n - 1), replays)].map((i) => i + 1))
   const completedSet = sampleIndices(faker, n, completed)
   const winnerSet =
-    activation.type === 'giveaway' || activation.type === 'contest'
+    rules.defaults.winners?.of === 'entries'
       ? sampleIndices(faker, n, winners)
       : new Set([...completedSet].slice(0, winners))
   const winnerList = [...winnerSet]
@@ -82,12 +86,12 @@ export function createEntries(
   const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && int(faker, 0, 9) < 7))
   const fulfilledSet = new Set(
     winnerList.filter(
-      (i) => !voidedSet.has(i) && (activation.type === 'contest' || confirmedSet.has(i)) && int(faker, 0, 9) < 6,
+      (i) => !voidedSet.has(i) && (fulfilsUnconfirmed || confirmedSet.has(i)) && int(faker, 0, 9) < 6,
     ),
   )
   const ended = toMillis(activation.endTime) <= now
-  // A contest's ranking exists once voting is over: winners hold the top ranks.
-  const ranks = activation.type === 'contest' && ended ? rankEntries(faker, n, winnerList, winnerSet) : null
+  // A ranking exists once voting is over: winners hold the top ranks.
+  const ranks = rules.ranked && ended ? rankEntries(faker, n, winnerList, winnerSet) : null
 
   const personOf = affinePermutation(faker, poolSize)
   const used: number[] = []
@@ -98,6 +102,7 @@ export function createEntries(
     if (!isReplay) used.push(personIndex)
     const enteredAt = times[i] as number
     const outcome: EntryOutcome = {
+      id: req.entryId(i),
       enteredAt,
       isReplay,
       isWinner: winnerSet.has(i),
@@ -115,7 +120,7 @@ export function createEntries(
 }
 
 /** Ranks 1..n for n entries, the winners taking ranks 1..winners. */
-function rankEntries(faker: Faker, n: number, winners: number[], winnerSet: Set<number>): number[] {
+function rankEntries(faker: SeededFaker, n: number, winners: number[], winnerSet: Set<number>): number[] {
   const ranks = new Array<number>(n)
   const rest = faker.helpers.shuffle(Array.from({ length: n }, (_, i) => i).filter((i) => !winnerSet.has(i)))
   winners.forEach((i, r) => (ranks[i] = r + 1))

@@ -1,7 +1,7 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker } from '../src/random.js'
 import type { DateObject } from '../src/contract/date-object.js'
 import type { ParticipantExtra } from '../src/contract/nested.js'
-import type { StoredParticipant } from '../src/store/records.js'
+import type { StoredParticipant } from '../src/contract/stored-records.js'
 import type { Person } from './person.js'
 import { int, pick, sample } from './random-helpers.js'
 
@@ -18,7 +18,7 @@ const PROFILE_QUESTIONS = [
  * @example createParticipant(faker, person, 'acme', [entry.enteredAt])
  */
 export function createParticipant(
-  faker: Faker,
+  faker: SeededFaker,
   person: Person,
   account: string,
   entryTimes: readonly DateObject[],

@@ -1,5 +1,5 @@
-import type { Faker } from '@faker-js/faker'
-import { mixedCaseId, pick, slugify } from './random-helpers.js'
+import type { SeededFaker } from '../src/random.js'
+import { pick, slugify } from './random-helpers.js'
 
 /** A person of an account's pool: who enters activations. Becomes a participant with a first entry. */
 export type Person = {
@@ -12,16 +12,16 @@ export type Person = {
 const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.com'] as const
 
 /**
- * Builds the person at position `index` of an account's pool. The index is part of the e-mail,
- * so e-mails are unique within the pool without looking at the other people.
- * @example createPerson(faker, 17) // { id: 'Qe8...', email: 'ana.diaz17@example.org', ... }
+ * Builds the person at position `index` of an account's pool, with the id the world gives them. The
+ * index is part of the e-mail, so e-mails are unique within the pool without looking at the other people.
+ * @example createPerson(faker, 17, 'Qe8k2Lm0aZ1x') // { id: 'Qe8k2Lm0aZ1x', email: 'ana.diaz17@example.org', ... }
  */
-export function createPerson(faker: Faker, index: number): Person {
+export function createPerson(faker: SeededFaker, index: number, id: string): Person {
   const firstName = faker.person.firstName()
   const lastName = faker.person.lastName()
   const local = [slugify(firstName), slugify(lastName)].filter(Boolean).join('.').replace(/-/g, '') || 'fan'
   return {
-    id: mixedCaseId(faker, 12),
+    id,
     // Joined, not a template: a flat string rather than a tree of pieces, in every one of the person's entries.
     email: [local, index, '@', pick(faker, DOMAINS)].join(''),
     firstName,

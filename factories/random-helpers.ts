@@ -1,5 +1,4 @@
-import type { Faker } from '@faker-js/faker'
-import { randomizerOf } from '../src/random.js'
+import type { SeededFaker } from '../src/random.js'
 
 // Small deterministic helpers the factories share. Each draws only from the Faker it is given.
 
@@ -11,8 +10,8 @@ const ALPHANUMERIC = `${UPPER}${LOWER}0123456789`
  * An id of `length` letters and digits, starting with an upper- then a lower-case letter.
  * Draws five characters per random number: faker.string.alphanumeric costs a draw and an array per character.
  */
-export function mixedCaseId(faker: Faker, length: number): string {
-  // Built from char codes: a string grown with += is a rope that every Map lookup must flatten first.
+export function mixedCaseId(faker: SeededFaker, length: number): string {
+  // From char codes, so the id is one flat string (the store's maps hash it often).
   const codes = new Array<number>(length)
   codes[0] = UPPER.charCodeAt(int(faker, 0, 25))
   codes[1] = LOWER.charCodeAt(int(faker, 0, 25))
@@ -27,30 +26,27 @@ export function mixedCaseId(faker: Faker, length: number): string {
 }
 
 /** An integer from `min` to `max`, both included. */
-export function int(faker: Faker, min: number, max: number): number {
+export function int(faker: SeededFaker, min: number, max: number): number {
   if (max <= min) return min
-  const randomizer = randomizerOf(faker)
   const lo = Math.ceil(min)
   const hi = Math.floor(max)
   // What faker.number.int({ min, max }) computes from the same one draw, without its checks and
   // option objects (the edge cases, where it draws nothing or throws, are left to it).
-  return randomizer && lo < hi ? Math.floor(randomizer.next() * (hi - lo + 1) + lo) : faker.number.int({ min, max })
+  return lo < hi ? Math.floor(faker.randomizer.next() * (hi - lo + 1) + lo) : faker.number.int({ min, max })
 }
 
-/** True with probability `p`. */
-export function chance(faker: Faker, p: number): boolean {
-  const randomizer = randomizerOf(faker)
-  // faker.number.float({ min: 0, max: 1 }) is the draw itself (times 1, plus 0).
-  return (randomizer ? randomizer.next() : faker.number.float({ min: 0, max: 1 })) < p
+/** True with probability `p`: what faker.number.float({ min: 0, max: 1 }) < p draws. */
+export function chance(faker: SeededFaker, p: number): boolean {
+  return faker.randomizer.next() < p
 }
 
 /** One element of a non-empty list. */
-export function pick<T>(faker: Faker, list: readonly T[]): T {
+export function pick<T>(faker: SeededFaker, list: readonly T[]): T {
   return list[int(faker, 0, list.length - 1)] as T
 }
 
 /** `k` distinct integers from 0 to n-1 (Floyd's sampling: O(k), whatever n is). */
-export function sampleIndices(faker: Faker, n: number, k: number): Set<number> {
+export function sampleIndices(faker: SeededFaker, n: number, k: number): Set<number> {
   const chosen = new Set<number>()
   for (let j = n - k; j < n; j++) {
     const t = int(faker, 0, j)
@@ -60,7 +56,7 @@ export function sampleIndices(faker: Faker, n: number, k: number): Set<number> {
 }
 
 /** `k` distinct elements of a list, in the list's order. */
-export function sample<T>(faker: Faker, list: readonly T[], k: number): T[] {
+export function sample<T>(faker: SeededFaker, list: readonly T[], k: number): T[] {
   const chosen = sampleIndices(faker, list.length, Math.min(k, list.length))
   return list.filter((_, i) => chosen.has(i))
 }
@@ -93,7 +89,7 @@ function gcd(a: number, b: number): number {
  * A random permutation of 0..n-1 as a function, in O(1) memory: k -> (a*k + b) mod n with a coprime to n.
  * Lets an activation draw distinct people from a large pool without shuffling the pool.
  */
-export function affinePermutation(faker: Faker, n: number): (k: number) => number {
+export function affinePermutation(faker: SeededFaker, n: number): (k: number) => number {
   let a = int(faker, 1, Math.max(1, n - 1))
   while (gcd(a, n) !== 1) a = (a % (n - 1)) + 1
   const b = int(faker, 0, n - 1)

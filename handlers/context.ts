@@ -1,6 +1,6 @@
 import type { Clock } from '../src/clock.js'
-import type { RateLimit } from '../src/scenario.js'
-import type { Database } from '../src/store/database.js'
+import type { RateLimit } from '../src/contract/rate-limit.js'
+import type { StoreIndex } from '../src/store/indexes.js'
 import type { RateLimiter } from './rate-limit.js'
 
 /** An account as the endpoints see it: its keys and its current settings. */
@@ -35,8 +35,8 @@ export type EndpointOptions = {
 export type HandlerContext = {
   /** The base URL without a trailing slash, e.g. `https://api.example.test/v1`. */
   readonly baseUrl: string
-  /** The current store (`reset()` replaces it). */
-  readonly db: Database
+  /** The current store's indexes, which the handlers read (`reset()` replaces the store). */
+  readonly index: StoreIndex
   readonly clock: Clock
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter

@@ -1,5 +1,6 @@
 import type { ActivationType } from '../src/contract/enums.js'
-import type { StoredActivation, StoredEntry } from '../src/store/records.js'
+import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilter } from '../src/contract/type-rules.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
@@ -12,8 +13,8 @@ import type { Query } from './params.js'
 export type EntryFilters = {
   isWinner: boolean
   isCompleted: boolean
-  round: number | undefined
-  seed: number | undefined
+  bracketRound: number | undefined
+  bracketSeed: number | undefined
   /** `start_date` as an ISO instant: entries entered at or after it. */
   since: string | undefined
   limit: number
@@ -25,49 +26,39 @@ export function readEntryFilters(query: Query, ctx: HandlerContext): EntryFilter
   return {
     isWinner: query.flag('is_winner'),
     isCompleted: query.flag('is_completed'),
-    round: query.positiveInteger('bracket_round'),
-    seed: query.positiveInteger('bracket_seed'),
+    bracketRound: query.positiveInteger('bracket_round'),
+    bracketSeed: query.positiveInteger('bracket_seed'),
     since: query.dayOrTime('start_date'),
     limit: query.limit(1000, ctx.options.defaultLimits.entries),
     cursor: query.cursor(),
   }
 }
 
-// Which types each filter applies to, as the spec defines them.
-const HAS_WINNERS: ReadonlySet<ActivationType> = new Set(['giveaway', 'contest', 'trivia', 'pickem', 'scavenger'])
-const HAS_COMPLETION: ReadonlySet<ActivationType> = new Set(['scavenger', 'trivia', 'pickem'])
-const FILTER_TYPES = {
-  is_winner: HAS_WINNERS,
-  is_completed: HAS_COMPLETION,
-  bracket_round: new Set<ActivationType>(['bracket']),
-  bracket_seed: new Set<ActivationType>(['bracket']),
-} as const
-
 /**
  * Applies the configured choice for filters that do not apply to this activation's type. Returns the
  * filters to use, or null when the page is empty whatever it holds.
  */
 function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: HandlerContext): EntryFilters | null {
-  const on = {
+  const on: Record<TypedEntryFilter, boolean> = {
     is_winner: filters.isWinner,
     is_completed: filters.isCompleted,
-    bracket_round: filters.round !== undefined,
-    bracket_seed: filters.seed !== undefined,
+    bracket_round: filters.bracketRound !== undefined,
+    bracket_seed: filters.bracketSeed !== undefined,
   }
-  const unsupported = (Object.keys(on) as Array<keyof typeof on>).filter((f) => on[f] && !FILTER_TYPES[f].has(type))
+  const unsupported = TYPED_ENTRY_FILTERS.filter((f) => on[f] && !filterApplies(f, type))
   if (unsupported.length === 0) return filters
   const mode = ctx.options.unsupportedFilter
   if (mode === 'empty') return null
   if (mode === 'reject') {
     const f = unsupported[0]!
-    throw apiError(400, `${f} does not apply to a ${type} activation: it applies to ${[...FILTER_TYPES[f]].join(', ')}`)
+    throw apiError(400, `${f} does not apply to a ${type} activation: it applies to ${typesOfFilter(f).join(', ')}`)
   }
   return {
     ...filters,
-    isWinner: filters.isWinner && HAS_WINNERS.has(type),
-    isCompleted: filters.isCompleted && HAS_COMPLETION.has(type),
-    round: type === 'bracket' ? filters.round : undefined,
-    seed: type === 'bracket' ? filters.seed : undefined,
+    isWinner: filters.isWinner && filterApplies('is_winner', type),
+    isCompleted: filters.isCompleted && filterApplies('is_completed', type),
+    bracketRound: filterApplies('bracket_round', type) ? filters.bracketRound : undefined,
+    bracketSeed: filterApplies('bracket_seed', type) ? filters.bracketSeed : undefined,
   }
 }
 
@@ -81,7 +72,7 @@ const ENTRIES_KEY = Buffer.from(',"entries":')
  * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
  */
 export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Buffer {
-  const index = ctx.db.index
+  const index = ctx.index
   const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
     if (!cursor || cursor.activationId !== activation.id) {
@@ -98,11 +89,11 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
   const lists = index.entryListsOf(activation.id)
   const keeps: Array<(e: StoredEntry) => boolean> = []
   let list: readonly StoredEntry[]
-  if (filters.round !== undefined) {
-    list = lists.rounds.get(filters.round) ?? []
-    const seed = filters.seed
+  if (filters.bracketRound !== undefined) {
+    list = lists.bracketRounds.get(filters.bracketRound) ?? []
+    const seed = filters.bracketSeed
     if (seed !== undefined) keeps.push((e) => bracketVoteOf(e)?.seed === seed)
-  } else if (filters.seed !== undefined) list = lists.seeds.get(filters.seed) ?? []
+  } else if (filters.bracketSeed !== undefined) list = lists.bracketSeeds.get(filters.bracketSeed) ?? []
   else if (filters.isWinner) list = lists.winners
   else if (filters.isCompleted) list = lists.completed
   else list = lists.all

@@ -12,7 +12,7 @@ export function getActivation(ctx: HandlerContext): HttpHandler {
   return endpoint(ctx, '/activations/:id', {}, ({ account, query, params }) => {
     const filters = readEntryFilters(query, ctx)
     const id = String(params['id'])
-    const activation = ctx.db.index.activations.get(id)
+    const activation = ctx.index.activations.get(id)
     if (!activation || activation.account !== account.name) {
       throw apiError(404, `Activation not found: no activation has the id ${JSON.stringify(id)}`)
     }

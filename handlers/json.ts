@@ -1,6 +1,6 @@
-import { toActivation, toEntry, toParticipant } from '../src/serialize.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/store/records.js'
+import { toActivation, toEntry, toParticipant } from './serialize.js'
 
 // Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
 // replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.

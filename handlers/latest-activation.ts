@@ -14,7 +14,7 @@ export function latestActivation(ctx: HandlerContext): HttpHandler {
   return endpoint(ctx, '/activations/latest', {}, ({ account, query }) => {
     const types = query.types()
     const filters = readEntryFilters(query, ctx)
-    const list = ctx.db.index.activationsOf(account.name)
+    const list = ctx.index.activationsOf(account.name)
     const now = new Date(ctx.clock.now()).toISOString()
     // The list is newest first: skip those that start after now, then the first of a wanted type.
     let at = lowerBound(list, now, (a, t) => (a.startTime.iso > t ? -1 : 1))

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { STATES } from '../src/contract/enums.js'
 import { lowerBound } from '../src/store/sorted.js'
-import type { StoredActivation } from '../src/store/records.js'
+import type { StoredActivation } from '../src/contract/stored-records.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
 import { activationBytes, listBody } from './json.js'
@@ -25,7 +25,7 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     const limit = query.limit(100, ctx.options.defaultLimits.activations)
     const cursor = query.cursor()
 
-    const index = ctx.db.index
+    const index = ctx.index
     const list = index.activationsOf(account.name)
     let from = 0
     if (cursor !== undefined) {

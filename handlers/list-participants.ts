@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import type { StoredParticipant } from '../src/store/records.js'
+import type { StoredParticipant } from '../src/contract/stored-records.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
@@ -27,7 +27,7 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       )
     }
 
-    const index = ctx.db.index
+    const index = ctx.index
     const list = index.participantsOf(account.name)
     const first = (p: StoredParticipant) => index.firstEnteredAt(p.id)?.iso ?? ''
     let from = 0

@@ -1,10 +1,32 @@
 import { http, type HttpHandler } from 'msw'
 import type { HandlerContext } from './context.js'
 import { apiError, errorResponse } from './errors.js'
+import { encodingProblem, placer } from './path.js'
 
-/** Any other path under the base URL: 404, whatever the method. */
+/**
+ * Any other path under the base URL, whatever the method: 404, or 400 when the path's
+ * percent-encoding is broken (it names no endpoint and no id). `HEAD` gets the status without a body.
+ */
 export function notFound(ctx: HandlerContext): HttpHandler[] {
-  const answer = ({ request }: { request: Request }) =>
-    errorResponse(apiError(404, `Not found: no endpoint at ${new URL(request.url).pathname}`))
-  return [http.all(ctx.baseUrl, answer), http.all(`${ctx.baseUrl}/*`, answer)]
+  const placeOf = placer(ctx.baseUrl)
+  return [
+    http.all(
+      ({ request }) => placeOf(new URL(request.url)).under,
+      ({ request }) => {
+        const url = new URL(request.url)
+        const place = placeOf(url)
+        const error =
+          place.under && place.segments === null
+            ? apiError(
+                400,
+                `Malformed path: ${url.pathname} is not valid percent-encoding: ${encodingProblem(url.pathname)}`,
+              )
+            : apiError(404, `Not found: no endpoint at ${url.pathname}`)
+        const response = errorResponse(error)
+        return request.method === 'HEAD'
+          ? new Response(null, { status: response.status, headers: response.headers })
+          : response
+      },
+    ),
+  ]
 }

@@ -4,11 +4,15 @@ import { apiError } from './errors.js'
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const DAY_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/
 const FILTER_TYPE_SET: ReadonlySet<string> = new Set(FILTER_TYPES)
+/** The largest `bracket_round` and `bracket_seed` accepted. */
+const MAX_FILTER_INTEGER = 1_000_000
 
 /** The ISO instant of a calendar date and time in UTC, or null when there is no such date or time. */
 function utcIso(y: string, mo: string, d: string, h = '00', mi = '00', s = '00'): string | null {
-  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s)
-  const date = new Date(ms)
+  // Not Date.UTC, which takes the years 0 to 99 for 1900 to 1999.
+  const date = new Date(0)
+  date.setUTCFullYear(+y, +mo - 1, +d)
+  date.setUTCHours(+h, +mi, +s)
   if (
     date.getUTCFullYear() !== +y ||
     date.getUTCMonth() !== +mo - 1 ||
@@ -49,17 +53,22 @@ export class Query {
   limit(max: number, fallback: number): number {
     const value = this.one('limit')
     if (value === undefined) return fallback
-    const n = /^\d{1,7}$/.test(value) ? Number(value) : NaN
+    const n = /^\d+$/.test(value) ? Number(value) : NaN
     if (!(n >= 1 && n <= max)) throw apiError(400, `limit must be an integer from 1 to ${max}, got ${quote(value)}`)
     return n
   }
 
-  /** A positive integer (bracket rounds and seeds). */
+  /**
+   * A positive integer up to MAX_FILTER_INTEGER (bracket rounds and seeds): far more than any bracket
+   * has, so a number past what a bracket holds selects nothing, and an absurd one is named as such.
+   */
   positiveInteger(name: string): number | undefined {
     const value = this.one(name)
     if (value === undefined) return undefined
-    const n = /^\d{1,7}$/.test(value) ? Number(value) : NaN
-    if (!(n >= 1)) throw apiError(400, `${name} must be a positive integer, got ${quote(value)}`)
+    const n = /^\d+$/.test(value) ? Number(value) : NaN
+    if (!(n >= 1 && n <= MAX_FILTER_INTEGER)) {
+      throw apiError(400, `${name} must be an integer from 1 to ${MAX_FILTER_INTEGER}, got ${quote(value)}`)
+    }
     return n
   }
 

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../src/scenario.js'
+import type { RateLimit } from '../src/contract/rate-limit.js'
 
 /** What the limiter decided for one request. */
 export type RateDecision = {
@@ -11,23 +11,37 @@ export type RateDecision = {
 }
 
 /**
- * Counts requests per API key in fixed windows on the emulator's clock. A window opens with the
- * first request counted after the previous one closed; within it, requests past the limit are
- * refused and not counted, so a refusal never extends the wait.
+ * Counts requests per API key in fixed windows. A window opens with the first request counted after
+ * the previous one closed; within it, requests past the limit are refused and not counted, so a
+ * refusal never extends the wait.
+ *
+ * A window's age is the larger of two: how far the emulator's clock has moved since it opened, and
+ * how much real time has passed since then. It closes when that age reaches its length. So a window
+ * closes after its length in real time even while the clock is frozen (`--now`), and at once when the
+ * clock is moved past it; with a running clock the two move together. A clock moved back before the
+ * window's start opens a new window.
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>()
+  readonly #windows = new Map<string, { start: number; realStart: number; count: number }>()
+  readonly #realNow: () => number
 
-  /** Counts a request by `key` at `now` against `limit`, unless it is refused. */
+  /** `realNow` reads real time in milliseconds, monotonic (by default `performance.now()`); tests pass their own. */
+  constructor(realNow: () => number = () => performance.now()) {
+    this.#realNow = realNow
+  }
+
+  /** Counts a request by `key` at the emulator's instant `now` against `limit`, unless it is refused. */
   take(key: string, limit: RateLimit, now: number): RateDecision {
     const length = limit.windowSeconds * 1000
+    const real = this.#realNow()
     let window = this.#windows.get(key)
-    // A clock moved back before the window's start also opens a new window.
-    if (!window || now >= window.start + length || now < window.start) {
-      window = { start: now, count: 0 }
+    let age = window ? Math.max(now - window.start, real - window.realStart) : 0
+    if (!window || age >= length || now < window.start) {
+      window = { start: now, realStart: real, count: 0 }
       this.#windows.set(key, window)
+      age = 0
     }
-    const resetInMs = window.start + length - now
+    const resetInMs = length - age
     if (window.count >= limit.limit) return { allowed: false, limit: limit.limit, remaining: 0, resetInMs }
     window.count++
     return { allowed: true, limit: limit.limit, remaining: limit.limit - window.count, resetInMs }

@@ -2,6 +2,7 @@ import { http, type HttpHandler } from 'msw'
 import type { AccountSettings, HandlerContext } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
 import { Query } from './params.js'
+import { pathPredicate } from './path.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
@@ -39,7 +40,7 @@ export function endpoint(
   requires: { premium?: boolean },
   serve: (request: EndpointRequest) => Buffer,
 ): HttpHandler {
-  return http.all(`${ctx.baseUrl}${path}`, async ({ request, params }) => {
+  return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
     const wait = ctx.nextLatency()
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
     const url = new URL(request.url)

@@ -6,6 +6,7 @@ import { everyTypeScenario } from './every-type.js'
 import { multiAccountScenario } from './multi-account.js'
 import { noPremiumScenario } from './no-premium.js'
 import { rateLimitedScenario } from './rate-limited.js'
+import { undocumentedTypesScenario } from './undocumented-types.js'
 import { unstableScenario } from './unstable.js'
 
 /** The built-in scenarios by name, in the order `--list-scenarios` shows them. */
@@ -19,4 +20,5 @@ export const scenarios = {
   'rate-limited': rateLimitedScenario,
   'multi-account': multiAccountScenario,
   unstable: unstableScenario,
+  'undocumented-types': undocumentedTypesScenario,
 } as const

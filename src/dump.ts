@@ -1,17 +1,18 @@
 import { z } from 'zod'
 import { activationTypeSchema, type ActivationType } from './contract/enums.js'
-import { problemLines } from './problems.js'
-import { parseScenario, type Scenario } from './scenario.js'
-import type { Database } from './store/database.js'
+import { problemLines } from './contract/problems.js'
 import {
   entryProblems,
+  internalEntryShape,
   storedActivationSchema,
   storedParticipantSchema,
   type StoredActivation,
   type StoredEntry,
   type StoredParticipant,
-} from './store/records.js'
-import type { World } from './world.js'
+  type World,
+} from './contract/stored-records.js'
+import { parseScenario, type Scenario } from './scenario.js'
+import type { Database } from './store/database.js'
 
 /** The format marker of a dumped world. */
 export const DUMP_FORMAT = 'activation-emulator/world@1'
@@ -55,12 +56,6 @@ function* listChunks(key: string, records: readonly object[]): Generator<string>
     }
   }
   yield `${chunk}${records.length ? '\n' : ''}]`
-}
-
-const INTERNAL_ENTRY_SHAPE = {
-  activationId: z.string().min(1),
-  participantId: z.string().min(1),
-  questionsAnswered: z.number().int().min(0).optional(),
 }
 
 const dumpHeadSchema = z.looseObject({
@@ -109,7 +104,7 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
   }
   const entries = head.data.entries.map((e, i) => {
     const path = `entries[${i}]`
-    const internals = check(z.looseObject(INTERNAL_ENTRY_SHAPE), e, path)
+    const internals = check(z.looseObject(internalEntryShape), e, path)
     if (!internals) return undefined
     const type = types.get(internals.activationId)
     if (!type) {

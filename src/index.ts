@@ -1,18 +1,26 @@
 // activation-emulator's public API.
 
+export { createEmulator, type Emulator } from './emulator.js'
 export {
-  createEmulator,
   DEFAULT_BASE_URL,
   DEFAULT_ENDPOINT_OPTIONS,
-  type Emulator,
   type EmulatorOptions,
   type EmulatorSettings,
-} from './emulator.js'
+} from './emulator-options.js'
 export { DUMP_FORMAT, parseWorldDump, worldDumpChunks, type WorldDump } from './dump.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './server.js'
 export type { AccountSettings, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 
 export * from './contract/enums.js'
+export {
+  filterApplies,
+  TYPE_RULES,
+  TYPED_ENTRY_FILTERS,
+  typesOfFilter,
+  type DefaultCount,
+  type TypedEntryFilter,
+  type TypeRules,
+} from './contract/type-rules.js'
 export { dateObjectSchema, toDateObject, type DateObject } from './contract/date-object.js'
 export { activationSchema, type Activation } from './contract/activation.js'
 export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
@@ -32,6 +40,7 @@ export { resolveScenario, SCENARIO_NAMES } from './resolve-scenario.js'
 export { isScenarioPath, loadScenarioFile } from './scenario-file.js'
 export { buildWorld, type World } from './world.js'
 export { createDatabase, type Database } from './store/database.js'
-export type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
-export { toActivation, toEntry, toParticipant, stateOf } from './serialize.js'
+export type { StoredActivation, StoredEntry, StoredParticipant } from './contract/stored-records.js'
+export { stateOf } from './contract/state.js'
+export { toActivation, toEntry, toParticipant } from '../handlers/serialize.js'
 export { scenarios } from '../scenarios/index.js'

@@ -32,29 +32,22 @@ export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
 }
 
 /**
+ * What a factory draws from: a Faker for names and words, and its `randomizer`, from which the
+ * factories' helpers draw plain numbers (faker.number.int costs several times the draw itself).
+ */
+export type SeededFaker = Faker & { readonly randomizer: Randomizer }
+
+/**
  * A Faker instance of its own (English locale, the fast randomizer below), whose reference date is fixed, for factories to use
  * after `faker.seed(...)`. Never the global `faker`: its state is shared with whoever imports it.
  * @example const faker = createFaker(Date.parse('2026-06-01T12:00:00.000Z'))
  */
-export function createFaker(referenceDate: number): Faker {
+export function createFaker(referenceDate: number): SeededFaker {
   const randomizer = createRandomizer()
-  const faker: Faker & { [kRandomizer]?: Randomizer } = new FakerClass({ locale: ENGLISH, randomizer })
+  const faker = Object.assign(new FakerClass({ locale: ENGLISH, randomizer }), { randomizer })
   faker.setDefaultRefDate(referenceDate)
-  faker[kRandomizer] = randomizer
   return faker
 }
-
-const kRandomizer = Symbol('randomizer')
-
-/**
- * The randomizer behind a Faker made by createFaker (undefined for any other), for the helpers that
- * draw numbers straight from it: faker.number.int costs several times the draw itself, millions of times a world.
- */
-export function randomizerOf(faker: Faker): Randomizer | undefined {
-  return (faker as { [kRandomizer]?: Randomizer })[kRandomizer]
-}
-
-export type { Faker }
 
 /**
  * sfc32, seeded through splitmix32. The world reseeds once per activation, person and participant
@@ -75,8 +68,7 @@ function createRandomizer(): Randomizer {
     c = (c + t) | 0
     return t >>> 0
   }
-  // splitmix32's state, used while seeding. Not a closure made in seed(): under tsx (esbuild keepNames)
-  // each named closure costs an Object.defineProperty, on every one of the ~100,000 seeds.
+  // splitmix32's state while seeding; a closure made once, not one per seed(), which runs ~100,000 times a world.
   let state = 0
   const splitmix = (): number => {
     state = (state + 0x9e3779b9) | 0

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolveScenario } from './resolve-scenario.js'
@@ -23,6 +23,13 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
   if (!EXTENSIONS.includes(ext)) {
     throw new Error(`Failed to load scenario file ${path}: it must end in ${EXTENSIONS.join(', ')}`)
   }
+  // Checked first: a module loader would name its own path and the resolved one, not the user's.
+  const found = await stat(file).catch((error: NodeJS.ErrnoException) => error)
+  if (found instanceof Error) {
+    const missing = found.code === 'ENOENT' || found.code === 'ENOTDIR'
+    throw new Error(`Failed to load scenario file ${path}: ${missing ? 'no such file' : found.message}`)
+  }
+  if (!found.isFile()) throw new Error(`Failed to load scenario file ${path}: not a file`)
   let value: unknown
   try {
     if (ext === '.json') value = JSON.parse(await readFile(file, 'utf8'))

@@ -1,6 +1,15 @@
 import { z } from 'zod'
-import { activationTypeSchema, hasSubtype, stateSchema, SUBTYPES_BY_TYPE, subtypeSchema } from './contract/enums.js'
-import { problemLines } from './problems.js'
+import {
+  activationTypeSchema,
+  hasSubtype,
+  stateSchema,
+  SUBTYPES_BY_TYPE,
+  subtypeSchema,
+  UNLISTED_TYPES,
+} from './contract/enums.js'
+import { problemLines } from './contract/problems.js'
+import { rateLimitSchema } from './contract/rate-limit.js'
+import { ID_LIMITS } from './ids.js'
 
 const count = z.number().int().min(0)
 
@@ -14,7 +23,7 @@ export const activationGroupSchema = z
     type: activationTypeSchema,
     subtype: subtypeSchema.optional(),
     state: stateSchema,
-    count: z.number().int().min(1).default(1),
+    count: z.number().int().min(1).max(ID_LIMITS.activationsPerGroup).default(1),
     /** Entries of each activation of the group (activations that have not started have none). */
     entries: count.default(0),
     /** Winners of each activation; by default a share that suits the type. */
@@ -81,12 +90,6 @@ export const activationGroupSchema = z
     }
   })
 
-/** The rate limit of an account: `limit` requests per `windowSeconds`. */
-export const rateLimitSchema = z.strictObject({
-  limit: z.number().int().min(1),
-  windowSeconds: z.number().int().min(1),
-})
-
 /** An account: its API keys, plan and activations. A key sees only its own account. */
 export const accountSchema = z
   .strictObject({
@@ -98,7 +101,7 @@ export const accountSchema = z
     premium: z.boolean().default(true),
     rateLimit: rateLimitSchema.nullable().default(null),
     /** People who may enter the account's activations; an activation without replays needs as many as its entries. */
-    people: z.number().int().min(1).default(1000),
+    people: z.number().int().min(1).max(ID_LIMITS.people).default(1000),
     /** The first people of the pool, as given (names and e-mails to test with); the rest are generated. */
     identities: z
       .array(
@@ -109,7 +112,7 @@ export const accountSchema = z
         }),
       )
       .default([]),
-    activations: z.array(activationGroupSchema).default([]),
+    activations: z.array(activationGroupSchema).max(ID_LIMITS.groups).default([]),
   })
   .superRefine((a, ctx) => {
     a.activations.forEach((g, i) => {
@@ -163,16 +166,32 @@ const scenarioShape = {
   seed: z.number().int().min(0).max(0xffffffff),
   /** Freezes the clock at this ISO time; otherwise the world is built around the time it starts. */
   now: z.iso.datetime({ offset: true }).optional(),
-  accounts: z.array(accountSchema).min(1),
+  accounts: z.array(accountSchema).min(1).max(ID_LIMITS.accounts),
   endpoints: endpointDefaultsSchema.optional(),
   faults: faultsSchema.optional(),
+  /**
+   * Allow activations of the four types whose responses the spec does not show (survey, quiz,
+   * ultimate_team, game), served as the emulator guesses them. Off: worlds hold only the ten documented types.
+   */
+  undocumentedTypes: z.boolean().default(false),
 }
 
 /** A scenario: the world the emulator serves. Plain data; the library turns it into a world. */
 export const scenarioSchema = z.strictObject(scenarioShape).superRefine((s, ctx) => {
   const names = new Set<string>()
   const keys = new Set<string>()
+  const unlisted: ReadonlySet<string> = new Set(UNLISTED_TYPES)
   s.accounts.forEach((a, i) => {
+    if (!s.undocumentedTypes) {
+      a.activations.forEach((g, j) => {
+        if (unlisted.has(g.type))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['accounts', i, 'activations', j, 'type'],
+            message: `the spec does not show how a ${g.type} activation looks in a response: set undocumentedTypes: true to serve the emulator's guess`,
+          })
+      })
+    }
     if (names.has(a.name))
       ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: `duplicate account name ${a.name}` })
     names.add(a.name)
@@ -202,12 +221,11 @@ export type ScenarioExtension = {
   accounts?: Array<Partial<z.input<typeof accountSchema>> & { name: string }>
   endpoints?: z.input<typeof endpointDefaultsSchema>
   faults?: z.input<typeof faultsSchema>
+  undocumentedTypes?: boolean
 }
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>
 export type Account = z.output<typeof accountSchema>
-export type ActivationGroup = z.output<typeof activationGroupSchema>
-export type RateLimit = z.output<typeof rateLimitSchema>
 export type EndpointDefaults = z.output<typeof endpointDefaultsSchema>
 export type Faults = z.output<typeof faultsSchema>
 

@@ -2,18 +2,14 @@ import { createActivation } from '../factories/activation.js'
 import { createEntries } from '../factories/entries.js'
 import { createParticipant } from '../factories/participant.js'
 import { createPerson, type Person } from '../factories/person.js'
+import { createIds } from './ids.js'
 import { createFaker, deriveSeed } from './random.js'
-import { stateOf } from './serialize.js'
 import type { Account, Scenario } from './scenario.js'
 import type { DateObject } from './contract/date-object.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
+import { stateOf } from './contract/state.js'
+import type { StoredEntry, World } from './contract/stored-records.js'
 
-/** A generated world: what the store is loaded with. Entries are in serving order within each activation. */
-export type World = {
-  activations: StoredActivation[]
-  entries: StoredEntry[]
-  participants: StoredParticipant[]
-}
+export type { World }
 
 /** The position of each group of an account: its key, made unique by counting repeats. */
 function groupKeys(account: Account): string[] {
@@ -29,7 +25,9 @@ function groupKeys(account: Account): string[] {
 /**
  * Builds the world a scenario describes, around the instant `now`. Each activation and its entries
  * derive from the seed and the activation's position (account, group key, index), never from the
- * order of generation: growing one group leaves every other activation byte-identical.
+ * order of generation: growing one group leaves every other activation byte-identical. Ids are a
+ * keyed permutation of positions (account and group by their place in the scenario), so no two
+ * records share one at any size.
  * @example const world = buildWorld(parseScenario(defaultScenario), Date.parse('2026-06-01T12:00:00Z'))
  */
 export function buildWorld(
@@ -39,10 +37,11 @@ export function buildWorld(
 ): World {
   const faker = createFaker(now)
   const personFaker = createFaker(now)
+  const ids = createIds(scenario.seed)
   const world: World = { activations: [], entries: [], participants: [] }
   const planned = scenario.accounts.reduce((n, a) => n + a.activations.reduce((m, g) => m + g.count * g.entries, 0), 0)
 
-  for (const account of scenario.accounts) {
+  scenario.accounts.forEach((account, a) => {
     // The pool, built lazily: a person exists once drawn. Each one's entry times feed their profile.
     const people = new Array<Person | undefined>(account.people)
     const entryTimes = new Array<DateObject[] | undefined>(account.people)
@@ -50,7 +49,7 @@ export function buildWorld(
       let person = people[index]
       if (!person) {
         personFaker.seed(deriveSeed(scenario.seed, account.name, 'person', index))
-        person = createPerson(personFaker, index)
+        person = createPerson(personFaker, index, ids.person(a, index))
         const identity = account.identities[index]
         if (identity) person = { ...person, ...identity }
         people[index] = person
@@ -65,10 +64,13 @@ export function buildWorld(
       const key = keys[g] as string
       for (let i = 0; i < group.count; i++) {
         faker.seed(deriveSeed(scenario.seed, account.name, 'activation', key, i))
+        const made = ids.activation(a, g, i)
         const activation = createActivation(faker, {
           account: account.name,
           now,
           ...group,
+          id: group.id ?? made.id,
+          slugSuffix: made.slugSuffix,
           startAt: instantOf(group.startAt, now),
           endAt: instantOf(group.endAt, now),
         })
@@ -80,7 +82,14 @@ export function buildWorld(
         }
         faker.seed(deriveSeed(scenario.seed, account.name, 'entries', key, i))
         world.activations.push(activation)
-        for (const entry of createEntries(faker, activation, personAt, account.people, { ...group, now }, onEntry)) {
+        for (const entry of createEntries(
+          faker,
+          activation,
+          personAt,
+          account.people,
+          { ...group, now, entryId: (n) => ids.entry(a, g, i, n) },
+          onEntry,
+        )) {
           world.entries.push(entry)
         }
         onProgress?.(world.entries.length, planned)
@@ -94,7 +103,7 @@ export function buildWorld(
       faker.seed(deriveSeed(scenario.seed, account.name, 'participant', index))
       world.participants.push(createParticipant(faker, person, account.name, times))
     })
-  }
+  })
   // Ids and slugs are checked for uniqueness where the store indexes them.
   return world
 }

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseScenario } from '../src/scenario.js'
 import { createDatabase, type Database } from '../src/store/database.js'
-import { entryField, type StoredEntry } from '../src/store/records.js'
+import { entryField, type StoredEntry } from '../src/contract/stored-records.js'
 import { buildWorld } from '../src/world.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW } from './support/worlds.js'
@@ -111,6 +111,41 @@ describe('the store', () => {
     expect([...after].sort()).toEqual(after)
   })
 
+  it('gives read-only views of its maps: no set, delete or clear', () => {
+    for (const map of [db.index.activations, db.index.entries, db.index.participants]) {
+      expect(map.size).toBeGreaterThan(0)
+      for (const method of ['set', 'delete', 'clear']) expect(method in map, method).toBe(false)
+    }
+  })
+
+  it('loads a world with the same checks as single writes', async () => {
+    const world = buildWorld(parseScenario(everyTypeScenario), NOW)
+    const entry = world.entries[0]!
+    const [activation, other] = world.activations
+    const participant = world.participants[0]!
+    await expect(createDatabase({ ...world, entries: [...world.entries, { ...entry }] })).rejects.toThrow(
+      `Failed to load the world: the entry id ${entry.id} is taken`,
+    )
+    await expect(createDatabase({ ...world, entries: [{ ...entry, activationId: 'nope' }] })).rejects.toThrow(
+      `Failed to load the world: entry ${entry.id}: no activation has the id nope`,
+    )
+    await expect(createDatabase({ ...world, entries: [{ ...entry, participantId: 'nobody' }] })).rejects.toThrow(
+      `Failed to load the world: entry ${entry.id}: no participant has the id nobody`,
+    )
+    await expect(
+      createDatabase({ ...world, activations: [...world.activations, { ...activation!, id: 'Fresh1' }] }),
+    ).rejects.toThrow(`Failed to load the world: the slug ${activation!.slug} is taken`)
+    await expect(
+      createDatabase({ ...world, activations: [...world.activations, { ...other!, id: activation!.id }] }),
+    ).rejects.toThrow(`Failed to load the world: the activation id ${activation!.id} is taken`)
+    await expect(
+      createDatabase({ ...world, participants: [...world.participants, { ...participant }] }),
+    ).rejects.toThrow(`Failed to load the world: the participant id ${participant.id} is taken`)
+    await expect(
+      createDatabase({ ...world, participants: [{ ...participant, account: 'another' }, ...world.participants.slice(1)] }),
+    ).rejects.toThrow(`is not of the account every-type`)
+  })
+
   it('indexes a created activation in its account, newest start first', async () => {
     const model = db.index.activationsOf('every-type')[0]!
     const created = await db.activations.create({
@@ -126,3 +161,123 @@ describe('the store', () => {
     )
   })
 })
+
+describe('an update the store refuses', () => {
+  // @msw/data prints a schema's complaints before it throws; the tests expect them.
+  beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => {}))
+  afterEach(() => vi.restoreAllMocks())
+
+  type Named = { id: string }
+  type AnyCollection = {
+    all(): unknown[]
+    update(predicate: unknown, options: { data: (record: any) => void }): Promise<unknown>
+    updateMany(predicate: unknown, options: { data: (record: any) => void }): Promise<unknown>
+    findFirst(predicate: unknown): unknown
+  }
+
+  /** Every record of every collection, and what the index finds by id, to compare after a refusal. */
+  function snapshot() {
+    return {
+      activations: [...db.activations.all()],
+      entries: [...db.entries.all()],
+      participants: [...db.participants.all()],
+      indexed: [
+        ...db.index.activations.values(),
+        ...db.index.entries.values(),
+        ...db.index.participants.values(),
+      ],
+    }
+  }
+
+  function expectUnchanged(before: ReturnType<typeof snapshot>, collection: AnyCollection, record: Named) {
+    const after = snapshot()
+    for (const key of ['activations', 'entries', 'participants'] as const) {
+      expect(after[key].length, key).toBe(before[key].length)
+      expect(
+        after[key].every((r, i) => r === before[key][i]),
+        `${key} hold the same records in the same order`,
+      ).toBe(true)
+    }
+    // The index's maps may hold them in another order: a refused replacement is put back last.
+    const indexed = new Set(after.indexed)
+    expect(after.indexed.length).toBe(before.indexed.length)
+    expect(before.indexed.every((r) => indexed.has(r)), 'the index holds the same records').toBe(true)
+    expect(collection.findFirst((q: any) => q.where({ id: record.id }))).toBe(record)
+  }
+
+  async function expectRefused(
+    collection: AnyCollection,
+    record: Named,
+    change: (record: any) => void,
+    message: RegExp,
+  ): Promise<void> {
+    const before = snapshot()
+    await expect(collection.update((q: any) => q.where({ id: record.id }), { data: change })).rejects.toThrow(message)
+    expectUnchanged(before, collection, record)
+  }
+
+  const giveawayEntry = () => db.index.entryListsOf(runningOf('giveaway').id).all[0]!
+  const otherEntry = () => db.index.entryListsOf(runningOf('form').id).all[0]!
+
+  it.each([
+    ['a field the schema refuses', (e: any) => void (e.email = 5), /does not match the schema/],
+    ['a field of the wrong type for its activation', (e: any) => void (e.isWinner = 'yes'), /not an entry of a giveaway: isWinner/],
+    ["another type's field", (e: any) => void (e.choice = 'North'), /not an entry of a giveaway/],
+    ['an unknown activation', (e: any) => void (e.activationId = 'nope'), /no activation has the id nope/],
+    ['an unknown participant', (e: any) => void (e.participantId = 'nobody'), /no participant has the id nobody/],
+  ])('leaves the entries as they were: %s', async (_, change, message) => {
+    await expectRefused(db.entries as never, giveawayEntry(), change, message)
+  })
+
+  it('leaves the entries as they were: an id taken by another entry', async () => {
+    const taken = otherEntry().id
+    await expectRefused(db.entries as never, giveawayEntry(), (e) => void (e.id = taken), /entry id \w+ is taken/)
+  })
+
+  it('leaves the entries as they were: a participant of another account', async () => {
+    const someone = db.index.participantsOf('every-type')[0]!
+    await db.participants.create({ ...someone, id: 'Elsewhere1', account: 'another' })
+    await expectRefused(
+      db.entries as never,
+      giveawayEntry(),
+      (e) => void (e.participantId = 'Elsewhere1'),
+      /participant Elsewhere1 is not of the account every-type/,
+    )
+  })
+
+  it('leaves the entries as they were when updateMany refuses one of several', async () => {
+    const lists = db.index.entryListsOf(runningOf('giveaway').id)
+    const [first, second] = lists.all
+    const before = snapshot()
+    await expect(
+      db.entries.updateMany((q) => q.where({ id: (id: string) => id === first!.id || id === second!.id }), {
+        data(e) {
+          if (e.id === second!.id) Object.assign(e, { isWinner: 'yes' })
+          else Object.assign(e, { emailOptIn: !(e as { emailOptIn: boolean }).emailOptIn })
+        },
+      }),
+    ).rejects.toThrow(/not an entry of a giveaway/)
+    expectUnchanged(before, db.entries as never, first!)
+    expect(lists.all[0]).toBe(first)
+  })
+
+  it.each([
+    ['a field the schema refuses', (a: any) => void (a.subtype = 'bogus'), /does not match the schema/],
+    ['an id taken by another activation', 'id', /activation id \w+ is taken/],
+    ['a slug taken by another activation', 'slug', /the slug [\w-]+ is taken/],
+  ] as const)('leaves the activations as they were: %s', async (_, change, message) => {
+    const [record, other] = db.index.activationsOf('every-type')
+    const apply = typeof change === 'string' ? (a: any) => void (a[change] = other![change]) : change
+    await expectRefused(db.activations as never, record!, apply, message)
+  })
+
+  it.each([
+    ['a field the schema refuses', (p: any) => void (p.email = 5), /does not match the schema/],
+    ['an id taken by another participant', 'id', /participant id \w+ is taken/],
+  ] as const)('leaves the participants as they were: %s', async (_, change, message) => {
+    const [record, other] = db.index.participantsOf('every-type')
+    const apply = typeof change === 'string' ? (p: any) => void (p[change] = other![change]) : change
+    await expectRefused(db.participants as never, record!, apply, message)
+  })
+})
+

@@ -1,8 +1,20 @@
 import type { Emulator } from '../emulator.js'
-import { stateOf } from '../serialize.js'
+import { DEFAULT_ENDPOINT_OPTIONS } from '../emulator-options.js'
+import { stateOf } from '../contract/state.js'
 
-/** The lines printed once the server listens: where, what, the keys, and a request to paste. */
-export function banner(emulator: Emulator, url: string, version: string, readyMs: number): string {
+const UNSUPPORTED_FILTER = { empty: 'select nothing', ignore: 'are ignored', reject: 'answer 400' } as const
+
+/**
+ * The lines printed once the server listens: where, what, the keys, every setting that changes the
+ * answers (so that none surprises), and a request to paste.
+ */
+export function banner(
+  emulator: Emulator,
+  url: string,
+  version: string,
+  readyMs: number,
+  cors: string | false,
+): string {
   const { db, clock, scenario } = emulator
   const now = clock.now()
   const states = { not_started: 0, running: 0, ended: 0 }
@@ -10,6 +22,24 @@ export function banner(emulator: Emulator, url: string, version: string, readyMs
   const first = emulator.accounts[0]
   const key = first?.apiKeys[0] ?? 'KEY'
   const fmt = (n: number) => n.toLocaleString('en')
+  const { defaultLimits: limits, latency, errorRate, rateLimitHeaders, unsupportedFilter } = emulator.options
+  const basePath = new URL(emulator.baseUrl).pathname.replace(/\/+$/, '')
+  const usual = DEFAULT_ENDPOINT_OPTIONS.defaultLimits
+  const answers = [
+    basePath ? `under ${basePath}` : 'at the root',
+    cors === false ? 'no CORS' : cors === '*' ? 'CORS for any origin' : `CORS for ${cors} only`,
+    rateLimitHeaders ? 'rate-limit headers sent' : 'no rate-limit headers',
+    `filters a type does not support ${UNSUPPORTED_FILTER[unsupportedFilter]}`,
+    ...(Object.entries(usual).some(([list, n]) => limits[list as keyof typeof usual] !== n)
+      ? [
+          `default limits ${limits.activations} activations, ${limits.entries} entries, ${limits.participants} participants`,
+        ]
+      : []),
+  ]
+  const faults = [
+    ...(latency ? [`latency ${latency.min === latency.max ? latency.min : `${latency.min}-${latency.max}`} ms`] : []),
+    ...(errorRate > 0 ? [`${+(errorRate * 100).toFixed(2)}% of requests answered 500`] : []),
+  ]
   const lines = [
     `activation-emulator ${version} listening on ${url}`,
     `  scenario   ${scenario.name} (seed ${scenario.seed}): ${scenario.description}`,
@@ -19,6 +49,8 @@ export function banner(emulator: Emulator, url: string, version: string, readyMs
       (a) =>
         `  account    ${a.name}: key${a.apiKeys.length > 1 ? 's' : ''} ${a.apiKeys.join(', ')}; premium ${a.premium ? 'on' : 'off'}; ${a.rateLimit ? `${a.rateLimit.limit} requests per ${a.rateLimit.windowSeconds} s` : 'no rate limit'}`,
     ),
+    `  answers    ${answers.join('; ')}`,
+    `  faults     ${faults.length ? faults.join('; ') : 'none'}`,
     `  try        curl -H 'Authorization: Api-Key ${key}' '${url}/activations/list?limit=5'`,
     `  ready in ${(readyMs / 1000).toFixed(2)} s; Ctrl-C stops`,
   ]

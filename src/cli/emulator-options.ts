@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { scenarios } from '../../scenarios/index.js'
-import type { EmulatorOptions } from '../emulator.js'
+import { createEmulator, type Emulator, type EmulatorOptions } from '../emulator.js'
 import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
 import { UsageError } from './flags.js'
 
@@ -49,4 +49,20 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
     throw new UsageError('--rate-window needs --rate-limit')
   if (args.rateLimit !== undefined) options.rateLimit = { limit: args.rateLimit, windowSeconds: args.rateWindow ?? 60 }
   return options
+}
+
+/**
+ * `createEmulator`, with the --data file named in whatever it finds wrong with the world that file
+ * holds (the library knows the parsed JSON, not where it came from).
+ */
+export async function createEmulatorFor(args: WorldArgs, options: EmulatorOptions): Promise<Emulator> {
+  try {
+    return await createEmulator(options)
+  } catch (error) {
+    if (args.data === undefined) throw error
+    const message = (error as Error).message
+    const invalid = message.startsWith('Invalid data:')
+    const reason = message.replace(/^(?:Invalid data|Failed to load the world):\s*/, '')
+    throw new Error(`${invalid ? 'Invalid' : 'Failed to load'} --data ${args.data}: ${reason}`)
+  }
 }

@@ -1,4 +1,4 @@
-import type { Argv } from 'yargs'
+import type { Options } from 'yargs'
 import { parseInstant } from '../clock.js'
 
 /** A bad flag value: the command line prints its message on one line and exits 1. */
@@ -6,13 +6,25 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-const integer = (flag: string, min: number, max: number) => (value: unknown) => {
-  const text = String(value)
-  const n = /^\d+$/.test(text) ? Number(text) : NaN
-  if (!(n >= min && n <= max))
-    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
-  return n
+/** A command's flags as yargs takes them: each flag's name (kebab-case) and its definition. */
+export type FlagTable = Record<string, Options>
+
+/** A string flag's check: an empty value names the flag and what it wants, else `parse` judges it. */
+function needs<T>(flag: string, what: string, parse: (text: string) => T) {
+  return (value: unknown): T => {
+    const text = String(value)
+    if (text === '') throw new UsageError(`--${flag} needs a value: ${what}`)
+    return parse(text)
+  }
 }
+
+const integer = (flag: string, min: number, max: number) =>
+  needs(flag, `an integer from ${min} to ${max}`, (text) => {
+    const n = /^\d+$/.test(text) ? Number(text) : NaN
+    if (!(n >= min && n <= max))
+      throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+    return n
+  })
 
 /** `--latency MS` or `MIN-MAX`. */
 export function parseLatency(value: unknown): number | { min: number; max: number } {
@@ -28,60 +40,172 @@ export function parseLatency(value: unknown): number | { min: number; max: numbe
   return min === max ? min : { min, max }
 }
 
-/** The flags that say which world to build: shared by `serve` and `dump`. */
-export function worldFlags<T>(yargs: Argv<T>) {
-  return yargs
-    .option('scenario', {
+/** The flags that say which world to build: shared by `serve` and `dump`, which say what `--data` does. */
+function worldFlags(command: 'serve' | 'dump'): FlagTable {
+  return {
+    scenario: {
       alias: 's',
       type: 'string',
-      describe: 'A built-in scenario (see --list-scenarios) or a scenario file (.ts, .js, .json)',
-    })
-    .option('seed', {
+      describe: 'A built-in scenario (activation-emulator --list-scenarios) or a scenario file (.ts, .js, .json)',
+      coerce: needs('scenario', 'a built-in scenario or a scenario file', (text) => text),
+    },
+    seed: {
       type: 'string',
       describe: 'Another seed for the scenario',
       coerce: integer('seed', 0, 0xffffffff),
-    })
-    .option('now', {
+    },
+    now: {
       type: 'string',
       describe: 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z); without it the clock runs',
-      coerce: (value: string) => {
+      coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
         try {
-          parseInstant(value, '--now')
+          parseInstant(text, '--now')
         } catch (error) {
           throw new UsageError((error as Error).message)
         }
-        return value
-      },
-    })
-    .option('data', {
+        return text
+      }),
+    },
+    data: {
       type: 'string',
-      describe: 'Serve a world written by `activation-emulator dump` instead of generating one',
-    })
-    .option('api-key', {
+      describe: `${command === 'serve' ? 'Serve' : 'Read'} a world written by \`activation-emulator dump\` instead of generating one`,
+      coerce: needs('data', 'a file written by activation-emulator dump', (text) => text),
+    },
+    'api-key': {
       type: 'string',
       array: true,
       describe: "API key of the scenario's first account (repeatable); default: the scenario's keys",
       coerce: (values: string[]) => {
+        if (values.length === 0 || values.includes('')) throw new UsageError('--api-key needs a value: a key')
         for (const key of values)
           if (!/^\S+$/.test(key))
             throw new UsageError(`--api-key must be a key without spaces, got ${JSON.stringify(key)}`)
         return values
       },
-    })
-    .option('premium', {
+    },
+    premium: {
       type: 'boolean',
       describe: 'Premium feature (participants) of the first account; --no-premium turns it off',
-    })
-    .option('rate-limit', {
+    },
+    'rate-limit': {
       type: 'string',
       describe: 'Requests allowed per key per window (default: no limit)',
       coerce: integer('rate-limit', 1, 1_000_000),
-    })
-    .option('rate-window', {
+    },
+    'rate-window': {
       type: 'string',
       describe: 'Rate-limit window in seconds (default 60)',
       coerce: integer('rate-window', 1, 86_400),
-    })
+    },
+  }
 }
 
-export { integer }
+/** The flags of `activation-emulator [serve]`. */
+export const serveFlags: FlagTable = {
+  ...worldFlags('serve'),
+  port: {
+    alias: 'p',
+    type: 'string',
+    // Defaults applied by `serve`, not by yargs, which would put them in place of a missing value.
+    defaultDescription: '4010',
+    describe: 'Port to listen on; 0 picks a free one',
+    coerce: integer('port', 0, 65535),
+  },
+  host: {
+    type: 'string',
+    defaultDescription: '127.0.0.1',
+    describe: 'Address to listen on',
+    coerce: needs('host', 'an address such as 127.0.0.1', (text) => text),
+  },
+  'base-path': {
+    type: 'string',
+    describe: 'Serve the API under this path, e.g. /v1 (default: the root)',
+    coerce: needs('base-path', 'a path such as /v1', (text) => text),
+  },
+  latency: {
+    type: 'string',
+    describe: 'Delay every answer: MS, or MIN-MAX for a seeded draw',
+    coerce: needs('latency', 'milliseconds (250) or a range (100-400)', parseLatency),
+  },
+  cors: {
+    type: 'string',
+    describe: 'Allow this origin only (default: any origin); --no-cors turns CORS off',
+    coerce: (value: unknown) =>
+      value === false ? false : needs('cors', 'an origin such as http://localhost:3000, or *', (text) => text)(value),
+  },
+  'rate-limit-headers': {
+    type: 'boolean',
+    describe: "Send Retry-After and X-RateLimit-* headers, which the spec does not show (default: the scenario's, off)",
+  },
+  quiet: { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' },
+  'list-scenarios': { type: 'boolean', describe: 'List the built-in scenarios and exit' },
+}
+
+/** The flags of `activation-emulator dump`. */
+export const dumpFlags: FlagTable = {
+  ...worldFlags('dump'),
+  out: {
+    alias: 'o',
+    type: 'string',
+    describe: 'Write to this file instead of stdout',
+    coerce: needs('out', 'a file to write', (text) => text),
+  },
+}
+
+/** Every name a flag answers to: its own, its aliases, and their camelCase forms. */
+function namesOf(flag: string, options: Options): string[] {
+  const names = [flag, ...[options.alias ?? []].flat()]
+  return [...names, ...names.map((name) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))]
+}
+
+/** The flag names a command-line token spells: `--no-cors` and `--cors=x` spell cors, `-qp` spells q and p. */
+function spelledIn(token: string): string[] {
+  const long = /^--(?:no-)?([^=]+)/.exec(token)
+  if (long) return [long[1]!]
+  if (/^-[A-Za-z]/.test(token)) return [...token.slice(1).split('=')[0]!]
+  return []
+}
+
+/** The flag names typed on the command line, up to a `--`. */
+function typedFlags(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--')
+  return (end < 0 ? argv : argv.slice(0, end)).flatMap(spelledIn)
+}
+
+/**
+ * Throws when a flag that takes one value is typed more than once (`--port 4011 --port 4012`,
+ * `-p 1 --port 2`, `--premium --no-premium`): yargs would keep both values, or the last, without a word.
+ */
+export function rejectRepeats(argv: readonly string[], flags: FlagTable): void {
+  const flagOf = new Map<string, string>()
+  for (const [flag, options] of Object.entries(flags))
+    if (!options.array) for (const name of namesOf(flag, options)) flagOf.set(name, flag)
+  const seen = new Set<string>()
+  for (const name of typedFlags(argv)) {
+    const flag = flagOf.get(name)
+    if (flag === undefined) continue
+    if (seen.has(flag)) throw new UsageError(`--${flag} is given more than once: give it once`)
+    seen.add(flag)
+  }
+}
+
+const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
+
+/**
+ * A yargs middleware (to run before validation) that drops what ACTIVATION_EMULATOR_ variables gave
+ * for flags this command does not take, so that a variable set for `serve` (ACTIVATION_EMULATOR_PORT)
+ * is ignored by `dump` rather than refused. The same flag typed on the command line is still refused.
+ */
+export function ignoreOtherCommandsVariables(argv: readonly string[], flags: FlagTable) {
+  const known = new Set(['_', '$0', 'help', 'h', 'version', 'v'])
+  for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
+  const typed = new Set(typedFlags(argv))
+  return (args: Record<string, unknown>): void => {
+    for (const key of Object.keys(args)) {
+      const kebab = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+      const variable = ENV_PREFIX + kebab.toUpperCase().replace(/-/g, '_')
+      if (!known.has(key) && !typed.has(key) && !typed.has(kebab) && process.env[variable] !== undefined)
+        delete args[key]
+    }
+  }
+}

@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import yargs from 'yargs'
+import yargs, { type Argv } from 'yargs'
 import { scenarios } from '../../scenarios/index.js'
 import { dumpCommand, type DumpArgs } from './dump.js'
-import { integer, parseLatency, UsageError, worldFlags } from './flags.js'
+import {
+  dumpFlags,
+  ignoreOtherCommandsVariables,
+  rejectRepeats,
+  serveFlags,
+  UsageError,
+  type FlagTable,
+} from './flags.js'
 import { serveCommand, type ServeArgs } from './serve.js'
 
 /** The package's version, from the package.json above this file (in src/ or in dist/src/). */
@@ -29,11 +36,35 @@ export function scenarioList(): string {
 }
 
 /**
+ * The examples of a command's --help, each command on a line of its own under what it does, so that
+ * no width cuts one in two (yargs's two-column examples wrap mid-command at 80 columns).
+ */
+function examples(list: Array<[what: string, command: string]>): string {
+  return ['Examples:', ...list.flatMap(([what, command]) => [`  ${what}:`, `    ${command}`])].join('\n')
+}
+
+/**
+ * One line for stderr from an error's message: a library's multi-line list of problems
+ * (`Invalid x:\n  a\n  b`) reads `Invalid x: a; b`.
+ */
+export function oneLine(message: string): string {
+  return message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+}
+
+/**
  * Runs the command line with its arguments (after the program name). Resolves to the exit code for
  * commands that end (dump, --help, errors); `serve` keeps running until a signal.
  */
 export async function run(argv: string[], started = performance.now()): Promise<number> {
   const v = version()
+  // What every command does to its flags before yargs reads them.
+  const flagsOf = <T>(y: Argv<T>, flags: FlagTable) => {
+    rejectRepeats(argv, flags)
+    return y.options(flags).middleware(ignoreOtherCommandsVariables(argv, flags), true)
+  }
   const cli = yargs(argv)
     .scriptName('activation-emulator')
     .env('ACTIVATION_EMULATOR')
@@ -42,45 +73,27 @@ export async function run(argv: string[], started = performance.now()): Promise<
     .alias('version', 'v')
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(110, process.stdout.columns || 110))
-    .option('list-scenarios', { type: 'boolean', describe: 'List the built-in scenarios and exit' })
-    .middleware((args) => {
-      if (args['listScenarios']) {
-        process.stdout.write(scenarioList())
-        throw new ListedScenarios()
-      }
-    }, true)
+    .wrap(Math.min(110, process.stdout.columns || Number(process.env['COLUMNS']) || 80))
     .command(
       ['serve', '$0'],
       'Serve the Activation Data API (the default command)',
       (y) =>
-        worldFlags(y)
-          .option('port', {
-            alias: 'p',
-            type: 'string',
-            default: '4010',
-            describe: 'Port to listen on; 0 picks a free one',
-            coerce: integer('port', 0, 65535),
-          })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-          .option('base-path', {
-            type: 'string',
-            describe: 'Serve the API under this path, e.g. /v1 (default: the root)',
-          })
-          .option('latency', {
-            type: 'string',
-            describe: 'Delay every answer: MS, or MIN-MAX for a seeded draw',
-            coerce: parseLatency,
-          })
-          .option('cors', {
-            type: 'string',
-            describe: 'Allow this origin only (default: any origin); --no-cors turns CORS off',
-          })
-          .option('quiet', { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' })
-          .example('$0 --scenario busy', 'Serve the busy scenario on http://127.0.0.1:4010')
-          .example(
-            '$0 -s default --now 2026-06-01T12:00:00Z --rate-limit 10',
-            'A frozen clock and 10 requests a minute per key',
+        flagsOf(y, serveFlags)
+          .middleware((args) => {
+            if (args['listScenarios']) {
+              process.stdout.write(scenarioList())
+              throw new ListedScenarios()
+            }
+          }, true)
+          .epilogue(
+            examples([
+              ['Serve the busy scenario on http://127.0.0.1:4010', '$0 --scenario busy'],
+              [
+                'A frozen clock and 10 requests a minute per key',
+                '$0 -s default --now 2026-06-01T12:00:00Z --rate-limit 10',
+              ],
+              ['Serve a world dumped to a file', '$0 --data world.json'],
+            ]),
           ),
       async (args) => serveCommand(args as unknown as ServeArgs, v, started),
     )
@@ -88,7 +101,12 @@ export async function run(argv: string[], started = performance.now()): Promise<
       'dump',
       'Write the world (the same flags build it) as JSON',
       (y) =>
-        worldFlags(y).option('out', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' }),
+        flagsOf(y, dumpFlags).epilogue(
+          examples([
+            ['Write the default world, clock frozen, to a file', '$0 dump --now 2026-06-01T12:00:00Z -o world.json'],
+            ['A world from a scenario file, to stdout', '$0 dump -s ./my-scenario.ts --now 2026-06-01T12:00:00Z'],
+          ]),
+        ),
       async (args) => dumpCommand(args as unknown as DumpArgs),
     )
     .fail((message, error) => {
@@ -99,9 +117,7 @@ export async function run(argv: string[], started = performance.now()): Promise<
     return 0
   } catch (error) {
     if (error instanceof ListedScenarios) return 0
-    const message = error instanceof Error ? error.message : String(error)
-    process.stderr.write(`activation-emulator: ${message.replace(/\n\s*/g, '; ')}\n`)
-    if (error instanceof UsageError) process.stderr.write('Run activation-emulator --help for the flags.\n')
+    process.stderr.write(`activation-emulator: ${oneLine(error instanceof Error ? error.message : String(error))}\n`)
     return 1
   }
 }

@@ -1,17 +1,17 @@
 import { setFlagsFromString } from 'node:v8'
-import { createEmulator } from '../emulator.js'
 import { serve } from '../server.js'
 import { banner } from './banner.js'
-import { emulatorOptions, type WorldArgs } from './emulator-options.js'
+import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
 import { progressBar } from './progress.js'
 
 export type ServeArgs = WorldArgs & {
-  port: number
-  host: string
+  port?: number | undefined
+  host?: string | undefined
   basePath?: string | undefined
   latency?: number | { min: number; max: number } | undefined
-  cors?: string | boolean | undefined
+  cors?: string | false | undefined
+  rateLimitHeaders?: boolean | undefined
   quiet?: boolean | undefined
 }
 
@@ -21,7 +21,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   if (basePath && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) {
     throw new UsageError(`--base-path must be a path such as /v1, got ${JSON.stringify(args.basePath)}`)
   }
-  const cors = args.cors === false ? false : typeof args.cors === 'string' && args.cors !== '' ? args.cors : '*'
+  const cors = args.cors ?? '*'
   if (typeof cors === 'string' && cors !== '*' && !/^https?:\/\/[^/\s]+$/.test(cors)) {
     throw new UsageError(
       `--cors must be an origin such as http://localhost:3000, or *, got ${JSON.stringify(args.cors)}`,
@@ -29,11 +29,12 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }
   const options = await emulatorOptions(args)
   const progress = progressBar(process.stderr, 'Building the world')
-  const emulator = await createEmulator({
+  const emulator = await createEmulatorFor(args, {
     ...options,
     // The handlers see requests rewritten onto this origin; only its path matters to clients.
     baseUrl: `http://activation-emulator.local${basePath}`,
     ...(args.latency !== undefined ? { latency: args.latency } : {}),
+    ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
     onProgress: args.quiet ? undefined : progress.onProgress,
   })
   progress.done()
@@ -43,14 +44,14 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   // built, so that building it is not slowed down.
   setFlagsFromString('--heap-growing-percent=25')
   const running = await serve(emulator, {
-    host: args.host,
-    port: args.port,
+    host: args.host ?? '127.0.0.1',
+    port: args.port ?? 4010,
     cors,
     onRequest: args.quiet
       ? undefined
       : (log) => process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`),
   })
-  process.stdout.write(banner(emulator, running.url, version, performance.now() - started))
+  process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors))
 
   const stop = () => {
     // Exit 0 once open connections are done, and within a second whatever they do.

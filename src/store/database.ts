@@ -1,8 +1,4 @@
-import { Collection } from '@msw/data'
-import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { World } from '../world.js'
-import { StoreIndex } from './indexes.js'
-import { recordSymbols, type RecordSymbols } from './record-symbols.js'
+import type { Collection } from '@msw/data'
 import {
   entryProblems,
   storedActivationSchema,
@@ -10,37 +6,10 @@ import {
   storedParticipantSchema,
   type StoredActivation,
   type StoredEntry,
-  type StoredParticipant,
-} from './records.js'
-
-/**
- * A collection whose updates reach the store's indexes. @msw/data's update hook sees the record
- * before the schema is re-applied, so the final record is taken from what `update` returns.
- */
-class IndexedCollection<S extends StandardSchemaV1> extends Collection<S> {
-  #onUpdate: (next: StandardSchemaV1.InferOutput<S>) => void
-  #beforeUpdate: () => void
-
-  constructor(schema: S, beforeUpdate: () => void, onUpdate: (next: StandardSchemaV1.InferOutput<S>) => void) {
-    super({ schema })
-    this.#beforeUpdate = beforeUpdate
-    this.#onUpdate = onUpdate
-  }
-
-  override async update(...args: Parameters<Collection<S>['update']>): Promise<any> {
-    this.#beforeUpdate()
-    const next = await super.update(...args)
-    if (next) this.#onUpdate(next)
-    return next
-  }
-
-  override async updateMany(...args: Parameters<Collection<S>['updateMany']>): Promise<any> {
-    this.#beforeUpdate()
-    const records = await super.updateMany(...args)
-    records.forEach((next) => this.#onUpdate(next))
-    return records
-  }
-}
+  type World,
+} from '../contract/stored-records.js'
+import { WritableStoreIndex, type StoreIndex } from './indexes.js'
+import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 
 /** The store: three @msw/data collections, and the indexes the endpoints read them through. */
 export type Database = {
@@ -64,107 +33,39 @@ function checkEntryFields(entry: StoredEntry, activation: StoredActivation): voi
 
 /**
  * Creates the store, loaded with a world. Changes made through its collections (create, update,
- * delete) are what the endpoints serve next.
+ * delete) are what the endpoints serve next; a change the store refuses throws and stores nothing.
  * @example const db = await createDatabase(buildWorld(scenario, now))
  */
 export async function createDatabase(world: World): Promise<Database> {
   const symbols = await recordSymbols()
-  const index = new StoreIndex()
-  const keyOf = (record: object) => (record as Record<symbol, unknown>)[symbols.primaryKey]
-  // The record each primary key stands for, to find what an update replaced. Built on the first
-  // update, so that loading a world does not pay for it.
-  let byKey: Map<unknown, object> | undefined
-  const mapKeys = () => {
-    byKey ??= new Map<unknown, object>(
-      [...activations.all(), ...participants.all(), ...entries.all()].map((r) => [keyOf(r), r]),
-    )
-  }
-  const replaced = <T extends object>(next: T, replace: (prev: T, next: T) => void) => {
-    const prev = byKey?.get(keyOf(next)) as T | undefined
-    if (prev) replace(prev, next)
-    byKey?.set(keyOf(next), next)
-  }
-
-  const activations = new IndexedCollection(storedActivationSchema, mapKeys, (next) =>
-    replaced(next, (prev, n) => index.replaceActivation(prev, n)),
-  )
-  const participants = new IndexedCollection(storedParticipantSchema, mapKeys, (next) =>
-    replaced(next, (prev, n) => index.replaceParticipant(prev, n)),
-  )
-  const entries = new IndexedCollection(storedEntrySchema, mapKeys, (next) =>
-    replaced(next as StoredEntry, (prev, n) => {
-      const activation = index.activations.get(n.activationId)
-      if (activation) checkEntryFields(n, activation)
-      index.replaceEntry(prev, n)
-    }),
-  )
-
-  // Load first, then listen: the world was indexed in one pass.
-  index.load(world)
-  load(activations, 'activation', world.activations, symbols)
-  load(participants, 'participant', world.participants, symbols)
-  load(entries, 'entry', world.entries, symbols)
-
-  activations.hooks.on('create', ({ data }) => {
-    index.addActivation(data.record)
-    byKey?.set(keyOf(data.record), data.record)
+  const index = new WritableStoreIndex()
+  const activations = new ListenedCollection(storedActivationSchema, symbols, {
+    created: (a) => index.addActivation(a),
+    replaced: (prev, next) => index.replaceActivation(prev, next),
+    deleted: (a) => index.removeActivation(a),
   })
-  participants.hooks.on('create', ({ data }) => {
-    index.addParticipant(data.record)
-    byKey?.set(keyOf(data.record), data.record)
+  const participants = new ListenedCollection(storedParticipantSchema, symbols, {
+    created: (p) => index.addParticipant(p),
+    replaced: (prev, next) => index.replaceParticipant(prev, next),
+    deleted: (p) => index.removeParticipant(p),
   })
-  entries.hooks.on('create', ({ data }) => {
-    const entry = data.record as StoredEntry
-    checkEntryFields(entry, index.checkEntry(entry))
-    index.addEntry(entry)
-    byKey?.set(keyOf(entry), entry)
-  })
-  activations.hooks.on('delete', ({ data }) => index.removeActivation(data.deletedRecord))
-  participants.hooks.on('delete', ({ data }) => index.removeParticipant(data.deletedRecord))
-  entries.hooks.on('delete', ({ data }) => index.removeEntry(data.deletedRecord as StoredEntry))
-
-  return { activations, entries, participants, index }
-}
-
-/**
- * A loaded record's relation map, made on first read. @msw/data reads it on update and writes it only
- * when relations are defined; one empty Map per record would cost 50 MB for a large world.
- */
-function relationMapOf(symbols: RecordSymbols): PropertyDescriptor {
-  return {
-    get(this: object) {
-      const map = new Map()
-      Object.defineProperty(this, symbols.relationMap, { value: map, enumerable: false, configurable: false })
-      return map
+  const entries = new ListenedCollection(storedEntrySchema, symbols, {
+    created: (e) => {
+      checkEntryFields(e, index.checkEntry(e))
+      index.addEntry(e)
     },
-    enumerable: false,
-    configurable: true, // so that the first read can replace it with the map itself
-  }
-}
+    replaced: (prev, next) => {
+      const activation = index.activations.get(next.activationId)
+      if (activation) checkEntryFields(next, activation)
+      index.replaceEntry(prev, next)
+    },
+    deleted: (e) => index.removeEntry(e),
+  })
 
-/**
- * Puts generated records into a collection as `create` would, without a clone and a schema check
- * per record: the factories' output is checked against the schemas by the test suite, over many seeds.
- */
-function load<T extends object>(
-  collection: Collection<any>,
-  kind: string,
-  records: readonly T[],
-  symbols: RecordSymbols,
-): void {
-  const store = collection.all() as unknown[]
-  const before = collection.count()
-  // Both descriptors are reused from record to record: defineProperty reads them when called.
-  const primaryKey: PropertyDescriptor = { value: '', enumerable: false, configurable: false }
-  const relationMap = relationMapOf(symbols)
-  let n = 0
-  for (const record of records) {
-    primaryKey.value = `${kind}:${n++}`
-    Object.defineProperty(record, symbols.primaryKey, primaryKey)
-    Object.defineProperty(record, symbols.relationMap, relationMap)
-    store.push(record)
-  }
-  if (collection.count() !== before + records.length) {
-    throw new Error('Failed to load the world into @msw/data: this version of @msw/data does not expose its records')
-  }
+  // The world is indexed in one pass, then put into the collections as it is.
+  index.load(world)
+  activations.load('activation', world.activations)
+  participants.load('participant', world.participants)
+  entries.load('entry', world.entries)
+  return { activations, entries, participants, index }
 }

@@ -1,43 +1,35 @@
-import { entryField, type StoredActivation, type StoredEntry } from './records.js'
+import { entryField, type StoredActivation, type StoredEntry } from '../contract/stored-records.js'
+import { TYPE_RULES } from '../contract/type-rules.js'
 
-// What the entry filters of /activations/:id select, as the spec defines them per type.
+// What the entry filters of /activations/:id select, by the rules of each type (src/contract/type-rules.ts).
 
-/**
- * Whether an entry is a winning one (`is_winner=1`). Giveaways, contests and scavenger hunts: the
- * entry's `isWinner`. Trivia and pick'em: every question answered correctly.
- */
+/** Whether an entry is a winning one (`is_winner=1`). */
 export function isWinningEntry(entry: StoredEntry, activation: StoredActivation): boolean {
-  switch (activation.type) {
-    case 'trivia':
-    case 'pickem':
-      return entryField(entry, 'totalCorrect') === activation.config.questionCount
-    case 'giveaway':
-    case 'contest':
-    case 'scavenger':
+  switch (TYPE_RULES[activation.type].winners) {
+    case 'isWinner':
       return entryField(entry, 'isWinner') === true
-    default:
+    case 'allCorrect':
+      return entryField(entry, 'totalCorrect') === activation.config.questionCount
+    case null:
       return false
   }
 }
 
-/**
- * Whether an entry completed its activation (`is_completed=1`). Scavenger hunts: every question
- * answered correctly. Trivia and pick'em: every question answered, correctly or not.
- */
+/** Whether an entry completed its activation (`is_completed=1`). */
 export function isCompletedEntry(entry: StoredEntry, activation: StoredActivation): boolean {
   const questions = activation.config.questionCount
-  switch (activation.type) {
-    case 'scavenger':
+  switch (TYPE_RULES[activation.type].completion) {
+    case 'allCorrect':
       return entryField(entry, 'totalCorrect') === questions
-    case 'trivia':
-    case 'pickem':
+    case 'allAnswered':
+      // An entry without `questionsAnswered` (written by hand) counts as complete when all its answers are correct.
       return (entry.questionsAnswered ?? entryField(entry, 'totalCorrect')) === questions
-    default:
+    case null:
       return false
   }
 }
 
-/** The round and seed a bracket entry voted in, or null for other entries. */
+/** The bracket round and seed an entry voted in, or null for entries without a vote. */
 export function bracketVoteOf(entry: StoredEntry): { round: number; seed: number } | null {
   const vote = entryField(entry, 'vote') as { round?: unknown; seed?: unknown } | undefined
   return vote && typeof vote.round === 'number' && typeof vote.seed === 'number'

@@ -1,46 +1,141 @@
 import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './records.js'
+import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
 export type EntryLists = {
-  all: StoredEntry[]
-  winners: StoredEntry[]
-  completed: StoredEntry[]
-  rounds: Map<number, StoredEntry[]>
-  seeds: Map<number, StoredEntry[]>
+  readonly all: readonly StoredEntry[]
+  readonly winners: readonly StoredEntry[]
+  readonly completed: readonly StoredEntry[]
+  readonly bracketRounds: ReadonlyMap<number, readonly StoredEntry[]>
+  readonly bracketSeeds: ReadonlyMap<number, readonly StoredEntry[]>
   /**
    * Whether serving order is also `enteredAt` order, as in every generated world. While it holds, a
    * `start_date` filter finds its first entry by binary search; an entry added out of time order
    * turns it off for good, and the filter then skips entries one by one.
    */
+  readonly inTimeOrder: boolean
+}
+
+/** The same lists, as the index keeps them. */
+type WritableEntryLists = {
+  all: StoredEntry[]
+  winners: StoredEntry[]
+  completed: StoredEntry[]
+  bracketRounds: Map<number, StoredEntry[]>
+  bracketSeeds: Map<number, StoredEntry[]>
   inTimeOrder: boolean
+}
+
+const NO_ENTRIES: EntryLists = Object.freeze({
+  all: Object.freeze([]),
+  winners: Object.freeze([]),
+  completed: Object.freeze([]),
+  bracketRounds: new Map(),
+  bracketSeeds: new Map(),
+  inTimeOrder: true,
+})
+
+/**
+ * The read paths' indexes over the store, so that a page never scans a collection: what the handlers
+ * and `db.index` read. The maps are read-only views; the lists are the index's own (a page costs
+ * O(limit) because nothing is copied), typed read-only: never change them.
+ */
+export interface StoreIndex {
+  /** Activations by id. */
+  readonly activations: ReadonlyMap<string, StoredActivation>
+  /** Entries by id. */
+  readonly entries: ReadonlyMap<string, StoredEntry>
+  /** Participants by id, whether or not they have entered. */
+  readonly participants: ReadonlyMap<string, StoredParticipant>
+  /** The activations of an account, newest startTime first, then by id. */
+  activationsOf(account: string): readonly StoredActivation[]
+  /** The entries of an activation in serving order, with the filtered sub-lists. */
+  entryListsOf(activationId: string): EntryLists
+  seqOf(entry: StoredEntry): number
+  activationPosition(activation: StoredActivation): number
+  entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number
+  participantPosition(participant: StoredParticipant): number
+  participantsOf(account: string): readonly StoredParticipant[]
+  firstEnteredAt(participantId: string): DateObject | undefined
+  activationsEntered(participantId: string): ActivationEntered[]
+}
+
+/** A read-only view of a map: what it holds now, without `set`, `delete` or `clear`. */
+function readOnlyView<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
+  const view: ReadonlyMap<K, V> = {
+    get: (key) => map.get(key),
+    has: (key) => map.has(key),
+    get size() {
+      return map.size
+    },
+    keys: () => map.keys(),
+    values: () => map.values(),
+    entries: () => map.entries(),
+    forEach: (callback, thisArg?: unknown) => map.forEach((value, key) => callback.call(thisArg, value, key, view)),
+    [Symbol.iterator]: () => map[Symbol.iterator](),
+  }
+  return view
+}
+
+// The rules a record keeps to join the index, for the bulk loader and for single writes alike. Each
+// returns what is wrong, or undefined; the caller says what failed.
+
+function activationProblem(activation: StoredActivation, idTaken: boolean, slugTaken: boolean): string | undefined {
+  if (idTaken) return `the activation id ${activation.id} is taken`
+  if (slugTaken) return `the slug ${activation.slug} is taken`
+  return undefined
+}
+
+function participantProblem(participant: StoredParticipant, idTaken: boolean): string | undefined {
+  return idTaken ? `the participant id ${participant.id} is taken` : undefined
+}
+
+function entryProblem(
+  entry: StoredEntry,
+  idTaken: boolean,
+  activation: StoredActivation | undefined,
+  participantAccount: string | undefined,
+): string | undefined {
+  if (idTaken) return `the entry id ${entry.id} is taken`
+  if (!activation) return `entry ${entry.id}: no activation has the id ${entry.activationId}`
+  if (participantAccount === undefined) return `entry ${entry.id}: no participant has the id ${entry.participantId}`
+  if (participantAccount !== activation.account)
+    return `entry ${entry.id}: participant ${entry.participantId} is not of the account ${activation.account}`
+  return undefined
+}
+
+function refuse(problem: string | undefined, failed: string): void {
+  if (problem !== undefined) throw new Error(`${failed}: ${problem}`)
 }
 
 const byStartDesc = (a: StoredActivation, b: StoredActivation) =>
   compareDates(b.startTime, a.startTime) || compareStrings(a.id, b.id)
 
 /**
- * The read paths' own indexes over the store, so that a page never scans a collection:
+ * The store's indexes, and the writes that keep them current:
  * - activations by id, and each account's activations by startTime (newest first), then id;
  * - entries by id, and each activation's entries in serving order (the order they were added),
  *   with sub-lists for winners, completions, bracket rounds and seeds;
  * - participants by id, each one's entries, and each account's participants by firstEnteredAt, then id.
- * The store keeps it current on every create, update and delete of its collections.
+ * The store calls the writes on every create, update and delete of its collections; readers get it as a `StoreIndex`.
  */
-export class StoreIndex {
-  readonly activations = new Map<string, StoredActivation>()
-  readonly activationsByAccount = new Map<string, StoredActivation[]>()
-  readonly entries = new Map<string, StoredEntry>()
-  readonly participants = new Map<string, StoredParticipant>()
-  readonly #entryLists = new Map<string, EntryLists>()
+export class WritableStoreIndex implements StoreIndex {
+  readonly #activations = new Map<string, StoredActivation>()
+  readonly #activationsByAccount = new Map<string, StoredActivation[]>()
+  readonly #entries = new Map<string, StoredEntry>()
+  readonly #participants = new Map<string, StoredParticipant>()
+  readonly activations = readOnlyView(this.#activations)
+  readonly entries = readOnlyView(this.#entries)
+  readonly participants = readOnlyView(this.#participants)
+  readonly #entryLists = new Map<string, WritableEntryLists>()
   readonly #entriesOfParticipant = new Map<string, StoredEntry[]>()
   readonly #participantsByAccount = new Map<string, StoredParticipant[]>()
   readonly #firstEntered = new Map<string, DateObject>()
   readonly #slugs = new Set<string>()
-  readonly #seq = new Map<string, number>() // by entry id: string keys hash once, objects need an identity hash each
+  readonly #seq = new Map<string, number>() // keyed by entry id: a string hashes once, an object needs an identity hash
   #nextSeq = 0
 
   readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
@@ -50,16 +145,18 @@ export class StoreIndex {
     return (fa && fb ? compareDates(fa, fb) : 0) || compareStrings(a.id, b.id)
   }
 
-  /** The activations of an account, newest startTime first. */
   activationsOf(account: string): readonly StoredActivation[] {
-    return this.activationsByAccount.get(account) ?? []
+    return this.#activationsByAccount.get(account) ?? []
   }
 
-  /** The entries of an activation in serving order, with the filtered sub-lists. */
   entryListsOf(activationId: string): EntryLists {
+    return this.#entryLists.get(activationId) ?? NO_ENTRIES
+  }
+
+  #writableListsOf(activationId: string): WritableEntryLists {
     let lists = this.#entryLists.get(activationId)
     if (!lists) {
-      lists = { all: [], winners: [], completed: [], rounds: new Map(), seeds: new Map(), inTimeOrder: true }
+      lists = { all: [], winners: [], completed: [], bracketRounds: new Map(), bracketSeeds: new Map(), inTimeOrder: true }
       this.#entryLists.set(activationId, lists)
     }
     return lists
@@ -105,36 +202,36 @@ export class StoreIndex {
     }
     const list: ActivationEntered[] = []
     for (const [id, entry] of firsts) {
-      const activation = this.activations.get(id)
+      const activation = this.#activations.get(id)
       if (activation) list.push({ id, type: activation.type, title: activation.title, firstEnteredAt: entry.enteredAt })
     }
     return list.sort((a, b) => compareDates(a.firstEnteredAt, b.firstEnteredAt) || compareStrings(a.id, b.id))
   }
 
   /**
-   * Indexes a whole generated world at once: the same checks as adding record by record, with each
-   * sorted list sorted once at the end instead of kept sorted on every insert.
+   * Indexes a whole world at once: the same checks as adding record by record, with each sorted list
+   * sorted once at the end instead of kept sorted on every insert.
    */
-  load(world: { activations: StoredActivation[]; entries: StoredEntry[]; participants: StoredParticipant[] }): void {
+  load(world: World): void {
+    const failed = 'Failed to load the world'
     for (const activation of world.activations) {
-      if (this.activations.has(activation.id))
-        throw new Error(`Failed to load the world: the activation id ${activation.id} is taken`)
-      if (this.#slugs.has(activation.slug))
-        throw new Error(`Failed to load the world: the slug ${activation.slug} is taken`)
-      this.activations.set(activation.id, activation)
+      refuse(
+        activationProblem(activation, this.#activations.has(activation.id), this.#slugs.has(activation.slug)),
+        failed,
+      )
+      this.#activations.set(activation.id, activation)
       this.#slugs.add(activation.slug)
-      listAt(this.activationsByAccount, activation.account).push(activation)
+      listAt(this.#activationsByAccount, activation.account).push(activation)
     }
-    for (const list of this.activationsByAccount.values()) list.sort(byStartDesc)
+    for (const list of this.#activationsByAccount.values()) list.sort(byStartDesc)
     // Each participant's entries are gathered in one record, found with one lookup per entry (which
     // also checks the participant exists), and written to the participant indexes once at the end.
     // A taken id does not grow its map: cheaper than a lookup before every set.
     const loading = new Map<string, LoadingParticipant>()
     for (const participant of world.participants) {
-      const size = this.participants.size
-      this.participants.set(participant.id, participant)
-      if (this.participants.size === size)
-        throw new Error(`Failed to load the world: the participant id ${participant.id} is taken`)
+      const size = this.#participants.size
+      this.#participants.set(participant.id, participant)
+      refuse(participantProblem(participant, this.#participants.size === size), failed)
       loading.set(participant.id, {
         participant,
         account: participant.account,
@@ -146,24 +243,18 @@ export class StoreIndex {
     // A world lists each activation's entries together: its activation and lists are looked up once a run.
     let activationId: string | undefined
     let activation: StoredActivation | undefined
-    let lists: EntryLists | undefined
+    let lists: WritableEntryLists | undefined
     for (const entry of world.entries) {
-      const size = this.entries.size
-      this.entries.set(entry.id, entry)
-      if (this.entries.size === size) throw new Error(`Failed to add entry: the id ${entry.id} is taken`)
+      const size = this.#entries.size
+      this.#entries.set(entry.id, entry)
       if (entry.activationId !== activationId || !activation || !lists) {
-        activation = this.activations.get(entry.activationId)
-        if (!activation)
-          throw new Error(`Failed to add entry ${entry.id}: no activation has the id ${entry.activationId}`)
         activationId = entry.activationId
-        lists = this.entryListsOf(activationId)
+        activation = this.#activations.get(activationId)
+        lists = activation && this.#writableListsOf(activationId)
       }
-      const participant = loading.get(entry.participantId) ?? this.#loadingParticipant(entry, loading)
-      if (participant.account !== activation.account) {
-        throw new Error(
-          `Failed to add entry ${entry.id}: participant ${participant.participant.id} is not of the account ${activation.account}`,
-        )
-      }
+      const participant = loading.get(entry.participantId) ?? this.#loadingParticipant(entry.participantId, loading)
+      const problem = entryProblem(entry, this.#entries.size === size, activation, participant?.account)
+      if (problem !== undefined || !activation || !lists || !participant) throw new Error(`${failed}: ${problem}`)
       this.#seq.set(entry.id, this.#nextSeq++)
       const last = lists.all[lists.all.length - 1]
       if (last && compareDates(last.enteredAt, entry.enteredAt) > 0) lists.inTimeOrder = false
@@ -172,8 +263,8 @@ export class StoreIndex {
       if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
       const vote = bracketVoteOf(entry)
       if (vote) {
-        listAt(lists.rounds, vote.round).push(entry)
-        listAt(lists.seeds, vote.seed).push(entry)
+        listAt(lists.bracketRounds, vote.round).push(entry)
+        listAt(lists.bracketSeeds, vote.seed).push(entry)
       }
       participant.entries.push(entry)
       // Here, while the entry was just read, rather than later over each participant's entries.
@@ -192,7 +283,10 @@ export class StoreIndex {
         placed.push(loaded)
       }
     }
-    sortByFirstEntered(placed)
+    placed.sort(
+      (a, b) =>
+        compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
+    )
     if (this.#participantsByAccount.size === 0) {
       // Nothing placed yet: each goes last in its account's list.
       for (const { participant } of placed) listAt(this.#participantsByAccount, participant.account).push(participant)
@@ -202,58 +296,59 @@ export class StoreIndex {
   }
 
   /** For load: a participant the world does not list but the index already holds, with their entries. */
-  #loadingParticipant(entry: StoredEntry, loading: Map<string, LoadingParticipant>): LoadingParticipant {
-    const participant = this.participants.get(entry.participantId)
-    if (!participant)
-      throw new Error(`Failed to add entry ${entry.id}: no participant has the id ${entry.participantId}`)
-    const entries = this.#entriesOfParticipant.get(participant.id) ?? []
-    this.#entriesOfParticipant.set(participant.id, entries)
-    const first = this.#firstEntered.get(participant.id)
+  #loadingParticipant(id: string, loading: Map<string, LoadingParticipant>): LoadingParticipant | undefined {
+    const participant = this.#participants.get(id)
+    if (!participant) return undefined
+    const entries = this.#entriesOfParticipant.get(id) ?? []
+    this.#entriesOfParticipant.set(id, entries)
+    const first = this.#firstEntered.get(id)
     const loaded = { participant, account: participant.account, entries, first, held: true }
-    loading.set(participant.id, loaded)
+    loading.set(id, loaded)
     return loaded
   }
 
   addActivation(activation: StoredActivation): void {
-    if (this.activations.has(activation.id))
-      throw new Error(`Failed to add activation: the id ${activation.id} is taken`)
-    if (this.#slugs.has(activation.slug))
-      throw new Error(`Failed to add activation: the slug ${activation.slug} is taken`)
-    this.activations.set(activation.id, activation)
+    refuse(
+      activationProblem(activation, this.#activations.has(activation.id), this.#slugs.has(activation.slug)),
+      'Failed to add activation',
+    )
+    this.#activations.set(activation.id, activation)
     this.#slugs.add(activation.slug)
-    let list = this.activationsByAccount.get(activation.account)
-    if (!list) this.activationsByAccount.set(activation.account, (list = []))
-    insertSorted(list, activation, byStartDesc)
+    insertSorted(listAt(this.#activationsByAccount, activation.account), activation, byStartDesc)
   }
 
   removeActivation(activation: StoredActivation): void {
-    this.activations.delete(activation.id)
+    this.#activations.delete(activation.id)
     this.#slugs.delete(activation.slug)
-    removeSorted(this.activationsByAccount.get(activation.account) ?? [], activation, byStartDesc)
+    removeSorted(this.#activationsByAccount.get(activation.account) ?? [], activation, byStartDesc)
   }
 
-  /** Checks that an entry may join the store: its activation and participant exist, in one account. */
-  checkEntry(entry: StoredEntry): StoredActivation {
-    if (this.entries.has(entry.id)) throw new Error(`Failed to add entry: the id ${entry.id} is taken`)
-    const activation = this.activations.get(entry.activationId)
-    if (!activation) throw new Error(`Failed to add entry ${entry.id}: no activation has the id ${entry.activationId}`)
-    const participant = this.participants.get(entry.participantId)
-    if (!participant)
-      throw new Error(`Failed to add entry ${entry.id}: no participant has the id ${entry.participantId}`)
-    if (participant.account !== activation.account) {
-      throw new Error(
-        `Failed to add entry ${entry.id}: participant ${participant.id} is not of the account ${activation.account}`,
-      )
+  /** Replaces an updated activation; if the replacement is refused, the index keeps `prev`. */
+  replaceActivation(prev: StoredActivation, next: StoredActivation): void {
+    this.removeActivation(prev)
+    try {
+      this.addActivation(next)
+    } catch (error) {
+      this.addActivation(prev)
+      throw error
     }
+  }
+
+  /** Checks that an entry may join the index (its activation and participant exist, in one account); returns its activation. */
+  checkEntry(entry: StoredEntry): StoredActivation {
+    const activation = this.#activations.get(entry.activationId)
+    const account = this.#participants.get(entry.participantId)?.account
+    const problem = entryProblem(entry, this.#entries.has(entry.id), activation, account)
+    if (problem !== undefined || !activation) throw new Error(`Failed to add entry: ${problem}`)
     return activation
   }
 
   /** Adds an entry at the end of its activation's serving order (or at `seq`, when it replaces one). */
   addEntry(entry: StoredEntry, seq = this.#nextSeq++): void {
     const activation = this.checkEntry(entry)
-    this.entries.set(entry.id, entry)
+    this.#entries.set(entry.id, entry)
     this.#seq.set(entry.id, seq)
-    const lists = this.entryListsOf(entry.activationId)
+    const lists = this.#writableListsOf(entry.activationId)
     const add = (list: StoredEntry[]): number => {
       const last = list[list.length - 1]
       if (!last || this.#bySeq(last, entry) < 0) return list.push(entry) - 1
@@ -272,15 +367,15 @@ export class StoreIndex {
     if (isCompletedEntry(entry, activation)) add(lists.completed)
     const vote = bracketVoteOf(entry)
     if (vote) {
-      add(listAt(lists.rounds, vote.round))
-      add(listAt(lists.seeds, vote.seed))
+      add(listAt(lists.bracketRounds, vote.round))
+      add(listAt(lists.bracketSeeds, vote.seed))
     }
     this.#linkEntry(entry)
   }
 
   removeEntry(entry: StoredEntry): void {
-    const activation = this.activations.get(entry.activationId)
-    this.entries.delete(entry.id)
+    const activation = this.#activations.get(entry.activationId)
+    this.#entries.delete(entry.id)
     const lists = this.#entryLists.get(entry.activationId)
     if (lists) {
       removeSorted(lists.all, entry, this.#bySeq)
@@ -288,15 +383,15 @@ export class StoreIndex {
       if (activation && isCompletedEntry(entry, activation)) removeSorted(lists.completed, entry, this.#bySeq)
       const vote = bracketVoteOf(entry)
       if (vote) {
-        removeSorted(lists.rounds.get(vote.round) ?? [], entry, this.#bySeq)
-        removeSorted(lists.seeds.get(vote.seed) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketRounds.get(vote.round) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketSeeds.get(vote.seed) ?? [], entry, this.#bySeq)
       }
     }
     this.#unlinkEntry(entry)
     this.#seq.delete(entry.id)
   }
 
-  /** Replaces an updated entry, keeping its place in the serving order. */
+  /** Replaces an updated entry, keeping its place in the serving order; if the replacement is refused, the index keeps `prev`. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
     const seq = this.#seq.get(prev.id)
     this.removeEntry(prev)
@@ -309,25 +404,25 @@ export class StoreIndex {
   }
 
   addParticipant(participant: StoredParticipant): void {
-    if (this.participants.has(participant.id))
-      throw new Error(`Failed to add participant: the id ${participant.id} is taken`)
-    this.participants.set(participant.id, participant)
+    refuse(participantProblem(participant, this.#participants.has(participant.id)), 'Failed to add participant')
+    this.#participants.set(participant.id, participant)
     if (this.#firstEntered.has(participant.id)) this.#placeParticipant(participant)
   }
 
   removeParticipant(participant: StoredParticipant): void {
     this.#unplaceParticipant(participant)
-    this.participants.delete(participant.id)
+    this.#participants.delete(participant.id)
   }
 
+  /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
     this.removeParticipant(prev)
-    this.addParticipant(next)
-  }
-
-  replaceActivation(prev: StoredActivation, next: StoredActivation): void {
-    this.removeActivation(prev)
-    this.addActivation(next)
+    try {
+      this.addParticipant(next)
+    } catch (error) {
+      this.addParticipant(prev)
+      throw error
+    }
   }
 
   #linkEntry(entry: StoredEntry): void {
@@ -350,7 +445,7 @@ export class StoreIndex {
   }
 
   #setFirstEntered(participantId: string, first: DateObject | undefined): void {
-    const participant = this.participants.get(participantId)
+    const participant = this.#participants.get(participantId)
     if (participant) this.#unplaceParticipant(participant)
     if (first) this.#firstEntered.set(participantId, first)
     else this.#firstEntered.delete(participantId)
@@ -380,38 +475,6 @@ type LoadingParticipant = {
   entries: StoredEntry[]
   first: DateObject | undefined
   held: boolean
-}
-
-/**
- * Sorts loading participants by first entry, then id, as #byFirstEntered orders each account's list.
- * Comparing reads two DateObjects scattered over the heap, some 900,000 times for a large world: a
- * native sort of numbers by `ts` first leaves the list nearly sorted, which the comparison sort then
- * merely checks (and fixes within each second).
- */
-function sortByFirstEntered(list: LoadingParticipant[]): void {
-  let min = Infinity
-  let max = -Infinity
-  let integers = true
-  for (const { first } of list) {
-    const ts = (first as DateObject).ts
-    integers &&= Number.isInteger(ts)
-    if (ts < min) min = ts
-    if (ts > max) max = ts
-  }
-  // Each key is (ts - min) * scale + position: unique, and exact while under 2^53.
-  const scale = 2 ** Math.ceil(Math.log2(list.length + 1))
-  if (list.length > 1 && integers && Number.isSafeInteger((max - min + 1) * scale)) {
-    const keys = new Float64Array(list.length)
-    for (let i = 0; i < list.length; i++)
-      keys[i] = (((list[i] as LoadingParticipant).first as DateObject).ts - min) * scale + i
-    keys.sort()
-    const unsorted = list.slice()
-    for (let i = 0; i < keys.length; i++) list[i] = unsorted[(keys[i] as number) % scale] as LoadingParticipant
-  }
-  list.sort(
-    (a, b) =>
-      compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
-  )
 }
 
 function listAt<K, T>(map: Map<K, T[]>, key: K): T[] {

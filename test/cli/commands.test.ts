@@ -1,24 +1,26 @@
 import { scenarios } from '../../scenarios/index.js'
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { once } from 'node:events'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../support/cli.js'
+import { BIN, cleanEnv, runCli, startCli } from '../support/cli.js'
 
 const NOW = '2026-06-01T12:00:00Z'
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))
 const sha = (text: string) => createHash('sha256').update(text).digest('hex')
 
-/** A failed run: exit code 1, nothing on stdout, one line naming the problem, and never a stack trace. */
+/** A failed run: exit code 1, nothing on stdout, exactly one line naming the problem, and never a stack trace. */
 function expectFailure(run: { code: number | null; stdout: string; stderr: string }, message: string | RegExp): void {
   expect(run.code).toBe(1)
   expect(run.stdout).toBe('')
-  const [first] = run.stderr.split('\n')
-  if (typeof message === 'string') expect(first).toContain(message)
-  else expect(first).toMatch(message)
+  expect(run.stderr).toMatch(/^activation-emulator: [^\n]+\n$/)
+  if (typeof message === 'string') expect(run.stderr).toContain(message)
+  else expect(run.stderr).toMatch(message)
   expect(run.stderr).not.toMatch(/^\s+at /m)
 }
 
@@ -51,10 +53,34 @@ describe('--list-scenarios, --version, --help', () => {
       '--data',
       '--cors',
       '--quiet',
+      '--rate-limit-headers',
       '--list-scenarios',
     ]) {
       expect(help.stdout).toContain(flag)
     }
+  })
+
+  it('prints each example of --help whole on a line of its own at 80 columns, so it can be copied', async () => {
+    for (const command of [[], ['dump']]) {
+      const help = await runCli([...command, '--help'], { COLUMNS: '80' })
+      expect(help.code).toBe(0)
+      const lines = help.stdout.trimEnd().split('\n')
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+      const examples = lines.slice(lines.indexOf('Examples:') + 1)
+      expect(examples.length).toBeGreaterThan(0)
+      for (const [i, line] of examples.entries())
+        expect(line).toMatch(i % 2 ? /^ {4}activation-emulator \S/ : /^ {2}\S.*:$/)
+    }
+    const help = await runCli(['--help'], { COLUMNS: '80' })
+    expect(help.stdout).toContain('\n    activation-emulator -s default --now 2026-06-01T12:00:00Z --rate-limit 10\n')
+  })
+
+  it('describes the flags of dump as dump uses them', async () => {
+    const help = await runCli(['dump', '--help'])
+    expect(help.stdout).toMatch(/--data +Read a world written by `activation-emulator dump`/)
+    expect(help.stdout).not.toContain('Serve')
+    expect(help.stdout).not.toMatch(/^ +--list-scenarios/m)
+    expect(help.stdout).toMatch(/^ +-o, --out/m)
   })
 })
 
@@ -98,6 +124,35 @@ describe('bad input', () => {
     expectFailure(await runCli(['-s', 'every-type', ...args]), message)
   })
 
+  it.each([
+    [['--scenario'], '--scenario needs a value: a built-in scenario or a scenario file'],
+    [['--scenario', ''], '--scenario needs a value: a built-in scenario or a scenario file'],
+    [['--api-key'], '--api-key needs a value: a key'],
+    [['--api-key', 'k1', '--api-key', ''], '--api-key needs a value: a key'],
+    [['--data'], '--data needs a value: a file written by activation-emulator dump'],
+    [['--now'], '--now needs a value: an ISO time'],
+    [['--port'], '--port needs a value: an integer from 0 to 65535'],
+    [['--base-path'], '--base-path needs a value: a path such as /v1'],
+    [['--cors'], '--cors needs a value: an origin'],
+    [['dump', '--out'], '--out needs a value: a file to write'],
+  ])('names the flag given without a value: %j', async (args, message) => {
+    expectFailure(await runCli(args), message)
+  })
+
+  it.each([
+    [['--port', '4011', '--port', '4012'], '--port is given more than once: give it once'],
+    [['-p', '4011', '--port=4012'], '--port is given more than once'],
+    [['--scenario', 'default', '-s', 'busy'], '--scenario is given more than once'],
+    [['--premium', '--no-premium'], '--premium is given more than once'],
+    [['-q', '--quiet'], '--quiet is given more than once'],
+    [['--cors', 'http://localhost:3000', '--no-cors'], '--cors is given more than once'],
+    [['--rate-limit-headers', '--rate-limit-headers'], '--rate-limit-headers is given more than once'],
+    [['dump', '--now', NOW, '--now', NOW], '--now is given more than once'],
+    [['dump', '-o', 'a.json', '--out', 'b.json'], '--out is given more than once'],
+  ])('says a single-valued flag is given twice: %j', async (args, message) => {
+    expectFailure(await runCli(args), message)
+  })
+
   it('names a --data file that does not exist, or --data given with a scenario', async () => {
     expectFailure(
       await runCli(['--data', '/no/such/world.json']),
@@ -109,18 +164,23 @@ describe('bad input', () => {
     )
   })
 
-  it('names a scenario file that does not load, and why', async () => {
-    expectFailure(
-      await runCli(['--scenario', './no/such-scenario.ts']),
-      /^activation-emulator: Failed to load scenario file \.\/no\/such-scenario\.ts: /,
-    )
-  })
+  it.each(['./no/such-scenario.ts', './no/such-scenario.js', 'no-such-scenario.json'])(
+    'names a scenario file that is not there by the path given: %s',
+    async (path) => {
+      const run = await runCli(['--scenario', path])
+      expectFailure(run, `Failed to load scenario file ${path}: no such file`)
+      expect(run.stderr).toBe(`activation-emulator: Failed to load scenario file ${path}: no such file\n`)
+    },
+  )
 
-  it('names a scenario file that does not validate, and every problem', async () => {
+  it('names a scenario file that does not validate, and every problem, on one line', async () => {
     const run = await runCli(['--scenario', fixture('broken-scenario.json')])
-    expectFailure(run, `Invalid scenario file ${fixture('broken-scenario.json')}`)
-    expect(run.stderr).toContain('seed:')
-    expect(run.stderr).toContain('accounts.0.name:')
+    expectFailure(
+      run,
+      new RegExp(
+        `^activation-emulator: Invalid scenario file ${fixture('broken-scenario.json')}: seed: [^;]+; accounts\\.0\\.name: `,
+      ),
+    )
   })
 })
 
@@ -160,6 +220,15 @@ describe('dump', () => {
     expect(world.entries.length).toBeGreaterThan(1000)
   })
 
+  it('ignores a variable set for a flag dump does not take, and still refuses that flag typed', async () => {
+    const env = { ACTIVATION_EMULATOR_PORT: '4011', ACTIVATION_EMULATOR_QUIET: 'true', ACTIVATION_EMULATOR_NOW: NOW }
+    const run = await runCli(['dump', '-s', 'empty'], env)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout).builtAt).toBe('2026-06-01T12:00:00.000Z')
+    expectFailure(await runCli(['dump', '-s', 'empty', '--port', '4012'], env), 'Unknown argument: port')
+  })
+
   it('writes to --out, and serves it back with --data answering the same bytes as the scenario', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
     const file = join(dir, 'world.json')
@@ -194,9 +263,41 @@ describe('dump', () => {
     world.entries[3].email = 42
     delete world.activations[1].slug
     await writeFile(file, JSON.stringify(world))
-    const run = await runCli(['--data', file])
-    expectFailure(run, 'Invalid data')
-    expect(run.stderr).toContain('entries[3].email')
-    expect(run.stderr).toContain('activations[1].slug')
+    for (const command of [[], ['dump']]) {
+      const run = await runCli([...command, '--data', file])
+      expectFailure(run, `activation-emulator: Invalid --data ${file}: `)
+      expect(run.stderr).toContain('entries[3].email')
+      expect(run.stderr).toContain('activations[1].slug')
+    }
+  })
+
+  it('names the --data file in every other problem it has', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
+    const notJson = join(dir, 'not.json')
+    await writeFile(notJson, '{')
+    expectFailure(await runCli(['--data', notJson]), `Failed to read --data ${notJson}: not JSON`)
+    expectFailure(await runCli(['dump', '--data', dir]), `Failed to read --data ${dir}: `)
+    const world = JSON.parse((await runCli(['dump', '-s', 'every-type', '--now', NOW])).stdout)
+    world.participants[1].id = world.participants[0].id
+    const twice = join(dir, 'twice.json')
+    await writeFile(twice, JSON.stringify(world))
+    expectFailure(
+      await runCli(['--data', twice]),
+      `activation-emulator: Failed to load --data ${twice}: the participant id ${world.participants[0].id} is taken`,
+    )
+    const empty = join(dir, 'empty.json')
+    await writeFile(empty, '{}')
+    expectFailure(await runCli(['dump', '--data', empty]), `activation-emulator: Invalid --data ${empty}: format: `)
+  })
+
+  it('ends quietly with exit code 0 when the reader closes the pipe early (dump | head -1)', async () => {
+    const child = spawn(process.execPath, [BIN, 'dump', '-s', 'every-type', '--now', NOW], { env: cleanEnv({}) })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    // The first chunk read, the reading end of the pipe is closed while the dump still has most of its bytes to write.
+    child.stdout.once('data', () => child.stdout.destroy())
+    const [code] = (await once(child, 'close')) as [number | null]
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
   })
 })

@@ -1,4 +1,7 @@
 import { request as httpRequest, Agent } from 'node:http'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../support/cli.js'
 
@@ -23,6 +26,10 @@ describe('activation-emulator (serve)', () => {
       /world {6}50 activations \(10 not started, 20 running, 20 ended\), 13,000 entries, [\d,]+ participants/,
     )
     expect(banner).toContain('account    demo: key demo-key; premium on; no rate limit')
+    expect(banner).toContain(
+      'answers    at the root; CORS for any origin; no rate-limit headers; filters a type does not support select nothing',
+    )
+    expect(banner).toContain('faults     none')
     expect(banner).toContain(`curl -H 'Authorization: Api-Key demo-key' '${server.url}/activations/list?limit=5'`)
   })
 
@@ -136,9 +143,9 @@ describe('activation-emulator flags', () => {
         (await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key every-type-key' } }))
           .status,
       ).toBe(401)
-      expect((await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key k1' } })).status).toBe(
-        200,
-      )
+      const allowed = await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key k1' } })
+      expect(allowed.status).toBe(200)
+      expect(allowed.headers.get('x-ratelimit-limit')).toBeNull()
       const forbidden = await fetch(`${server.url}/experience/participants`, {
         headers: { authorization: 'Api-Key k1' },
       })
@@ -167,14 +174,18 @@ describe('activation-emulator flags', () => {
       ACTIVATION_EMULATOR_NOW: NOW,
       ACTIVATION_EMULATOR_BASE_PATH: '/env',
       ACTIVATION_EMULATOR_QUIET: 'true',
+      ACTIVATION_EMULATOR_RATE_LIMIT: '100',
+      ACTIVATION_EMULATOR_RATE_LIMIT_HEADERS: 'true',
+      ACTIVATION_EMULATOR_OUT: 'ignored.json',
     })
     try {
       expect(server.url).toMatch(/\/env$/)
       expect(server.stdout()).toContain('scenario   every-type')
-      expect(
-        (await fetch(`${server.url}/activations/list`, { headers: { authorization: 'Api-Key every-type-key' } }))
-          .status,
-      ).toBe(200)
+      const response = await fetch(`${server.url}/activations/list`, {
+        headers: { authorization: 'Api-Key every-type-key' },
+      })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('x-ratelimit-limit')).toBe('100')
       await new Promise((r) => setTimeout(r, 100))
       expect(server.stdout()).not.toMatch(/^GET /m)
     } finally {
@@ -197,6 +208,41 @@ describe('activation-emulator flags', () => {
       expect((await fetch(`${none.url}/activations/list`, { method: 'OPTIONS' })).status).toBe(405)
     } finally {
       await Promise.all([only.stop(), none.stop()])
+    }
+  })
+
+  it('shows in the banner every setting that changes the answers, and sends rate-limit headers when asked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-'))
+    const file = join(dir, 'settings.json')
+    await writeFile(
+      file,
+      JSON.stringify({
+        extends: 'every-type',
+        name: 'settings',
+        description: 'every-type with every setting changed',
+        endpoints: { defaultLimits: { entries: 500 }, unsupportedFilter: 'reject' },
+        faults: { errorRate: 0.05 },
+      }),
+    )
+    const server = await startCli([
+      ...['-s', file, '--now', NOW, '--base-path', '/v1', '--no-cors', '--rate-limit-headers'],
+      ...['--rate-limit', '5', '--latency', '10-20'],
+    ])
+    try {
+      expect(server.stdout()).toContain(
+        '  answers    under /v1; no CORS; rate-limit headers sent; filters a type does not support answer 400; ' +
+          'default limits 20 activations, 500 entries, 20 participants\n',
+      )
+      expect(server.stdout()).toContain('  faults     latency 10-20 ms; 5% of requests answered 500\n')
+      let response: Response
+      do
+        response = await fetch(`${server.url}/activations/list`, {
+          headers: { authorization: 'Api-Key every-type-key' },
+        })
+      while (response.status === 500)
+      expect(response.headers.get('x-ratelimit-limit')).toBe('5')
+    } finally {
+      await server.stop()
     }
   })
 

@@ -1,5 +1,5 @@
 import { getResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, defineScenario } from '../../src/index.js'
 import { expectError, NOW_ISO, useEmulator } from '../support/api.js'
 
@@ -114,6 +114,11 @@ describe('accounts', () => {
 })
 
 describe('rate limiting', () => {
+  // Windows also close on real time (performance.now()): stand it still, so that only what a test
+  // moves moves, however slow the machine.
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['performance'] }))
+  afterEach(() => void vi.useRealTimers())
+
   it('answers 429 past the limit, and until the window is over, on the emulator clock', async () => {
     for (let i = 0; i < 3; i++) expect((await api.get(LIST)).status).toBe(200)
     expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 60 seconds.')
@@ -122,6 +127,29 @@ describe('rate limiting', () => {
     api.emulator.clock.advance(29_499)
     expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 seconds.')
     api.emulator.clock.advance(1)
+    expect((await api.get(LIST)).status).toBe(200)
+  })
+
+  it('closes the window after its length in real time while the clock is frozen, counting down', async () => {
+    expect(api.emulator.clock.frozen).toBe(true)
+    for (let i = 0; i < 3; i++) expect((await api.get(LIST)).status).toBe(200)
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 60 seconds.')
+    vi.advanceTimersByTime(20_000)
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 40 seconds.')
+    vi.advanceTimersByTime(39_999)
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 seconds.')
+    vi.advanceTimersByTime(1)
+    expect((await api.get(LIST)).status).toBe(200)
+  })
+
+  it('takes the larger of the clock moved and the real time passed', async () => {
+    for (let i = 0; i < 3; i++) await api.get(LIST)
+    vi.advanceTimersByTime(20_000)
+    api.emulator.clock.advance(30_000)
+    expectError(await api.get(LIST), 429, /Retry in 30 seconds\.$/)
+    vi.advanceTimersByTime(25_000)
+    expectError(await api.get(LIST), 429, /Retry in 15 seconds\.$/)
+    api.emulator.clock.advance(30_000)
     expect((await api.get(LIST)).status).toBe(200)
   })
 

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { createEmulator, entrySchemas, FILTER_TYPES, stateOf, toActivation, toEntry } from '../../src/index.js'
+import {
+  createEmulator,
+  entrySchemas,
+  FILTER_TYPES,
+  stateOf,
+  toActivation,
+  toEntry,
+  TYPE_RULES,
+  typesOfFilter,
+} from '../../src/index.js'
 import type { StoredActivation, StoredEntry } from '../../src/index.js'
 import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 
-const api = useEmulator({ scenario: 'every-type' })
+// Every one of the fourteen types: the documented ten and the four the emulator guesses.
+const api = useEmulator({ scenario: 'undocumented-types' })
 const NOW = Date.parse(NOW_ISO)
 
 function activations(filter: (a: StoredActivation) => boolean): StoredActivation[] {
@@ -37,9 +47,10 @@ describe('GET /activations/:id', () => {
       expect(answer.body.next).toBeNull()
       expect(ids(answer.body.entries)).toEqual(entriesOf(activation))
       expect(answer.body.entries.length).toBeGreaterThan(0)
+      const records = new Map((api.emulator.db.entries.all() as StoredEntry[]).map((e) => [e.id, e]))
       for (const entry of answer.body.entries) {
         expect(entrySchemas[activation.type].safeParse(entry).success).toBe(true)
-        expect(entry).toEqual(toEntry(api.emulator.db.index.entries.get(entry.id)!, activation))
+        expect(entry).toEqual(toEntry(records.get(entry.id)!, activation))
       }
     },
   )
@@ -53,12 +64,12 @@ describe('GET /activations/:id', () => {
   it('answers 100 entries when no limit is given', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO, baseUrl: 'https://default.test' })
     api.server.use(...emulator.handlers)
-    const activation = emulator.db.index
-      .activationsOf('demo')
-      .find((a) => emulator.db.index.entryListsOf(a.id).all.length > 200)!
+    const entries = emulator.db.entries.all() as StoredEntry[]
+    const of = (id: string) => entries.filter((e) => e.activationId === id)
+    const activation = emulator.db.activations.all().find((a) => of(a.id).length > 200)!
     const answer = await api.get(`https://default.test/activations/${activation.id}`, { key: 'demo-key' })
-    expect(answer.body.entries).toHaveLength(100)
-    expect(answer.body.next).toBe(emulator.db.index.entryListsOf(activation.id).all[100]!.id)
+    expect(ids(answer.body.entries)).toEqual(ids(of(activation.id).slice(0, 100)))
+    expect(answer.body.next).toBe(of(activation.id)[100]!.id)
   })
 
   it.each([1, 7, 1000])(
@@ -90,16 +101,13 @@ describe('GET /activations/:id', () => {
   })
 
   describe('is_winner=1', () => {
-    it.each(['giveaway', 'contest', 'scavenger', 'trivia', 'pickem'])(
-      'answers only the winning entries of a %s',
-      async (type) => {
-        const activation = activations((a) => a.type === type && stateOf(a, NOW) === 'ended')[0]!
-        const { items } = await walk(api, `/activations/${activation.id}?is_winner=1&limit=3`, 'entries')
-        const winners = entriesOf(activation, (e) => field(e, 'isWinner') === true)
-        expect(winners.length).toBeGreaterThan(0)
-        expect(ids(items)).toEqual(winners)
-      },
-    )
+    it.each(typesOfFilter('is_winner'))('answers only the winning entries of a %s', async (type) => {
+      const activation = activations((a) => a.type === type && stateOf(a, NOW) === 'ended')[0]!
+      const { items } = await walk(api, `/activations/${activation.id}?is_winner=1&limit=3`, 'entries')
+      const winners = entriesOf(activation, (e) => field(e, 'isWinner') === true)
+      expect(winners.length).toBeGreaterThan(0)
+      expect(ids(items)).toEqual(winners)
+    })
 
     it('is no filter with is_winner=0', async () => {
       const activation = startedOf('giveaway')
@@ -115,11 +123,13 @@ describe('GET /activations/:id', () => {
   })
 
   describe('is_completed=1', () => {
-    it.each(['scavenger', 'trivia', 'pickem'])('answers only the entries that completed a %s', async (type) => {
+    it.each(typesOfFilter('is_completed'))('answers only the entries that completed a %s', async (type) => {
       const activation = startedOf(type)
       const questions = activation.config.questionCount
       const completed = entriesOf(activation, (e) =>
-        type === 'scavenger' ? field(e, 'totalCorrect') === questions : e.questionsAnswered === questions,
+        TYPE_RULES[type].completion === 'allCorrect'
+          ? field(e, 'totalCorrect') === questions
+          : e.questionsAnswered === questions,
       )
       expect(completed.length).toBeGreaterThan(0)
       const { items } = await walk(api, `/activations/${activation.id}?is_completed=1&limit=4`, 'entries')
@@ -220,9 +230,12 @@ describe('GET /activations/:id', () => {
     ['is_winner=2', 'is_winner must be 1 or 0, got "2"'],
     ['is_winner=true', 'is_winner must be 1 or 0, got "true"'],
     ['is_completed=yes', 'is_completed must be 1 or 0, got "yes"'],
-    ['bracket_round=0', 'bracket_round must be a positive integer, got "0"'],
-    ['bracket_round=two', 'bracket_round must be a positive integer, got "two"'],
-    ['bracket_seed=-1', 'bracket_seed must be a positive integer, got "-1"'],
+    ['bracket_round=0', 'bracket_round must be an integer from 1 to 1000000, got "0"'],
+    ['bracket_round=two', 'bracket_round must be an integer from 1 to 1000000, got "two"'],
+    ['bracket_round=10000000', 'bracket_round must be an integer from 1 to 1000000, got "10000000"'],
+    ['bracket_round=1000001', 'bracket_round must be an integer from 1 to 1000000, got "1000001"'],
+    ['bracket_seed=-1', 'bracket_seed must be an integer from 1 to 1000000, got "-1"'],
+    ['bracket_seed=1.5', 'bracket_seed must be an integer from 1 to 1000000, got "1.5"'],
     [
       'start_date=2026-13-40',
       'start_date must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got "2026-13-40"',
@@ -278,7 +291,7 @@ describe('filters on types they do not apply to', () => {
       expectError(
         answer,
         400,
-        'is_winner does not apply to a map activation: it applies to giveaway, contest, trivia, pickem, scavenger',
+        'is_winner does not apply to a map activation: it applies to giveaway, contest, scavenger, pickem, trivia',
       )
   })
 })

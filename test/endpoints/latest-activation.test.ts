@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { toActivation } from '../../src/index.js'
-import type { StoredActivation } from '../../src/index.js'
+import type { StoredActivation, StoredEntry } from '../../src/index.js'
 import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 
-const api = useEmulator({ scenario: 'every-type' })
+// Every one of the fourteen types, so that each types[] filter has something to select.
+const api = useEmulator({ scenario: 'undocumented-types' })
 
 /** The latest activation started at `now` (of the given types), from a scan of the collection. */
 function latest(now: string, types?: string[]): StoredActivation | undefined {
@@ -14,6 +15,11 @@ function latest(now: string, types?: string[]): StoredActivation | undefined {
     )[0]
 }
 
+/** An activation's entries in the order they were added, from a scan of the collection. */
+function entriesOf(activationId: string): StoredEntry[] {
+  return (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === activationId)
+}
+
 describe('GET /activations/latest', () => {
   it('answers the activation with the latest startTime not after now, and its entries', async () => {
     const expected = latest(NOW_ISO)!
@@ -21,9 +27,7 @@ describe('GET /activations/latest', () => {
     expect(answer.status).toBe(200)
     expect(Object.keys(answer.body)).toEqual(['activation', 'entries', 'next'])
     expect(answer.body.activation).toEqual(toActivation(expected))
-    expect(answer.body.entries.map((e: { id: string }) => e.id)).toEqual(
-      api.emulator.db.index.entryListsOf(expected.id).all.map((e) => e.id),
-    )
+    expect(answer.body.entries.map((e: { id: string }) => e.id)).toEqual(entriesOf(expected.id).map((e) => e.id))
   })
 
   it('never answers an activation that has not started', async () => {
@@ -57,7 +61,10 @@ describe('GET /activations/latest', () => {
   it('takes the entry parameters of /activations/:id and pages the same way', async () => {
     const expected = latest(NOW_ISO, ['giveaway'])!
     const { items } = await walk(api, '/activations/latest?types[]=giveaway&is_winner=1&limit=2', 'entries')
-    const winners = api.emulator.db.index.entryListsOf(expected.id).winners.map((e) => e.id)
+    const winners = entriesOf(expected.id)
+      .filter((e) => (e as { isWinner?: boolean }).isWinner === true)
+      .map((e) => e.id)
+    expect(winners.length).toBeGreaterThan(2)
     expect(items.map((e) => e.id)).toEqual(winners)
   })
 

@@ -4,13 +4,24 @@ import { fileURLToPath } from 'node:url'
 /** The built command line, as `npx activation-emulator` runs it. */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))
 
+/**
+ * The environment a run gets: the caller's, without any ACTIVATION_EMULATOR_ variable or COLUMNS (so
+ * that no test depends on how the suite was started), plus `env`.
+ */
+export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('ACTIVATION_EMULATOR_') && name !== 'COLUMNS'),
+  )
+  return { ...clean, ...env }
+}
+
 /** A finished run of the command line. */
 export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
 /** Runs the command line to its end (or kills it after `timeoutMs`). */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } })
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env) })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -39,7 +50,7 @@ export type CliServer = {
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
   const withPort =
     args.includes('--port') || args.includes('-p') || env['ACTIVATION_EMULATOR_PORT'] ? args : [...args, '--port', '0']
-  const child = spawn(process.execPath, [BIN, ...withPort], { env: { ...process.env, ...env } })
+  const child = spawn(process.execPath, [BIN, ...withPort], { env: cleanEnv(env) })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8')

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { activationShape, checkActivation } from '../contract/activation.js'
-import { commonEntryShape, entrySchemas, type EntryOf } from '../contract/entry.js'
-import type { ActivationType } from '../contract/enums.js'
-import { choiceSchema, prizeSchema } from '../contract/nested.js'
-import { participantSchema } from '../contract/participant.js'
-import { problemLines } from '../problems.js'
+import { activationShape, checkActivation } from './activation.js'
+import { commonEntryShape, entrySchemas, type EntryOf } from './entry.js'
+import type { ActivationType } from './enums.js'
+import { choiceSchema, prizeSchema } from './nested.js'
+import { participantSchema } from './participant.js'
+import { problemLines } from './problems.js'
 
 // What the store keeps. Each record holds the contract's fields plus a few internal ones that the
 // serializers leave out; the internal ones are what the API's rules are computed from.
@@ -49,15 +49,20 @@ export const storedActivationSchema = z
   })
   .superRefine(checkActivation)
 
-/** The fields the store keeps on an entry besides the API's. */
-export type EntryInternals = {
+/** The fields the store keeps on an entry besides the API's: the store, the dump and the schemas read them from here. */
+export const internalEntryShape = {
   /** The activation the entry belongs to. */
-  activationId: string
+  activationId: z.string().min(1),
   /** The participant (person) who entered. */
-  participantId: string
+  participantId: z.string().min(1),
   /** Trivia and pick'em: how many questions were answered (completion); absent for other types. */
-  questionsAnswered?: number
+  questionsAnswered: z.number().int().min(0).optional(),
 }
+
+/** The names of the internal entry fields, which the API never sends. */
+export const INTERNAL_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(internalEntryShape))
+
+export type EntryInternals = z.infer<z.ZodObject<typeof internalEntryShape>>
 
 /** An entry in the store: the entry of its activation's type, with the internal fields. */
 export type StoredEntry = { [T in ActivationType]: EntryOf<T> & EntryInternals }[ActivationType]
@@ -68,9 +73,7 @@ export type StoredEntry = { [T in ActivationType]: EntryOf<T> & EntryInternals }
  */
 export const storedEntrySchema = z.looseObject({
   ...commonEntryShape,
-  activationId: z.string().min(1),
-  participantId: z.string().min(1),
-  questionsAnswered: z.number().int().min(0).optional(),
+  ...internalEntryShape,
 }) as unknown as z.ZodType<StoredEntry, StoredEntry>
 
 /** A participant in the store: one person of an account. `activationsEntered` and `firstEnteredAt` are derived from the entries. */
@@ -84,12 +87,17 @@ export type ActivationConfig = z.infer<typeof activationConfigSchema>
 export type StoredActivation = z.infer<typeof storedActivationSchema>
 export type StoredParticipant = z.infer<typeof storedParticipantSchema>
 
+/** A generated or dumped world: what the store is loaded with. Entries are in serving order within each activation. */
+export type World = {
+  activations: StoredActivation[]
+  entries: StoredEntry[]
+  participants: StoredParticipant[]
+}
+
 /** A field of an entry whatever its type, for the rules that read a field several types share. */
 export function entryField(entry: StoredEntry, key: string): unknown {
   return (entry as Record<string, unknown>)[key]
 }
-
-const INTERNAL_ENTRY_KEYS = new Set(['activationId', 'participantId', 'questionsAnswered'])
 
 /**
  * What is wrong with an entry as an entry of an activation of `type`: each problem with its path (under `prefix`),

@@ -1,11 +1,9 @@
-import type { Activation } from './contract/activation.js'
-import { ACTIVATION_KEYS } from './contract/activation.js'
-import { toMillis } from './contract/date-object.js'
-import type { State } from './contract/enums.js'
-import { ENTRY_KEYS, type Entry } from './contract/entry.js'
-import type { Participant } from './contract/participant.js'
-import type { StoreIndex } from './store/indexes.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from './store/records.js'
+import type { Activation } from '../src/contract/activation.js'
+import { ACTIVATION_KEYS } from '../src/contract/activation.js'
+import { ENTRY_KEYS, type Entry } from '../src/contract/entry.js'
+import type { Participant } from '../src/contract/participant.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
+import type { StoreIndex } from '../src/store/indexes.js'
 
 // From what the store keeps to exactly what the API sends: the contract's fields, in the spec's
 // order, and nothing internal. A field absent from the record (subtype, rank, voidedAt) stays absent.
@@ -39,14 +37,4 @@ export function toParticipant(participant: StoredParticipant, index: StoreIndex)
     activationsEntered: index.activationsEntered(participant.id),
     firstEnteredAt,
   }
-}
-
-/**
- * The state of an activation at an instant: not started before startTime, running from startTime
- * until endTime, ended from endTime on.
- * @example stateOf(activation, clock.now()) // 'running'
- */
-export function stateOf(activation: Pick<Activation, 'startTime' | 'endTime'>, now: number): State {
-  if (now < toMillis(activation.startTime)) return 'not_started'
-  return now < toMillis(activation.endTime) ? 'running' : 'ended'
 }

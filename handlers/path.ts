@@ -1,0 +1,80 @@
+import type { HttpCustomPredicate } from 'msw'
+
+/** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
+export type PathParams = Record<string, string>
+
+/** Where a request's path stands against the base URL. */
+type Place =
+  /** Not under the base URL (another origin, or another path, compared case-sensitively). */
+  | { under: false }
+  /** Under it: the path after the base, split into decoded segments; null when a segment cannot be decoded. */
+  | { under: true; segments: string[] | null }
+
+/**
+ * Where requests stand against the base URL. msw matches a string path with path-to-regexp,
+ * case-insensitively and decoding parameters with `decodeURIComponent`, which throws on broken
+ * percent-encoding before any resolver runs; the handlers match with this instead: case-sensitively
+ * (the base path too), and a path that does not decode is answered, not thrown. As with
+ * path-to-regexp, one trailing slash is allowed.
+ * @example placer('https://api.example.test/v1')(new URL('https://api.example.test/v1/activations/LIST'))
+ */
+export function placer(baseUrl: string): (url: URL) => Place {
+  const base = new URL(baseUrl)
+  const basePath = base.pathname.replace(/\/+$/, '')
+  return (url) => {
+    if (url.origin !== base.origin || !url.pathname.startsWith(basePath)) return { under: false }
+    let rest = url.pathname.slice(basePath.length)
+    if (rest !== '' && !rest.startsWith('/')) return { under: false }
+    if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1)
+    const segments: string[] = []
+    for (const segment of rest.split('/').slice(1)) {
+      try {
+        segments.push(decodeURIComponent(segment))
+      } catch {
+        return { under: true, segments: null }
+      }
+    }
+    return { under: true, segments }
+  }
+}
+
+/**
+ * An msw predicate for `pattern` under the base URL: its fixed segments matched case-sensitively (ids
+ * are case-sensitive, so `/activations/LIST` is an activation, not the list), `:name` segments taken
+ * as decoded parameters. A path with broken percent-encoding matches no pattern.
+ * @example http.all(pathPredicate('https://api.example.test/v1', '/activations/:id'), resolver)
+ */
+export function pathPredicate(baseUrl: string, pattern: string): HttpCustomPredicate<PathParams> {
+  const parts = pattern.split('/').slice(1)
+  const placeOf = placer(baseUrl)
+  return ({ request }) => {
+    const place = placeOf(new URL(request.url))
+    if (!place.under || !place.segments || place.segments.length !== parts.length) return false
+    const params: PathParams = {}
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!
+      const segment = place.segments[i]!
+      if (part.startsWith(':') && segment !== '') params[part.slice(1)] = segment
+      else if (part !== segment) return false
+    }
+    return { matches: true, params }
+  }
+}
+
+/**
+ * What is wrong with the percent-encoding of a path that does not decode, for a 400's message.
+ * @example encodingProblem('/activations/%zz') // '"%zz" is not a % followed by two hex digits'
+ */
+export function encodingProblem(pathname: string): string {
+  const bad = /%(?![0-9a-fA-F]{2})/.exec(pathname)
+  if (bad) return `${JSON.stringify(pathname.slice(bad.index, bad.index + 3))} is not a % followed by two hex digits`
+  const escapes = /(?:%[0-9a-fA-F]{2})+/g
+  for (const run of pathname.matchAll(escapes)) {
+    try {
+      decodeURIComponent(run[0])
+    } catch {
+      return `${JSON.stringify(run[0].length > 30 ? `${run[0].slice(0, 30)}…` : run[0])} is not UTF-8`
+    }
+  }
+  return 'it does not decode'
+}

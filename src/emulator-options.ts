@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import type { EndpointOptions } from '../handlers/index.js'
+import { problemLines } from './contract/problems.js'
+import { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
+import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from './scenario.js'
+
+/** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
+export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
+  defaultLimits: { activations: 20, entries: 100, participants: 20 },
+  unsupportedFilter: 'empty',
+  rateLimitHeaders: false,
+  latency: null,
+  errorRate: 0,
+}
+
+/** The base URL the handlers answer under when none is given. */
+export const DEFAULT_BASE_URL = 'https://api.activations.test'
+
+/** What `createEmulator` takes. Every option is optional. */
+export type EmulatorOptions = {
+  /** A built-in scenario's name (default `default`), a scenario object, or one that `extends` a built-in. */
+  scenario?: string | ScenarioInput | ScenarioExtension
+  /** Overrides the scenario's seed. */
+  seed?: number
+  /** Freezes the clock at this instant (ISO string, Date or milliseconds); without it the clock runs. */
+  now?: string | number | Date
+  /** The API's base URL, which may carry a path prefix; the handlers answer only under it. */
+  baseUrl?: string
+  /** Replace the API keys of the scenario's first account. */
+  apiKeys?: string[]
+  /** The premium feature (participants) of the scenario's first account. */
+  premium?: boolean
+  /** The rate limit of the scenario's first account; null turns it off. */
+  rateLimit?: RateLimit | null
+  /** Send `Retry-After` and `X-RateLimit-*` headers (not shown by the spec). Default false. */
+  rateLimitHeaders?: boolean
+  /** The `limit` of each list when a request gives none. Default 20 activations, 100 entries, 20 participants. */
+  defaultLimits?: Partial<EndpointOptions['defaultLimits']>
+  /** What entry filters do on types they do not apply to. Default `empty`. */
+  unsupportedFilter?: EndpointOptions['unsupportedFilter']
+  /** Delay each answer by this many milliseconds, or by a seeded draw between `min` and `max`. Default: the scenario's faults, else none. */
+  latency?: number | { min: number; max: number }
+  /** The share of requests (0 to 1) answered 500, by a seeded draw. Default: the scenario's faults, else 0. */
+  errorRate?: number
+  /**
+   * Serve a dumped world (what `activation-emulator dump` writes, parsed from JSON) exactly as it is,
+   * instead of generating one. It is validated first; its scenario gives the accounts, and the clock
+   * is frozen at the instant it was built unless `now` says otherwise.
+   */
+  data?: unknown
+  /**
+   * Hears how far the world's generation has got, in entries, while a large scenario is built; the
+   * last call, with `indexing` true, says the store is being loaded and indexed.
+   */
+  onProgress?: (entries: number, planned: number, indexing?: boolean) => void
+}
+
+/** Settings that `emulator.set()` changes between tests. */
+export type EmulatorSettings = {
+  /** The account to change; by default the scenario's first. */
+  account?: string
+  premium?: boolean
+  /** A new rate limit (its counts start afresh); null turns it off. */
+  rateLimit?: RateLimit | null
+  /** Moves the clock to this instant. */
+  now?: string | number | Date
+}
+
+const instantSchema = z.union([z.string(), z.number(), z.date()])
+
+const optionsSchema = z.strictObject({
+  scenario: z.union([z.string().min(1), z.looseObject({})]).optional(),
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
+  now: instantSchema.optional(),
+  baseUrl: z
+    .string()
+    .refine((s) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(s), 'must be an http(s) URL without a query or fragment')
+    .optional(),
+  apiKeys: z.array(z.string().min(1)).min(1).optional(),
+  premium: z.boolean().optional(),
+  rateLimit: rateLimitSchema.nullable().optional(),
+  ...endpointDefaultsSchema.shape,
+  ...faultsSchema.shape,
+  data: z.unknown().optional(),
+  onProgress: z.function().optional(),
+})
+
+const settingsSchema = z.strictObject({
+  account: z.string().optional(),
+  premium: z.boolean().optional(),
+  rateLimit: rateLimitSchema.nullable().optional(),
+  now: instantSchema.optional(),
+})
+
+/** Validates with a schema, or throws one TypeError that lists every problem under `what`. */
+function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const problems = problemLines(result.error.issues)
+  throw new TypeError(`Invalid ${what}:\n  ${problems.join('\n  ')}`)
+}
+
+/** Throws one TypeError that lists every problem of `createEmulator`'s options. */
+export function checkOptions(options: EmulatorOptions): void {
+  check(optionsSchema, options, 'createEmulator options')
+}
+
+/** Throws one TypeError that lists every problem of `emulator.set()`'s settings. */
+export function checkSettings(settings: EmulatorSettings): void {
+  check(settingsSchema, settings, 'emulator.set() settings')
+}

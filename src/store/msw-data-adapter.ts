@@ -1,0 +1,151 @@
+import { Collection } from '@msw/data'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+
+// The one file that knows @msw/data's internals. Checked on @msw/data 1.1.7 (pinned in package.json);
+// each assumption is stated by a test of its own in test/msw-data-adapter.test.ts:
+// 1. `all()` returns the collection's own array of records: a record pushed onto it is in the collection.
+// 2. Every record carries two own symbols, described `kPrimaryKey` and `kRelationMap`: the primary key
+//    stays the same across updates; the relation map is read on update.
+// 3. `update` and `updateMany` replace each record with a new object, and return those objects once the
+//    schema has accepted them; when the schema refuses one, they throw before replacing it.
+// The rest is @msw/data's public API (create, update, delete, hooks).
+
+/** The two symbols @msw/data puts on every record: its primary key and its relation map. */
+export type RecordSymbols = { primaryKey: symbol; relationMap: symbol }
+
+let symbols: Promise<RecordSymbols> | undefined
+
+/**
+ * Reads @msw/data's record symbols off a record it creates: @msw/data does not export them. The store
+ * needs them to load a large world without a clone and a validation per record.
+ */
+export function recordSymbols(): Promise<RecordSymbols> {
+  symbols ??= (async () => {
+    const probe = new Collection({
+      schema: { '~standard': { version: 1, vendor: 'activation-emulator', validate: (value: unknown) => ({ value }) } },
+    })
+    const record = await probe.create({})
+    const found = Object.getOwnPropertySymbols(record)
+    const primaryKey = found.find((s) => s.description === 'kPrimaryKey')
+    const relationMap = found.find((s) => s.description === 'kRelationMap')
+    if (!primaryKey || !relationMap) {
+      throw new Error('Failed to read the record symbols of @msw/data: this version of @msw/data is not supported')
+    }
+    return { primaryKey, relationMap }
+  })()
+  return symbols
+}
+
+/** What the store does when a collection changes; a listener that throws refuses the change, and nothing is stored. */
+export type CollectionListener<T> = {
+  created(record: T): void
+  /** `prev` is the record an update replaced, `next` its replacement. */
+  replaced(prev: T, next: T): void
+  deleted(record: T): void
+}
+
+type Output<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>
+
+/**
+ * A collection that tells a listener about every create, update and delete, and keeps nothing the
+ * listener refuses. An update the listener refuses puts the previous record back, so that the
+ * collection and the listener never disagree.
+ */
+export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S> {
+  readonly #listener: CollectionListener<Output<S>>
+  readonly #symbols: RecordSymbols
+  /** Each record by primary key, to find what an update replaced; built on the first update, so that loading a world does not pay for it. */
+  #byKey: Map<unknown, Output<S>> | undefined
+
+  constructor(schema: S, symbols: RecordSymbols, listener: CollectionListener<Output<S>>) {
+    super({ schema })
+    this.#listener = listener
+    this.#symbols = symbols
+    this.hooks.on('create', ({ data }) => {
+      listener.created(data.record)
+      this.#byKey?.set(this.#keyOf(data.record), data.record)
+    })
+    this.hooks.on('delete', ({ data }) => {
+      listener.deleted(data.deletedRecord)
+      this.#byKey?.delete(this.#keyOf(data.deletedRecord))
+    })
+  }
+
+  override async update(...args: Parameters<Collection<S>['update']>): Promise<any> {
+    this.#keys()
+    const next = await super.update(...args)
+    if (next) this.#replaced([next])
+    return next
+  }
+
+  override async updateMany(...args: Parameters<Collection<S>['updateMany']>): Promise<any> {
+    this.#keys()
+    const records = await super.updateMany(...args)
+    this.#replaced(records)
+    return records
+  }
+
+  /**
+   * Puts records into the collection as `create` would, without a clone, a schema check or a hook per
+   * record: for a world whose records the store has indexed already. `kind` names their primary keys.
+   */
+  load(kind: string, records: readonly object[]): void {
+    const { primaryKey: kPrimaryKey, relationMap: kRelationMap } = this.#symbols
+    const store = this.all() as unknown[]
+    const before = store.length
+    // Both descriptors are reused from record to record: defineProperty reads them when called.
+    const primaryKey: PropertyDescriptor = { value: '', enumerable: false, configurable: false }
+    const relationMap = lazyRelationMap(kRelationMap)
+    let n = 0
+    for (const record of records) {
+      primaryKey.value = `${kind}:${n++}`
+      Object.defineProperty(record, kPrimaryKey, primaryKey)
+      Object.defineProperty(record, kRelationMap, relationMap)
+      store.push(record)
+    }
+    if (this.count() !== before + records.length) {
+      throw new Error('Failed to load the world into @msw/data: this version of @msw/data does not expose its records')
+    }
+  }
+
+  #keyOf(record: unknown): unknown {
+    return (record as Record<symbol, unknown>)[this.#symbols.primaryKey]
+  }
+
+  #keys(): Map<unknown, Output<S>> {
+    this.#byKey ??= new Map(this.all().map((r) => [this.#keyOf(r), r]))
+    return this.#byKey
+  }
+
+  /** Tells the listener of records an update made; if it refuses one, undoes them all and rethrows. */
+  #replaced(nexts: readonly Output<S>[]): void {
+    const byKey = this.#keys()
+    const prevs = nexts.map((next) => byKey.get(this.#keyOf(next)) as Output<S>)
+    let told = 0
+    try {
+      for (; told < nexts.length; told++) this.#listener.replaced(prevs[told]!, nexts[told]!)
+    } catch (error) {
+      for (let i = told - 1; i >= 0; i--) this.#listener.replaced(nexts[i]!, prevs[i]!)
+      const records = this.all() as unknown[]
+      nexts.forEach((next, i) => (records[records.indexOf(next)] = prevs[i]))
+      throw error
+    }
+    for (const next of nexts) byKey.set(this.#keyOf(next), next)
+  }
+}
+
+/**
+ * A loaded record's relation map, made on first read. @msw/data reads it on update and writes it only
+ * when relations are defined; one empty Map per record would cost 50 MB for a large world.
+ */
+function lazyRelationMap(kRelationMap: symbol): PropertyDescriptor {
+  return {
+    get(this: object) {
+      const map = new Map()
+      Object.defineProperty(this, kRelationMap, { value: map, enumerable: false, configurable: false })
+      return map
+    },
+    enumerable: false,
+    configurable: true, // so that the first read can replace it with the map itself
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { createIds, ID_LIMITS, permute } from '../src/ids.js'
+
+describe('the id scheme', () => {
+  it.each([2, 62, 301])('permutes the pairs of Z_%i: each maps to a different pair of the same square', (m) => {
+    const seen = new Set<number>()
+    let outside = 0
+    for (let l = 0; l < m; l++) {
+      for (let r = 0; r < m; r++) {
+        const [a, b] = permute(0xdecafbad, m, l, r)
+        if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < m && b >= 0 && b < m)) outside++
+        seen.add(a * m + b)
+      }
+    }
+    expect(outside).toBe(0)
+    expect(seen.size).toBe(m * m)
+  })
+
+  it('gives 1,000,000 entries and 300,000 people distinct ids, each of the documented shape', () => {
+    const ids = createIds(20260601)
+    const entries = new Set<string>()
+    // Neighbouring slots and far ones: many activations of a few entries, a few of many.
+    for (let account = 0; account < 2; account++) {
+      for (let group = 0; group < 10; group++) {
+        for (let index = 0; index < 10; index++) {
+          for (let n = 0; n < 4_000; n++) entries.add(ids.entry(account, group, index, n))
+        }
+      }
+    }
+    for (let n = 0; n < 200_000; n++) entries.add(ids.entry(255, 1023, 131_071, n))
+    expect(entries.size).toBe(1_000_000)
+    for (const id of [...entries].slice(0, 1000)) expect(id).toMatch(/^[A-Z][a-z][A-Za-z0-9]{12}$/)
+
+    const people = new Set<string>()
+    for (let index = 0; index < 150_000; index++) {
+      people.add(ids.person(0, index))
+      people.add(ids.person(1, index))
+    }
+    expect(people.size).toBe(300_000)
+    for (const id of [...people].slice(0, 1000)) expect(id).toMatch(/^[A-Z][a-z][A-Za-z0-9]{10}$/)
+  })
+
+  it('gives activations distinct ids and distinct lower-case slug suffixes', () => {
+    const ids = createIds(7)
+    const made = new Set<string>()
+    const suffixes = new Set<string>()
+    for (let account = 0; account < 3; account++) {
+      for (let group = 0; group < 50; group++) {
+        for (let index = 0; index < 200; index++) {
+          const { id, slugSuffix } = ids.activation(account, group, index)
+          expect(id).toMatch(/^[A-Z][a-z][A-Za-z0-9]{8}$/)
+          expect(slugSuffix).toMatch(/^[a-z0-9]{10}$/)
+          made.add(id)
+          suffixes.add(slugSuffix)
+        }
+      }
+    }
+    expect(made.size).toBe(3 * 50 * 200)
+    expect(suffixes.size).toBe(3 * 50 * 200)
+  })
+
+  it('is a function of the seed and the position only', () => {
+    const a = createIds(1)
+    const b = createIds(1)
+    const c = createIds(2)
+    expect(a.person(0, 17)).toBe(b.person(0, 17))
+    expect(a.entry(1, 2, 3, 4)).toBe(b.entry(1, 2, 3, 4))
+    expect(a.activation(1, 2, 3)).toEqual(b.activation(1, 2, 3))
+    expect(a.person(0, 17)).not.toBe(c.person(0, 17))
+    expect(a.entry(1, 2, 3, 4)).not.toBe(c.entry(1, 2, 3, 4))
+  })
+
+  it('refuses positions past its limits rather than reusing an id', () => {
+    const ids = createIds(1)
+    expect(() => ids.activation(ID_LIMITS.accounts, 0, 0)).toThrow(RangeError)
+    expect(() => ids.activation(0, ID_LIMITS.groups, 0)).toThrow(RangeError)
+    expect(() => ids.entry(0, 0, ID_LIMITS.activationsPerGroup, 0)).toThrow(RangeError)
+    expect(() => ids.entry(0, 0, 0, 62 ** 6)).toThrow(RangeError)
+    expect(() => ids.person(0, ID_LIMITS.people)).toThrow(RangeError)
+  })
+})
