@@ -85,9 +85,7 @@ export function createEntries(
   const voidedSet = new Set(winnerList.slice(0, voided))
   const confirmedSet = new Set(winnerList.filter((i) => !voidedSet.has(i) && int(faker, 0, 9) < 7))
   const fulfilledSet = new Set(
-    winnerList.filter(
-      (i) => !voidedSet.has(i) && (fulfilsUnconfirmed || confirmedSet.has(i)) && int(faker, 0, 9) < 6,
-    ),
+    winnerList.filter((i) => !voidedSet.has(i) && (fulfilsUnconfirmed || confirmedSet.has(i)) && int(faker, 0, 9) < 6),
   )
   const ended = toMillis(activation.endTime) <= now
   // A ranking exists once voting is over: winners hold the top ranks.

@@ -7,7 +7,7 @@ import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
 import { activationBytes, entryBytes, listBody } from './json.js'
 import { allOf, takePage } from './pagination.js'
-import type { Query } from './params.js'
+import type { QueryParams } from './params.js'
 
 /** The entry filters of `/activations/:id` and `/activations/latest`, read before the activation is looked up. */
 export type EntryFilters = {
@@ -22,7 +22,7 @@ export type EntryFilters = {
 }
 
 /** Reads the entry filters of a request; a 400 names the first bad one. */
-export function readEntryFilters(query: Query, ctx: HandlerContext): EntryFilters {
+export function readEntryFilters(query: QueryParams, ctx: HandlerContext): EntryFilters {
   return {
     isWinner: query.flag('is_winner'),
     isCompleted: query.flag('is_completed'),

@@ -35,7 +35,7 @@ export function nextDayIso(dayIso: string): string {
  * A request's query string, read parameter by parameter. Each reader throws a 400 that names the
  * parameter and what was wrong with it; parameters nobody reads are ignored.
  */
-export class Query {
+export class QueryParams {
   readonly #params: URLSearchParams
 
   constructor(params: URLSearchParams) {

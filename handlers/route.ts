@@ -1,13 +1,13 @@
 import { http, type HttpHandler } from 'msw'
 import type { AccountSettings, HandlerContext } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
-import { Query } from './params.js'
+import { QueryParams } from './params.js'
 import { pathPredicate } from './path.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
   account: AccountSettings
-  query: Query
+  query: QueryParams
   params: Readonly<Record<string, string | readonly string[] | undefined>>
 }
 
@@ -32,13 +32,13 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
  * an injected fault (500, with `errorRate`), plan (403), then the endpoint's own parameters (400) and
- * lookups (404). `serve` returns the body's bytes.
+ * lookups (404). `answer` returns the body's bytes.
  */
 export function endpoint(
   ctx: HandlerContext,
   path: string,
   requires: { premium?: boolean },
-  serve: (request: EndpointRequest) => Buffer,
+  answer: (request: EndpointRequest) => Buffer,
 ): HttpHandler {
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
     const wait = ctx.nextLatency()
@@ -74,8 +74,8 @@ export function endpoint(
       if (requires.premium && !account.premium) {
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
-      const query = new Query(url.searchParams)
-      const body = serve({ account, query, params })
+      const query = new QueryParams(url.searchParams)
+      const body = answer({ account, query, params })
       return jsonResponse(200, head ? null : body, headers)
     } catch (error) {
       if (!(error instanceof ApiError)) {

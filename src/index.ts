@@ -27,6 +27,14 @@ export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
 export { participantSchema, type Participant } from './contract/participant.js'
 export * from './contract/nested.js'
 export { createClock, type Clock } from './clock.js'
+export { Journal, type JournalEndpoint, type JournalEntry } from './journal.js'
+export {
+  expectEveryPageOnce,
+  expectKeyOnEveryRequest,
+  expectRespectedRateLimit,
+  type JournalSource,
+  type WalkSelector,
+} from './journal-checks.js'
 export {
   defineScenario,
   parseScenario,

@@ -27,6 +27,21 @@ describe('the store', () => {
     expect(some?.id).toBe([...db.index.entries.keys()][5])
   })
 
+  it('forgets every record of a cleared collection, in the collection and in the index', () => {
+    const participants = db.index.participants.size
+    db.entries.clear()
+    expect(db.entries.count()).toBe(0)
+    expect(db.index.entries.size).toBe(0)
+    for (const a of db.activations.all()) expect(db.index.entryListsOf(a.id).all).toHaveLength(0)
+    // Participants stay, with no first entry: none is listed.
+    expect(db.index.participants.size).toBe(participants)
+    expect(db.index.participantsOf('every-type')).toHaveLength(0)
+    db.activations.clear()
+    expect(db.activations.count()).toBe(0)
+    expect(db.index.activations.size).toBe(0)
+    expect(db.index.activationsOf('every-type')).toHaveLength(0)
+  })
+
   it('serves an entry created through the collection last in its activation order', async () => {
     const a = runningOf('form')
     const model = db.index.entryListsOf(a.id).all[0]!
@@ -142,7 +157,10 @@ describe('the store', () => {
       createDatabase({ ...world, participants: [...world.participants, { ...participant }] }),
     ).rejects.toThrow(`Failed to load the world: the participant id ${participant.id} is taken`)
     await expect(
-      createDatabase({ ...world, participants: [{ ...participant, account: 'another' }, ...world.participants.slice(1)] }),
+      createDatabase({
+        ...world,
+        participants: [{ ...participant, account: 'another' }, ...world.participants.slice(1)],
+      }),
     ).rejects.toThrow(`is not of the account every-type`)
   })
 
@@ -181,11 +199,7 @@ describe('an update the store refuses', () => {
       activations: [...db.activations.all()],
       entries: [...db.entries.all()],
       participants: [...db.participants.all()],
-      indexed: [
-        ...db.index.activations.values(),
-        ...db.index.entries.values(),
-        ...db.index.participants.values(),
-      ],
+      indexed: [...db.index.activations.values(), ...db.index.entries.values(), ...db.index.participants.values()],
     }
   }
 
@@ -201,7 +215,10 @@ describe('an update the store refuses', () => {
     // The index's maps may hold them in another order: a refused replacement is put back last.
     const indexed = new Set(after.indexed)
     expect(after.indexed.length).toBe(before.indexed.length)
-    expect(before.indexed.every((r) => indexed.has(r)), 'the index holds the same records').toBe(true)
+    expect(
+      before.indexed.every((r) => indexed.has(r)),
+      'the index holds the same records',
+    ).toBe(true)
     expect(collection.findFirst((q: any) => q.where({ id: record.id }))).toBe(record)
   }
 
@@ -221,7 +238,11 @@ describe('an update the store refuses', () => {
 
   it.each([
     ['a field the schema refuses', (e: any) => void (e.email = 5), /does not match the schema/],
-    ['a field of the wrong type for its activation', (e: any) => void (e.isWinner = 'yes'), /not an entry of a giveaway: isWinner/],
+    [
+      'a field of the wrong type for its activation',
+      (e: any) => void (e.isWinner = 'yes'),
+      /not an entry of a giveaway: isWinner/,
+    ],
     ["another type's field", (e: any) => void (e.choice = 'North'), /not an entry of a giveaway/],
     ['an unknown activation', (e: any) => void (e.activationId = 'nope'), /no activation has the id nope/],
     ['an unknown participant', (e: any) => void (e.participantId = 'nobody'), /no participant has the id nobody/],
@@ -280,4 +301,3 @@ describe('an update the store refuses', () => {
     await expectRefused(db.participants as never, record!, apply, message)
   })
 })
-

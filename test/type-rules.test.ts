@@ -48,7 +48,9 @@ describe('the per-type rules', () => {
     const end = README.indexOf(END)
     expect(at, `README.md lacks ${START}`).toBeGreaterThanOrEqual(0)
     const table = README.slice(at + START.length, end).trim()
-    expect(table, 'README.md: replace the table between the type-rules markers with the expected one').toBe(rulesTable())
+    expect(table, 'README.md: replace the table between the type-rules markers with the expected one').toBe(
+      rulesTable(),
+    )
   })
 
   it.each(FILTER_TYPES)('agree with the fields of a %s entry', (type) => {
@@ -65,7 +67,7 @@ describe('the per-type rules', () => {
     expect(rules.ranked).toBe(has('rank'))
   })
 
-  it.each(FILTER_TYPES)("give a %s defaults only for what it has", (type) => {
+  it.each(FILTER_TYPES)('give a %s defaults only for what it has', (type) => {
     const { defaults, ...rules } = TYPE_RULES[type]
     expect(defaults.winners !== null).toBe(rules.winners !== null)
     if (defaults.winners?.of === 'completed' || defaults.completed > 0) expect(rules.completion).not.toBeNull()

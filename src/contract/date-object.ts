@@ -26,8 +26,7 @@ const DAY_MS = 86_400_000
 /** 10000-01-01T00:00:00.000Z: from there on, toISOString writes a six-digit year. */
 const YEAR_10000_MS = 253_402_300_800_000
 
-// The date part of the last day formatted ("2026-06-01T"), as char codes. A world formats over 200,000
-// instants, mostly in time order, and toISOString costs about four times the hand-formatting below.
+// The last day formatted ("2026-06-01T"), as char codes: a world formats its instants mostly in time order.
 let cachedDay = NaN
 const codes = new Array<number>(11).fill(0)
 
@@ -47,7 +46,7 @@ function isoString(ms: number): string {
   rest -= m * 60_000
   const s = Math.floor(rest / 1000)
   rest -= s * 1000
-  // One flat string from char codes: a string built with + would be a tree of a dozen pieces.
+  // From char codes, so that the result is one flat string.
   return String.fromCharCode(
     codes[0] as number,
     codes[1] as number,

@@ -1,7 +1,8 @@
 import { FILTER_TYPES, type ActivationType } from './enums.js'
 
 /** A default count of a generated world: a share of a base (rounded down), or the base up to a cap. */
-export type DefaultCount = { of: 'entries' | 'completed'; share: number } | { of: 'entries' | 'completed'; atMost: number }
+export type DefaultCount =
+  { of: 'entries' | 'completed'; share: number } | { of: 'entries' | 'completed'; atMost: number }
 
 /** What sets one activation type's entries apart: the entry filters read it, the factories build by it. */
 export type TypeRules = {

@@ -156,7 +156,14 @@ export class WritableStoreIndex implements StoreIndex {
   #writableListsOf(activationId: string): WritableEntryLists {
     let lists = this.#entryLists.get(activationId)
     if (!lists) {
-      lists = { all: [], winners: [], completed: [], bracketRounds: new Map(), bracketSeeds: new Map(), inTimeOrder: true }
+      lists = {
+        all: [],
+        winners: [],
+        completed: [],
+        bracketRounds: new Map(),
+        bracketSeeds: new Map(),
+        inTimeOrder: true,
+      }
       this.#entryLists.set(activationId, lists)
     }
     return lists
@@ -285,7 +292,8 @@ export class WritableStoreIndex implements StoreIndex {
     }
     placed.sort(
       (a, b) =>
-        compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
+        compareDates(a.first as DateObject, b.first as DateObject) ||
+        compareStrings(a.participant.id, b.participant.id),
     )
     if (this.#participantsByAccount.size === 0) {
       // Nothing placed yet: each goes last in its account's list.
