@@ -4,7 +4,8 @@
 //    resident memory when ready and its peak.
 // 2. pages: every page of the world served once, one at a time; memory when ready and the peak.
 // 3. soak: 100 connections for 60 s over a mix of every endpoint and page depth (bench/load.ts), after
-//    a 10 s warm-up with the same mix: requests, errors, statuses, memory after the warm-up and at the end.
+//    a warm-up with the same mix until memory is steady (at most 30 s): requests, errors, statuses,
+//    memory after the warm-up and at the end.
 // Fails (exit 1) on an error, an unexpected status, or memory growth after the warm-up of 10 % or more.
 // Run: npm run soak [-- peak pages soak] [-- --seconds 60] [-- --requests 60000]
 // SOAK_BIN=path/to/main.js runs another build of the command line (before and after a change).
@@ -65,19 +66,22 @@ if (runs('soak')) {
   try {
     const ready = server.rss()
     const mix = await requestMix(server.url, KEY)
-    const result = await soak(server, KEY, mix, { connections: 100, seconds, warmupSeconds: 10 })
+    const result = await soak(server, KEY, mix, { connections: 100, seconds, warmupSeconds: 30 })
     const { warm, end, peak } = result.memory
+    const { warmup } = result
     const statuses = Object.entries(result.statuses)
       .map(([status, count]) => `${status}: ${count}`)
       .join(', ')
     console.log(
-      `soak: 100 connections for ${seconds} s over ${mix.length} requests (every endpoint, several depths): ` +
-        `${result.requests} requests (${result.rps.toFixed(0)}/s), ${result.errors} errors, ` +
+      `soak: 100 connections over ${mix.length} requests (every endpoint, several depths); warm-up ` +
+        `${warmup.seconds.toFixed(0)} s, ${warmup.requests} requests, ${warmup.errors} errors, ${warmup.unexpected} unexpected\n` +
+        `      ${seconds} s: ${result.requests} requests (${result.rps.toFixed(0)}/s), ${result.errors} errors, ` +
         `${result.unexpected} unexpected statuses; statuses ${statuses}\n` +
         `      memory ready ${mb(ready)}, after the warm-up ${mb(warm)}, at the end ${mb(end)} ` +
         `(${(result.growth * 100).toFixed(1)} %), peak ${mb(peak)}`,
     )
-    failed ||= result.errors > 0 || result.unexpected > 0 || result.growth >= MAX_GROWTH
+    failed ||=
+      result.errors + warmup.errors > 0 || result.unexpected + warmup.unexpected > 0 || result.growth >= MAX_GROWTH
   } finally {
     await server.stop()
   }

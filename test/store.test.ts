@@ -27,6 +27,21 @@ describe('the store', () => {
     expect(some?.id).toBe([...db.index.entries.keys()][5])
   })
 
+  it('forgets every record of a cleared collection, in the collection and in the index', () => {
+    const participants = db.index.participants.size
+    db.entries.clear()
+    expect(db.entries.count()).toBe(0)
+    expect(db.index.entries.size).toBe(0)
+    for (const a of db.activations.all()) expect(db.index.entryListsOf(a.id).all).toHaveLength(0)
+    // Participants stay, with no first entry: none is listed.
+    expect(db.index.participants.size).toBe(participants)
+    expect(db.index.participantsOf('every-type')).toHaveLength(0)
+    db.activations.clear()
+    expect(db.activations.count()).toBe(0)
+    expect(db.index.activations.size).toBe(0)
+    expect(db.index.activationsOf('every-type')).toHaveLength(0)
+  })
+
   it('serves an entry created through the collection last in its activation order', async () => {
     const a = runningOf('form')
     const model = db.index.entryListsOf(a.id).all[0]!

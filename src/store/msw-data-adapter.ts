@@ -86,6 +86,14 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   }
 
   /**
+   * Deletes every record, telling the listener of each. @msw/data's own `clear()` deletes while it
+   * walks its list, so it skips (and never tells of) every other record.
+   */
+  override clear(): void {
+    this.deleteMany((q) => q.where(() => true))
+  }
+
+  /**
    * Puts records into the collection as `create` would, without a clone, a schema check or a hook per
    * record: for a world whose records the store has indexed already. `kind` names their primary keys.
    */
