@@ -31,6 +31,37 @@ export type EndpointOptions = {
   errorRate: number
 }
 
+/** Which API operation a request reached. */
+export type EndpointName = 'list' | 'activation' | 'latest' | 'participants'
+
+/** What a status or drop fault rule does to one request. */
+export type FaultDecision = {
+  /** The rule that fired. */
+  id: string
+  /** Answer with this status and `{"error": error}`. */
+  status?: number
+  error?: string
+  /** Destroy the connection before any byte, or after the headers and half the body. */
+  drop?: 'connection' | 'body'
+}
+
+/** One answered API request, as the journal records it (without its place in the journal). */
+export type RequestRecord = {
+  at: string
+  realAt: number
+  method: string
+  path: string
+  query: Record<string, string[]>
+  endpoint: EndpointName | null
+  key: string | null
+  account: string | null
+  status: number
+  durationMs: number
+  next?: string | null
+  retryInSeconds?: number
+  fault?: string
+}
+
 /** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */
 export type HandlerContext = {
   /** The base URL without a trailing slash, e.g. `https://api.example.test/v1`. */
@@ -40,10 +71,12 @@ export type HandlerContext = {
   readonly clock: Clock
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter
-  /** Milliseconds the next answer waits: a seeded draw within `options.latency`, 0 without it. */
-  nextLatency(): number
-  /** Whether the next request that passes the key and rate-limit checks fails on purpose (a seeded draw). */
-  nextFault(): boolean
+  /** The delay rules' wait for a request as it arrives, with the key it sent (null: none). */
+  delayFor(endpoint: EndpointName, key: string | null): { id: string; delayMs: number } | null
+  /** The status or drop rule that fires for a request past the key and rate-limit checks (null: none). */
+  faultFor(endpoint: EndpointName, key: string): FaultDecision | null
+  /** Hears every API request once it is answered (the journal). */
+  record(request: RequestRecord): void
   /** The account an API key belongs to. */
   accountOfKey(key: string): AccountSettings | undefined
 }

@@ -6,7 +6,15 @@ import { listActivations } from './list-activations.js'
 import { listParticipants } from './list-participants.js'
 import { notFound } from './not-found.js'
 
-export type { AccountSettings, EndpointOptions, HandlerContext, UnsupportedFilter } from './context.js'
+export type {
+  AccountSettings,
+  EndpointName,
+  EndpointOptions,
+  FaultDecision,
+  HandlerContext,
+  RequestRecord,
+  UnsupportedFilter,
+} from './context.js'
 export { RateLimiter } from './rate-limit.js'
 
 /** The API's handlers, in matching order: the fixed paths before `/activations/:id`, the catch-all 404 last. */

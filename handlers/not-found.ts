@@ -2,6 +2,7 @@ import { http, type HttpHandler } from 'msw'
 import type { HandlerContext } from './context.js'
 import { apiError, errorResponse } from './errors.js'
 import { encodingProblem, placer } from './path.js'
+import { arrival } from './route.js'
 
 /**
  * Any other path under the base URL, whatever the method: 404, or 400 when the path's
@@ -13,7 +14,9 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
     http.all(
       ({ request }) => placeOf(new URL(request.url)).under,
       ({ request }) => {
+        const started = performance.now()
         const url = new URL(request.url)
+        const record = arrival(ctx, request, url, null)
         const place = placeOf(url)
         const error =
           place.under && place.segments === null
@@ -23,6 +26,7 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
               )
             : apiError(404, `Not found: no endpoint at ${url.pathname}`)
         const response = errorResponse(error)
+        ctx.record({ ...record, status: error.status, durationMs: performance.now() - started })
         return request.method === 'HEAD'
           ? new Response(null, { status: response.status, headers: response.headers })
           : response

@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw'
-import type { AccountSettings, HandlerContext } from './context.js'
+import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
 import { QueryParams } from './params.js'
 import { pathPredicate } from './path.js'
@@ -28,11 +28,75 @@ function authenticate(request: Request, ctx: HandlerContext): { key: string; acc
 /** Seconds, rounded up, for messages and headers. */
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
+/** The journal's name of each endpoint's path. */
+const ENDPOINT_NAMES: Record<string, EndpointName> = {
+  '/activations/list': 'list',
+  '/activations/latest': 'latest',
+  '/activations/:id': 'activation',
+  '/experience/participants': 'participants',
+}
+
+/** Internal headers on a response whose body a fault rule drops half-way: the server reads them and sends neither. */
+export const DROP_HEADER = 'x-activation-emulator-drop'
+export const DROP_LENGTH_HEADER = 'x-activation-emulator-length'
+
+/**
+ * A response that fails as a fault rule says: `connection`, a network error before any byte
+ * (`Response.error()`, which fetch rejects in-process and the server answers by destroying the socket);
+ * `body`, the status and headers, then half the body, then an error (the server ends the socket there).
+ */
+function dropped(response: Response, drop: 'connection' | 'body', body: Buffer | null): Response {
+  if (drop === 'connection' || body === null) return Response.error()
+  const half = body.subarray(0, Math.floor(body.length / 2))
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(half))
+      controller.error(new Error('the connection was dropped half-way through the body (a fault rule)'))
+    },
+  })
+  const headers = new Headers(response.headers)
+  headers.set(DROP_HEADER, 'body')
+  headers.set(DROP_LENGTH_HEADER, String(body.length))
+  return new Response(stream, { status: response.status, headers })
+}
+
+/** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
+export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null) {
+  const basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')
+  // Through a Map: a parameter may be named `constructor` or `__proto__`.
+  const values = new Map<string, string[]>()
+  for (const [name, value] of url.searchParams) {
+    const list = values.get(name)
+    if (list) list.push(value)
+    else values.set(name, [value])
+  }
+  const query: Record<string, string[]> = Object.fromEntries(values)
+  const header = request.headers.get('authorization')
+  const key = header === null ? null : (API_KEY.exec(header)?.[1] ?? null)
+  return {
+    at: new Date(ctx.clock.now()).toISOString(),
+    realAt: Date.now(),
+    method: request.method,
+    path: url.pathname.slice(basePath.length) || '/',
+    query,
+    endpoint,
+    key,
+    account: key === null ? null : (ctx.accountOfKey(key)?.name ?? null),
+  }
+}
+
+/** The `next` of a list body, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes searched for. */
+function nextOf(body: Buffer): string | null {
+  const at = body.lastIndexOf('],"next":')
+  return at < 0 ? null : (JSON.parse(body.subarray(at + 9, body.length - 1).toString()) as string | null)
+}
+
 /**
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
- * an injected fault (500, with `errorRate`), plan (403), then the endpoint's own parameters (400) and
- * lookups (404). `answer` returns the body's bytes.
+ * the status and drop fault rules (`errorRate` is one), plan (403), then the endpoint's
+ * own parameters (400) and lookups (404). A delay rule holds the request before all of them. `answer`
+ * returns the body's bytes. Each request is recorded.
  */
 export function endpoint(
   ctx: HandlerContext,
@@ -40,12 +104,22 @@ export function endpoint(
   requires: { premium?: boolean },
   answer: (request: EndpointRequest) => Buffer,
 ): HttpHandler {
+  const name = ENDPOINT_NAMES[path] ?? null
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
-    const wait = ctx.nextLatency()
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    const started = performance.now()
     const url = new URL(request.url)
+    const record: Omit<RequestRecord, 'status' | 'durationMs'> = arrival(ctx, request, url, name)
+    // A delay rule holds the request first; it is then answered as things stand after the wait.
+    const delay = name === null ? null : ctx.delayFor(name, record.key)
+    if (delay) {
+      record.fault = delay.id
+      if (delay.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delay.delayMs))
+    }
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
+    let drop: 'connection' | 'body' | undefined
+    let body: Buffer | null = null
+    let response: Response
     try {
       if (request.method !== 'GET' && !head) {
         throw apiError(405, `Method ${request.method} is not allowed on ${url.pathname}: use GET`, { allow: ALLOW })
@@ -63,6 +137,7 @@ export function endpoint(
         }
         if (!decision.allowed) {
           const { limit, windowSeconds } = account.rateLimit
+          record.retryInSeconds = retryIn
           throw apiError(
             429,
             `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds. Retry in ${retryIn} seconds.`,
@@ -70,20 +145,34 @@ export function endpoint(
           )
         }
       }
-      if (ctx.nextFault()) throw apiError(500, 'Internal server error (a fault injected by the emulator: errorRate)')
+      const fault = name === null ? null : ctx.faultFor(name, key)
+      if (fault) {
+        record.fault = fault.id
+        if (fault.status !== undefined) throw apiError(fault.status, fault.error ?? '')
+        drop = fault.drop
+      }
       if (requires.premium && !account.premium) {
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
       const query = new QueryParams(url.searchParams)
-      const body = answer({ account, query, params })
-      return jsonResponse(200, head ? null : body, headers)
+      body = answer({ account, query, params })
+      if (!drop) record.next = nextOf(body)
+      response = jsonResponse(200, head ? null : body, headers)
     } catch (error) {
       if (!(error instanceof ApiError)) {
         const reason = error instanceof Error ? error.message : String(error)
         error = apiError(500, `Failed to answer ${request.method} ${url.pathname}: ${reason}`)
       }
-      const response = errorResponse(error as ApiError, headers)
-      return head ? new Response(null, { status: response.status, headers: response.headers }) : response
+      response = errorResponse(error as ApiError, headers)
+      if (drop && !head) body = Buffer.from(await response.clone().arrayBuffer())
+      if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
+    if (drop) response = dropped(response, drop, head ? null : body)
+    ctx.record({
+      ...record,
+      status: drop === 'connection' || (head && drop) ? 0 : response.status,
+      durationMs: performance.now() - started,
+    })
+    return response
   })
 }

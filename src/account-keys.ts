@@ -1,4 +1,5 @@
 import type { AccountSettings } from '../handlers/index.js'
+import { apiError } from '../handlers/errors.js'
 import type { Scenario } from './scenario.js'
 
 /** Each account's current settings, and the account of each API key. */
@@ -26,7 +27,8 @@ export class AccountKeys {
   named(name: string | undefined): AccountSettings {
     const account = name === undefined ? this.#accounts[0] : this.#accounts.find((a) => a.name === name)
     if (!account) {
-      throw new Error(
+      throw apiError(
+        404,
         `Unknown account ${JSON.stringify(name)}: the accounts are ${this.#accounts.map((a) => a.name).join(', ')}`,
       )
     }

@@ -2,30 +2,47 @@
 export type Clock = {
   /** The current instant in milliseconds since the epoch. */
   now(): number
-  /** Moves the clock to an instant; a running clock keeps running from there. */
-  set(ms: number): void
-  /** Moves the clock forward (or back, with a negative value). */
-  advance(ms: number): void
+  /** Moves the clock to an instant (milliseconds, an ISO time or a Date); a running clock keeps running from there. */
+  set(instant: number | string | Date): void
+  /** Moves the clock forward (or back, with a negative value) by milliseconds or a duration such as `"90s"`, `"2h"`, `"1d"`. */
+  advance(duration: number | string): void
+  /** Stops the clock at the instant it shows now, until it is set, advanced or run. */
+  freeze(): void
+  /** Lets the clock run with real time from the instant it shows now. */
+  run(): void
   /** Whether the clock stands still until it is set or advanced. */
   readonly frozen: boolean
 }
 
 /**
- * A clock frozen at `frozenAt`, or running with the system clock when it is undefined.
+ * A clock frozen at `at`, or running from it (`running: true`); running with the system clock when
+ * `at` is undefined.
  * @example const clock = createClock(Date.parse('2026-06-01T12:00:00.000Z'))
  */
-export function createClock(frozenAt?: number): Clock {
-  const frozen = frozenAt !== undefined
+export function createClock(at?: number, running = false): Clock {
+  let frozen = at !== undefined && !running
   // A frozen clock keeps its instant; a running one keeps its offset from the system clock.
-  let value = frozen ? frozenAt : 0
+  let value = at === undefined ? 0 : frozen ? at : at - Date.now()
+  const now = () => (frozen ? value : Date.now() + value)
   return {
-    frozen,
-    now: () => (frozen ? value : Date.now() + value),
-    set(ms) {
+    get frozen() {
+      return frozen
+    },
+    now,
+    set(instant) {
+      const ms = parseInstant(instant, 'set')
       value = frozen ? ms : ms - Date.now()
     },
-    advance(ms) {
-      value += ms
+    advance(duration) {
+      value += parseDuration(duration, 'advance', true)
+    },
+    freeze() {
+      value = now()
+      frozen = true
+    },
+    run() {
+      if (frozen) value -= Date.now()
+      frozen = false
     },
   }
 }
@@ -42,4 +59,33 @@ export function parseInstant(value: string | number | Date, what: string): numbe
     )
   }
   return ms
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+
+/**
+ * Parses a duration: milliseconds (a number, or digits), or amounts with units `ms`, `s`, `m`, `h`,
+ * `d`, alone or together (`"90s"`, `"15m"`, `"2h"`, `"1d"`, `"1h30m"`); `negative` allows a leading
+ * minus. Throws a TypeError naming `what` otherwise.
+ * @example parseDuration('1h30m', 'advance') // 5400000
+ */
+export function parseDuration(value: unknown, what: string, negative = false): number {
+  const bad = () =>
+    new TypeError(
+      `${what} must be milliseconds or a duration such as "90s", "15m", "2h" or "1d"${negative ? '' : ' (not negative)'}, got ${JSON.stringify(value)}`,
+    )
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || (!negative && value < 0)) throw bad()
+    return value
+  }
+  if (typeof value !== 'string') throw bad()
+  const m = /^(-?)((?:\d+(?:ms|s|m|h|d))+|\d+)$/.exec(value.trim())
+  if (!m || (m[1] && !negative)) throw bad()
+  let ms = 0
+  if (/^\d+$/.test(m[2]!)) ms = Number(m[2])
+  else
+    for (const [, n, unit] of m[2]!.matchAll(/(\d+)(ms|s|m|h|d)/g))
+      ms += Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS]
+  if (!Number.isSafeInteger(ms)) throw bad()
+  return m[1] ? -ms : ms
 }

@@ -13,6 +13,9 @@ export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
   errorRate: 0,
 }
 
+/** How many API requests the journal keeps when `journalSize` is not given. */
+export const DEFAULT_JOURNAL_SIZE = 10_000
+
 /** The base URL the handlers answer under when none is given. */
 export const DEFAULT_BASE_URL = 'https://api.activations.test'
 
@@ -24,6 +27,12 @@ export type EmulatorOptions = {
   seed?: number
   /** Freezes the clock at this instant (ISO string, Date or milliseconds); without it the clock runs. */
   now?: string | number | Date
+  /** `running` lets the clock run from `now` instead of freezing it there. Default `frozen` (with `now`). */
+  clock?: 'frozen' | 'running'
+  /** How many API requests the journal keeps (the last ones). Default 10,000. */
+  journalSize?: number
+  /** Every request to `adminHandlers` must carry `Authorization: Bearer <adminToken>` (401 otherwise). */
+  adminToken?: string
   /** The API's base URL, which may carry a path prefix; the handlers answer only under it. */
   baseUrl?: string
   /** Replace the API keys of the scenario's first account. */
@@ -72,6 +81,12 @@ const optionsSchema = z.strictObject({
   scenario: z.union([z.string().min(1), z.looseObject({})]).optional(),
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   now: instantSchema.optional(),
+  clock: z.enum(['frozen', 'running']).optional(),
+  journalSize: z.number().int().min(1).max(1_000_000).optional(),
+  adminToken: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
   baseUrl: z
     .string()
     .refine((s) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(s), 'must be an http(s) URL without a query or fragment')

@@ -1,7 +1,10 @@
 import type { HttpHandler } from 'msw'
+import { createAdminHandlers } from '../handlers/admin.js'
+import { apiError } from '../handlers/errors.js'
 import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
 import { AccountKeys } from './account-keys.js'
+import { DataAdder, type Added, type NewActivation } from './add-data.js'
 import { createClock, parseInstant, type Clock } from './clock.js'
 import type { World } from './contract/stored-records.js'
 import { parseWorldDump } from './dump.js'
@@ -9,26 +12,57 @@ import {
   checkOptions,
   checkSettings,
   DEFAULT_BASE_URL,
+  DEFAULT_JOURNAL_SIZE,
   type EmulatorOptions,
   type EmulatorSettings,
 } from './emulator-options.js'
+import { FaultRules, optionRules, type FaultRule, type FaultRuleInput } from './fault-rules.js'
+import { Journal } from './journal.js'
 import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
 import { resolveScenario } from './resolve-scenario.js'
 import type { Scenario } from './scenario.js'
-import { createSeededFaults } from './seeded-faults.js'
 import { createDatabase, type Database } from './store/database.js'
 import { buildWorld } from './world.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
 
+/** The fault rules of an emulator: checked in the order added, for each API request past the key and rate-limit checks. */
+export type EmulatorFaults = {
+  /** Adds a rule after the others and returns it with its `id`; a bad rule throws a TypeError naming what is wrong. */
+  add(rule: FaultRuleInput): FaultRule
+  /** Every rule with its counts (`matched`, `fired`, `spent`), in order. */
+  list(): FaultRule[]
+  /** Removes a rule and returns it; an unknown id throws (status 404). */
+  remove(id: string): FaultRule
+  /** Removes every rule (the options' `latency` and `errorRate` rules too, until `reset()`). */
+  clear(): void
+}
+
+/** What `emulator.state()` and `GET /__emulator/state` answer. */
+export type EmulatorState = {
+  scenario: string
+  seed: number
+  builtAt: string
+  clock: { now: string; frozen: boolean }
+  accounts: AccountSettings[]
+  counts: { activations: number; entries: number; participants: number }
+  faults: FaultRule[]
+}
+
 /** A running emulator: its handlers, its store, its clock and its settings. */
 export type Emulator = {
   /** The request handlers: `setupServer(...emulator.handlers)`. */
   readonly handlers: HttpHandler[]
+  /** The admin API under `/__emulator` at the base URL's origin; put them before `handlers`. */
+  readonly adminHandlers: HttpHandler[]
   /** The store the handlers serve; `reset()` replaces it, so read it from here each time. */
   readonly db: Database
-  /** The clock every state, date filter and rate-limit window reads. */
+  /** The clock every state, date filter and rate-limit window reads: `set`, `advance` (`"2h"`), `freeze`, `run`. */
   readonly clock: Clock
+  /** The fault rules. */
+  readonly faults: EmulatorFaults
+  /** The last `journalSize` API requests, oldest first (`entries()`, `clear()`). */
+  readonly journal: Journal
   /** The scenario, validated, with the options' seed applied. */
   readonly scenario: Scenario
   /** The base URL without a trailing slash. */
@@ -39,10 +73,18 @@ export type Emulator = {
   readonly options: EndpointOptions
   /** The instant the world was built around (milliseconds). */
   readonly builtAt: number
+  /** Whether the admin handlers need `Authorization: Bearer <adminToken>`. */
+  readonly adminProtected: boolean
   /** Changes settings of an account, or the clock. */
   set(settings: EmulatorSettings): void
-  /** Restores the scenario's world, settings, clock and rate-limit counts. */
+  /** Restores the scenario's world, settings, clock, rate-limit counts, fault rules and journal. */
   reset(): Promise<void>
+  /** The scenario, seed, clock, accounts, counts and fault rules, as the admin API answers them. */
+  state(): EmulatorState
+  /** Adds `count` entries, entered now, to a running activation; the ids made. */
+  addEntries(activationId: string, count: number): Promise<Added>
+  /** Adds an activation (with `entries` generated entries) around the clock's instant; the ids made. */
+  addActivation(activation: NewActivation): Promise<Added>
 }
 
 /**
@@ -62,12 +104,21 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   const frozenAt = options.now ?? scenario.now ?? data?.builtAt
   const builtAt = data ? Date.parse(data.builtAt) : frozenAt === undefined ? Date.now() : parseInstant(frozenAt, 'now')
-  const startAt = frozenAt === undefined ? undefined : parseInstant(frozenAt, 'now')
-  const clock = createClock(startAt)
+  // `clock: 'frozen'` without `now` stands still at the instant the world is built around.
+  const startAt =
+    frozenAt !== undefined ? parseInstant(frozenAt, 'now') : options.clock === 'frozen' ? builtAt : undefined
+  const running = options.clock === 'running'
+  const clock = createClock(startAt, running)
   const endpointOptions = endpointOptionsOf(options, scenario)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const accounts = new AccountKeys(scenario)
-  const faults = createSeededFaults(scenario.seed, endpointOptions)
+  const rules = new FaultRules(scenario.seed)
+  const startRules = () => {
+    rules.reset()
+    for (const rule of optionRules(endpointOptions.latency, endpointOptions.errorRate)) rules.add(rule)
+  }
+  startRules()
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const rateLimiter = new RateLimiter()
 
   // A world is rebuilt on reset only if something changed it: the same seed and instant give it back.
@@ -89,6 +140,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return db
   }
   let db = await open()
+  const adder = new DataAdder(scenario, clock, () => db, builtAt)
 
   const ctx: HandlerContext = {
     baseUrl,
@@ -98,17 +150,38 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     clock,
     options: endpointOptions,
     rateLimiter,
-    nextLatency: () => faults.nextLatency(),
-    nextFault: () => faults.nextFault(),
+    delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
+    faultFor: (endpoint, key) => rules.decide(endpoint, key),
+    record: (request) => journal.add(request),
     accountOfKey: (key) => accounts.accountOfKey(key),
   }
 
-  return {
+  const faults: EmulatorFaults = {
+    add: (rule) => rules.add(rule),
+    list: () => rules.list(),
+    remove(id) {
+      const rule = rules.list().find((r) => r.id === id)
+      if (!rule || !rules.remove(id)) {
+        const ids = rules.list().map((r) => r.id)
+        throw apiError(
+          404,
+          `Unknown fault rule ${JSON.stringify(id)}: the rules are ${ids.length ? ids.join(', ') : 'none'}`,
+        )
+      }
+      return rule
+    },
+    clear: () => rules.clear(),
+  }
+
+  const emulator: Emulator = {
     handlers: createHandlers(ctx),
+    adminHandlers: [],
     get db() {
       return db
     },
     clock,
+    faults,
+    journal,
     scenario,
     baseUrl,
     get accounts() {
@@ -116,6 +189,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     },
     options: endpointOptions,
     builtAt,
+    adminProtected: options.adminToken !== undefined,
     set(settings) {
       // Check everything before changing anything.
       checkSettings(settings)
@@ -133,8 +207,34 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (changed) db = await open()
       accounts.reset()
       rateLimiter.clear()
-      faults.reset()
+      startRules()
+      journal.clear()
+      adder.reset()
+      if (startAt !== undefined && !running) clock.freeze()
+      else clock.run()
       clock.set(startAt ?? Date.now())
     },
+    state() {
+      return {
+        scenario: scenario.name,
+        seed: scenario.seed,
+        builtAt: new Date(builtAt).toISOString(),
+        clock: { now: new Date(clock.now()).toISOString(), frozen: clock.frozen },
+        accounts: accounts.accounts.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
+        counts: {
+          activations: db.index.activations.size,
+          entries: db.index.entries.size,
+          participants: db.index.participants.size,
+        },
+        faults: rules.list(),
+      }
+    },
+    addEntries: (activationId, count) => adder.addEntries(activationId, count),
+    addActivation: (activation) => adder.addActivation(activation),
   }
+  ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
+    baseUrl,
+    token: options.adminToken,
+  })
+  return emulator
 }

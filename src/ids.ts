@@ -99,7 +99,19 @@ export type WorldIds = {
   entry(account: number, group: number, index: number, n: number): string
   /** The id (12 characters) of the person at `index` in an account's pool. */
   person(account: number, index: number): string
+  /**
+   * The slot of the `k`th activation given entries or made at run time (`addEntries`, `addActivation`):
+   * past every slot a scenario can fill, so that what is added never takes a generated id.
+   */
+  addedSlot(k: number): number
+  /** The id and slug suffix of an activation made at run time, in an added slot. */
+  addedActivation(slot: number): { id: string; slugSuffix: string }
+  /** The id of the `n`th entry added at run time in an added slot. */
+  addedEntry(slot: number, n: number): string
 }
+
+/** The first slot past those of generated activations. */
+const FIRST_ADDED_SLOT = ID_LIMITS.accounts * ID_LIMITS.groups * ID_LIMITS.activationsPerGroup
 
 /**
  * The id maker of a world seed.
@@ -109,19 +121,27 @@ export function createIds(seed: number): WorldIds {
   const activationKey = deriveSeed(seed, 'id', 'activation')
   const entryKey = deriveSeed(seed, 'id', 'entry')
   const personKey = deriveSeed(seed, 'id', 'person')
+  const activationOfSlot = (slot: number) => {
+    const [l, r] = permute(activationKey, M4, Math.floor(slot / M4), slot % M4)
+    const codes = new Array<number>(10)
+    writeDigits(codes, 0, l * M4 + r, 10, BASE36) // under 62^8, which 10 base-36 digits hold
+    return { id: mixedCaseId(l, r, 4), slugSuffix: String.fromCharCode(...codes) }
+  }
+  const entryOfSlot = (slot: number, n: number) => {
+    if (!(n >= 0 && n < M6)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
+    const [l, r] = permute(entryKey, M6, slot, n)
+    return mixedCaseId(l, r, 6)
+  }
   return {
-    activation(account, group, index) {
-      const slot = slotOf(account, group, index)
-      const [l, r] = permute(activationKey, M4, Math.floor(slot / M4), slot % M4)
-      const codes = new Array<number>(10)
-      writeDigits(codes, 0, l * M4 + r, 10, BASE36) // under 62^8, which 10 base-36 digits hold
-      return { id: mixedCaseId(l, r, 4), slugSuffix: String.fromCharCode(...codes) }
+    addedSlot(k) {
+      const slot = FIRST_ADDED_SLOT + k
+      if (!(k >= 0 && slot < M6)) throw new RangeError(`Failed to make an id: added activation ${k} is past the limits`)
+      return slot
     },
-    entry(account, group, index, n) {
-      if (!(n >= 0 && n < M6)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
-      const [l, r] = permute(entryKey, M6, slotOf(account, group, index), n)
-      return mixedCaseId(l, r, 6)
-    },
+    addedActivation: activationOfSlot,
+    addedEntry: entryOfSlot,
+    activation: (account, group, index) => activationOfSlot(slotOf(account, group, index)),
+    entry: (account, group, index, n) => entryOfSlot(slotOf(account, group, index), n),
     person(account, index) {
       if (!(account < ID_LIMITS.accounts && index >= 0 && index < ID_LIMITS.people)) {
         throw new RangeError(`Failed to make an id: person ${account}/${index} is past the limits`)

@@ -1,6 +1,8 @@
 // activation-emulator's public API.
 
-export { createEmulator, type Emulator } from './emulator.js'
+export { createEmulator, type Emulator, type EmulatorFaults, type EmulatorState } from './emulator.js'
+export type { FaultRule, FaultRuleInput } from './fault-rules.js'
+export type { Added, NewActivation } from './add-data.js'
 export {
   DEFAULT_BASE_URL,
   DEFAULT_ENDPOINT_OPTIONS,
@@ -26,7 +28,7 @@ export { activationSchema, type Activation } from './contract/activation.js'
 export { entrySchemas, type Entry, type EntryOf } from './contract/entry.js'
 export { participantSchema, type Participant } from './contract/participant.js'
 export * from './contract/nested.js'
-export { createClock, type Clock } from './clock.js'
+export { createClock, parseDuration, type Clock } from './clock.js'
 export { Journal, type JournalEndpoint, type JournalEntry } from './journal.js'
 export {
   expectEveryPageOnce,

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse } from 'msw'
+import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
 
 const gzipAsync = promisify(gzip)
@@ -28,6 +29,11 @@ export type ServeOptions = {
   cors?: string | false
   /** Hears every request once it is answered. */
   onRequest?: (log: RequestLog) => void
+  /**
+   * Serve the admin API (`/__emulator`, the emulator's `adminHandlers`). Default: on when `host` is a
+   * loopback address or the emulator has an `adminToken`, off otherwise.
+   */
+  admin?: boolean
 }
 
 /** One answered request. */
@@ -37,6 +43,8 @@ export type RequestLog = { method: string; url: string; status: number; ms: numb
 export type RunningServer = {
   /** Where the API answers, e.g. `http://127.0.0.1:4010/v1`. */
   readonly url: string
+  /** Where the admin API answers (`http://127.0.0.1:4010/__emulator`), or null when it is off. */
+  readonly adminUrl: string | null
   readonly port: number
   readonly server: Server
   /** Stops accepting, ends idle connections at once and busy ones within half a second. */
@@ -59,11 +67,14 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const cors = options.cors ?? '*'
   // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
   const origin = new URL(emulator.baseUrl).origin
+  const admin = options.admin ?? (isLoopback(host) || emulator.adminProtected)
+  // The admin paths sit outside the base path, so they come before the API's catch-all 404.
+  const handlers = admin ? [...emulator.adminHandlers, ...emulator.handlers] : emulator.handlers
 
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    answer(req, res, emulator, origin, cors)
+    answer(req, res, handlers, origin, cors)
       .catch((error: unknown) => failed(req, res, cors, error))
       .then((status) =>
         options.onRequest?.({
@@ -113,6 +124,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const shownHost = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shownHost}:${port}${basePath}`,
+    adminUrl: admin ? `http://${shownHost}:${port}/__emulator` : null,
     port,
     server,
     close: () =>
@@ -122,6 +134,11 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
         setTimeout(() => server.closeAllConnections(), 500).unref()
       }),
   }
+}
+
+/** Whether an address is this machine's own (127.0.0.0/8, ::1, localhost): only this machine reaches it. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
 }
 
 /** The CORS headers of every answer: the allowed origin, and `Vary: Origin` unless any origin is. */
@@ -136,7 +153,7 @@ function corsHeadersOf(cors: string | false): Record<string, string> {
 async function answer(
   req: IncomingMessage,
   res: ServerResponse,
-  emulator: Emulator,
+  handlers: Emulator['handlers'],
   origin: string,
   cors: string | false,
 ): Promise<number> {
@@ -177,9 +194,15 @@ async function answer(
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
+  // Only the admin API reads bodies (JSON, small); the API's GET and HEAD have none.
+  const sent = method === 'GET' || method === 'HEAD' ? undefined : await bodyOfRequest(req)
   let request: Request
   try {
-    request = new Request(`${origin}${target}`, { method, headers })
+    request = new Request(`${origin}${target}`, {
+      method,
+      headers,
+      ...(sent?.length ? { body: new Uint8Array(sent) } : {}),
+    })
   } catch {
     // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
     const body = JSON.stringify({
@@ -189,7 +212,13 @@ async function answer(
     return 405
   }
 
-  const response = await getResponse(emulator.handlers, request)
+  const response = await getResponse(handlers, request)
+  // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
+  if (response?.type === 'error') {
+    req.socket.destroy()
+    return 0
+  }
+  if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) {
     const path = new URL(request.url).pathname
     const body = JSON.stringify({ error: `Not found: no endpoint at ${path}` })
@@ -206,6 +235,24 @@ async function answer(
     out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
   }
   send(res, response.status, out, body)
+  return response.status
+}
+
+/** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then destroys the socket. */
+async function dropBody(res: ServerResponse, response: Response): Promise<number> {
+  const out: Record<string, string> = {}
+  response.headers.forEach((value, key) => (out[key] = value))
+  out['content-length'] = out[DROP_LENGTH_HEADER] ?? '0'
+  delete out[DROP_HEADER]
+  delete out[DROP_LENGTH_HEADER]
+  res.writeHead(response.status, out)
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
+  } catch {
+    // The half the rule lets through has been written.
+  }
+  await new Promise<void>((resolve) => res.write('', () => resolve()))
+  res.socket?.destroy()
   return response.status
 }
 
@@ -269,6 +316,20 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: string }): 
     default:
       return [400, `Malformed request: ${error.reason ?? error.message} (${error.code ?? 'unknown'})`]
   }
+}
+
+/** The most bytes of a request body that are read (an admin request's JSON is far smaller). */
+const MAX_BODY_BYTES = 1 << 20
+
+/** A request's body, up to MAX_BODY_BYTES (what is past it is dropped, and the JSON then does not parse). */
+async function bodyOfRequest(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (length < MAX_BODY_BYTES) chunks.push(chunk)
+    length += chunk.length
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES)
 }
 
 /** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */

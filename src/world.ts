@@ -2,8 +2,8 @@ import { createActivation } from '../factories/activation.js'
 import { createEntries } from '../factories/entries.js'
 import { createParticipant } from '../factories/participant.js'
 import { createPerson, type Person } from '../factories/person.js'
-import { createIds } from './ids.js'
-import { createFaker, deriveSeed } from './random.js'
+import { createIds, type WorldIds } from './ids.js'
+import { createFaker, deriveSeed, type SeededFaker } from './random.js'
 import type { Account, Scenario } from './scenario.js'
 import type { DateObject } from './contract/date-object.js'
 import { stateOf } from './contract/state.js'
@@ -48,11 +48,7 @@ export function buildWorld(
     const personAt = (index: number): Person => {
       let person = people[index]
       if (!person) {
-        personFaker.seed(deriveSeed(scenario.seed, account.name, 'person', index))
-        person = createPerson(personFaker, index, ids.person(a, index))
-        const identity = account.identities[index]
-        if (identity) person = { ...person, ...identity }
-        people[index] = person
+        person = people[index] = personOf(scenario, a, index, personFaker, ids)
         entryTimes[index] = []
       }
       return person
@@ -106,6 +102,15 @@ export function buildWorld(
   })
   // Ids and slugs are checked for uniqueness where the store indexes them.
   return world
+}
+
+/** The person at `index` of the pool of the scenario's `a`th account: the same whenever it is drawn. */
+export function personOf(scenario: Scenario, a: number, index: number, faker: SeededFaker, ids: WorldIds): Person {
+  const account = scenario.accounts[a] as Account
+  faker.seed(deriveSeed(scenario.seed, account.name, 'person', index))
+  const person = createPerson(faker, index, ids.person(a, index))
+  const identity = account.identities[index]
+  return identity ? { ...person, ...identity } : person
 }
 
 /** A scenario's `now` or ISO time as milliseconds. */

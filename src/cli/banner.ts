@@ -14,6 +14,7 @@ export function banner(
   version: string,
   readyMs: number,
   cors: string | false,
+  adminUrl: string | null = null,
 ): string {
   const { db, clock, scenario } = emulator
   const now = clock.now()
@@ -43,7 +44,7 @@ export function banner(
   const lines = [
     `activation-emulator ${version} listening on ${url}`,
     `  scenario   ${scenario.name} (seed ${scenario.seed}): ${scenario.description}`,
-    `  clock      ${clock.frozen ? `frozen at ${new Date(now).toISOString()}` : `running (world built at ${new Date(emulator.builtAt).toISOString()})`}`,
+    `  clock      ${clock.frozen ? `frozen at ${new Date(now).toISOString()}` : `running, now ${new Date(now).toISOString()} (world built at ${new Date(emulator.builtAt).toISOString()})`}`,
     `  world      ${fmt(db.index.activations.size)} activations (${fmt(states.not_started)} not started, ${fmt(states.running)} running, ${fmt(states.ended)} ended), ${fmt(db.index.entries.size)} entries, ${fmt(db.index.participants.size)} participants`,
     ...emulator.accounts.map(
       (a) =>
@@ -52,6 +53,12 @@ export function banner(
     `  answers    ${answers.join('; ')}`,
     `  faults     ${faults.length ? faults.join('; ') : 'none'}`,
     `  try        curl -H 'Authorization: Api-Key ${key}' '${url}/activations/list?limit=5'`,
+    ...(adminUrl
+      ? [
+          `  admin      ${adminUrl}${emulator.adminProtected ? ' (Authorization: Bearer <admin token>)' : ''}`,
+          `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}${adminUrl}/clock -d '{"advance":"1h"}'`,
+        ]
+      : ['  admin      off (--no-admin, or a non-loopback --host without --admin-token)']),
     `  ready in ${(readyMs / 1000).toFixed(2)} s; Ctrl-C stops`,
   ]
   return `${lines.join('\n')}\n`

@@ -56,7 +56,7 @@ function worldFlags(command: 'serve' | 'dump'): FlagTable {
     },
     now: {
       type: 'string',
-      describe: 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z); without it the clock runs',
+      describe: 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
       coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
         try {
           parseInstant(text, '--now')
@@ -136,6 +136,34 @@ export const serveFlags: FlagTable = {
   'rate-limit-headers': {
     type: 'boolean',
     describe: "Send Retry-After and X-RateLimit-* headers, which the spec does not show (default: the scenario's, off)",
+  },
+  clock: {
+    type: 'string',
+    describe: 'frozen (at --now, the default with it) or running (from --now, the default without it)',
+    coerce: needs('clock', 'frozen or running', (text) => {
+      if (text !== 'frozen' && text !== 'running')
+        throw new UsageError(`--clock must be frozen or running, got ${JSON.stringify(text)}`)
+      return text
+    }),
+  },
+  admin: {
+    type: 'boolean',
+    describe:
+      'The admin API under /__emulator (default: on, on a loopback address or with --admin-token); --no-admin turns it off',
+  },
+  'admin-token': {
+    type: 'string',
+    describe:
+      'Admin requests must send Authorization: Bearer TOKEN (401 otherwise); needed to serve the admin API on a non-loopback --host',
+    coerce: needs('admin-token', 'a token', (text) => {
+      if (!/^[\x21-\x7e]+$/.test(text)) throw new UsageError('--admin-token must be printable ASCII without spaces')
+      return text
+    }),
+  },
+  'journal-size': {
+    type: 'string',
+    describe: 'How many API requests the journal keeps, the last ones (default 10000)',
+    coerce: integer('journal-size', 1, 1_000_000),
   },
   quiet: { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' },
   'list-scenarios': { type: 'boolean', describe: 'List the built-in scenarios and exit' },

@@ -13,6 +13,10 @@ export type ServeArgs = WorldArgs & {
   cors?: string | false | undefined
   rateLimitHeaders?: boolean | undefined
   quiet?: boolean | undefined
+  clock?: 'frozen' | 'running' | undefined
+  admin?: boolean | undefined
+  adminToken?: string | undefined
+  journalSize?: number | undefined
 }
 
 /** `activation-emulator [serve]`: builds the world, listens, prints the banner, logs requests, stops on a signal. */
@@ -35,6 +39,9 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     baseUrl: `http://activation-emulator.local${basePath}`,
     ...(args.latency !== undefined ? { latency: args.latency } : {}),
     ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
+    ...(args.clock !== undefined ? { clock: args.clock } : {}),
+    ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
+    ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
     onProgress: args.quiet ? undefined : progress.onProgress,
   })
   progress.done()
@@ -47,11 +54,13 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     host: args.host ?? '127.0.0.1',
     port: args.port ?? 4010,
     cors,
+    // Off with --no-admin; else on a loopback address, or anywhere with a token.
+    ...(args.admin === false ? { admin: false } : {}),
     onRequest: args.quiet
       ? undefined
       : (log) => process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`),
   })
-  process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors))
+  process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors, running.adminUrl))
 
   const stop = () => {
     // Exit 0 once open connections are done, and within a second whatever they do.

@@ -1,0 +1,271 @@
+import { http, type HttpHandler } from 'msw'
+import { parseDuration, parseInstant, type Clock } from '../src/clock.js'
+import type { AccountSettings, RequestRecord } from './context.js'
+import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
+
+/** The reserved prefix of the admin API, at the base URL's origin (outside its path). */
+export const ADMIN_PREFIX = '/__emulator'
+
+/** What the admin API steers: the emulator's own operations, which validate what they are given. */
+export type AdminControl = {
+  state(): unknown
+  reset(): Promise<void>
+  set(settings: { account?: string; premium?: boolean; rateLimit?: unknown }): void
+  readonly accounts: readonly AccountSettings[]
+  readonly clock: Clock
+  readonly faults: {
+    add(input: never): unknown
+    list(): unknown[]
+    remove(id: string): unknown
+    clear(): void
+  }
+  readonly journal: { entries(): Array<RequestRecord & { seq: number }>; clear(): void }
+  addEntries(activationId: string, count: unknown): Promise<unknown>
+  addActivation(input: never): Promise<unknown>
+}
+
+const ENDPOINTS = ['list', 'activation', 'latest', 'participants'] as const
+
+/** The admin paths and their methods, for 405's `Allow`. */
+const PATHS: Array<[RegExp, string]> = [
+  [/^\/state$/, 'GET'],
+  [/^\/reset$/, 'POST'],
+  [/^\/accounts\/[^/]+$/, 'PATCH'],
+  [/^\/clock$/, 'GET, POST'],
+  [/^\/faults$/, 'GET, POST, DELETE'],
+  [/^\/faults\/[^/]+$/, 'DELETE'],
+  [/^\/requests$/, 'GET, DELETE'],
+  [/^\/activations$/, 'POST'],
+  [/^\/activations\/[^/]+\/entries$/, 'POST'],
+]
+
+const json = (status: number, value: unknown) => jsonResponse(status, JSON.stringify(value))
+
+/** A library error as the admin API's `{"error"}` answer: 400 for what was given wrong, else the error's own status. */
+function errorAnswer(error: unknown, what: string): Response {
+  if (error instanceof ApiError) return errorResponse(error)
+  const message = error instanceof Error ? error.message : String(error)
+  // Libraries list problems on lines of their own; an answer says them on one.
+  const line = message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+  return errorResponse(
+    apiError(
+      error instanceof TypeError || error instanceof RangeError ? 400 : 500,
+      error instanceof TypeError || error instanceof RangeError ? line : `Failed to ${what}: ${line}`,
+    ),
+  )
+}
+
+/** The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object. */
+async function bodyOf(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text()
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw apiError(400, `Malformed body: it must be a JSON object, got invalid JSON (${(error as Error).message})`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw apiError(
+      400,
+      `Malformed body: it must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+    )
+  }
+  return value as Record<string, unknown>
+}
+
+/** Throws a 400 naming the first field of `body` that is not one of `known`. */
+function onlyFields(body: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(body).find((k) => !known.includes(k))
+  if (unknown !== undefined)
+    throw apiError(400, `Unknown field ${JSON.stringify(unknown)}: the body takes ${known.join(', ')}`)
+}
+
+/** What `POST /__emulator/clock` does: checks all of `set`, `advance` and `freeze` first, then applies them in that order. */
+export function steerClock(clock: Clock, body: Record<string, unknown>): { now: string; frozen: boolean } {
+  onlyFields(body, ['set', 'advance', 'freeze'])
+  const { set, advance, freeze } = body
+  if (set !== undefined && typeof set !== 'string' && typeof set !== 'number') parseInstant(String(set), 'set')
+  const at = set === undefined ? undefined : parseInstant(set as string | number, 'set')
+  const by = advance === undefined ? undefined : parseDuration(advance, 'advance', true)
+  if (freeze !== undefined && typeof freeze !== 'boolean') {
+    throw new TypeError(`freeze must be true (stop the clock) or false (let it run), got ${JSON.stringify(freeze)}`)
+  }
+  if (at !== undefined) clock.set(at)
+  if (by !== undefined) clock.advance(by)
+  if (freeze === true) clock.freeze()
+  if (freeze === false) clock.run()
+  return { now: new Date(clock.now()).toISOString(), frozen: clock.frozen }
+}
+
+/** `GET /__emulator/requests`'s filters, checked: `endpoint`, `key`, `status`, and `limit` (the last so many). */
+function journalFilter(params: URLSearchParams) {
+  for (const name of new Set(params.keys())) {
+    if (!['endpoint', 'key', 'status', 'limit'].includes(name)) {
+      throw apiError(
+        400,
+        `Unknown parameter ${JSON.stringify(name)}: the journal takes endpoint, key, status and limit`,
+      )
+    }
+    if (params.getAll(name).length > 1)
+      throw apiError(400, `${name} must be given once, got ${params.getAll(name).length} values`)
+  }
+  const endpoint = params.get('endpoint')
+  if (endpoint !== null && !(ENDPOINTS as readonly string[]).includes(endpoint)) {
+    throw apiError(400, `endpoint must be one of ${ENDPOINTS.join(', ')}, got ${JSON.stringify(endpoint)}`)
+  }
+  const number = (name: string, min: number, max: number) => {
+    const text = params.get(name)
+    if (text === null) return undefined
+    const n = /^\d+$/.test(text) ? Number(text) : NaN
+    if (!(n >= min && n <= max))
+      throw apiError(400, `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+    return n
+  }
+  return { endpoint, key: params.get('key'), status: number('status', 0, 599), limit: number('limit', 1, 1_000_000) }
+}
+
+/**
+ * The admin API under `/__emulator` at the origin of `baseUrl`: state, reset, account settings,
+ * clock, fault rules, the journal and added data, each a thin door onto the same operation of the
+ * emulator. With `token`, every request needs `Authorization: Bearer <token>` (401 otherwise).
+ * Admin requests are never rate-limited, never meet fault rules and are never journaled.
+ * @example setupServer(...createAdminHandlers(emulator, { baseUrl }), ...emulator.handlers)
+ */
+export function createAdminHandlers(
+  control: AdminControl,
+  { baseUrl, token }: { baseUrl: string; token?: string | undefined },
+): HttpHandler[] {
+  const root = `${new URL(baseUrl).origin}${ADMIN_PREFIX}`
+  type Resolver = (args: {
+    request: Request
+    params: Record<string, string | readonly string[] | undefined>
+  }) => Promise<Response> | Response
+  const door =
+    (what: string, resolve: Resolver): Resolver =>
+    async (args) => {
+      try {
+        if (token !== undefined) {
+          const header = args.request.headers.get('authorization')
+          if (header === null)
+            throw apiError(401, 'Missing Authorization header: the admin API needs Authorization: Bearer <admin token>')
+          if (header !== `Bearer ${token}`)
+            throw apiError(401, 'Wrong admin token: send Authorization: Bearer <admin token>')
+        }
+        return await resolve(args)
+      } catch (error) {
+        return errorAnswer(error, what)
+      }
+    }
+  const param = (value: string | readonly string[] | undefined) => String(value ?? '')
+
+  return [
+    http.get(
+      `${root}/state`,
+      door('read the state', () => json(200, control.state())),
+    ),
+    http.post(
+      `${root}/reset`,
+      door('reset', async () => {
+        await control.reset()
+        return json(200, control.state())
+      }),
+    ),
+    http.patch(
+      `${root}/accounts/:name`,
+      door('change the account', async ({ request, params }) => {
+        const body = await bodyOf(request)
+        onlyFields(body, ['premium', 'rateLimit'])
+        const name = param(params['name'])
+        control.set({ ...body, account: name })
+        return json(
+          200,
+          control.accounts.find((a) => a.name === name),
+        )
+      }),
+    ),
+    http.get(
+      `${root}/clock`,
+      door('read the clock', () =>
+        json(200, { now: new Date(control.clock.now()).toISOString(), frozen: control.clock.frozen }),
+      ),
+    ),
+    http.post(
+      `${root}/clock`,
+      door('move the clock', async ({ request }) => json(200, steerClock(control.clock, await bodyOf(request)))),
+    ),
+    http.get(
+      `${root}/faults`,
+      door('list the fault rules', () => json(200, { faults: control.faults.list() })),
+    ),
+    http.post(
+      `${root}/faults`,
+      door('add the fault rule', async ({ request }) =>
+        json(201, control.faults.add((await bodyOf(request)) as never)),
+      ),
+    ),
+    http.delete(
+      `${root}/faults`,
+      door('remove the fault rules', () => {
+        control.faults.clear()
+        return json(200, { faults: [] })
+      }),
+    ),
+    http.delete(
+      `${root}/faults/:id`,
+      door('remove the fault rule', ({ params }) => json(200, control.faults.remove(param(params['id'])))),
+    ),
+    http.get(
+      `${root}/requests`,
+      door('read the journal', ({ request }) => {
+        const filter = journalFilter(new URL(request.url).searchParams)
+        const requests = control.journal
+          .entries()
+          .filter(
+            (r) =>
+              (filter.endpoint === null || r.endpoint === filter.endpoint) &&
+              (filter.key === null || r.key === filter.key) &&
+              (filter.status === undefined || r.status === filter.status),
+          )
+        return json(200, { requests: filter.limit === undefined ? requests : requests.slice(-filter.limit) })
+      }),
+    ),
+    http.delete(
+      `${root}/requests`,
+      door('clear the journal', () => {
+        control.journal.clear()
+        return json(200, { requests: [] })
+      }),
+    ),
+    http.post(
+      `${root}/activations/:id/entries`,
+      door('add entries', async ({ request, params }) => {
+        const body = await bodyOf(request)
+        onlyFields(body, ['count'])
+        return json(201, await control.addEntries(param(params['id']), body['count']))
+      }),
+    ),
+    http.post(
+      `${root}/activations`,
+      door('add the activation', async ({ request }) =>
+        json(201, await control.addActivation((await bodyOf(request)) as never)),
+      ),
+    ),
+    http.all(
+      `${root}/*`,
+      door('answer', ({ request }) => {
+        const path = new URL(request.url).pathname.slice(ADMIN_PREFIX.length)
+        const allow = PATHS.find(([pattern]) => pattern.test(path))?.[1]
+        if (allow) {
+          throw apiError(405, `Method ${request.method} is not allowed on ${ADMIN_PREFIX}${path}: use ${allow}`, {
+            allow,
+          })
+        }
+        throw apiError(404, `Not found: no admin endpoint at ${ADMIN_PREFIX}${path}`)
+      }),
+    ),
+  ]
+}

@@ -1,0 +1,129 @@
+import { getResponse } from 'msw'
+import { ApiError } from '../../handlers/errors.js'
+import { createEmulator, type Emulator } from '../../src/index.js'
+import { startCli, type CliServer } from '../support/cli.js'
+
+/** An answer of either door: the status and the JSON body. */
+export type DoorAnswer = { status: number; body: any }
+
+/**
+ * One set of control operations, reached through one door: in-process (the emulator's methods) or
+ * over HTTP (the admin API of the built command line). The same table of cases runs through both.
+ */
+export type Door = {
+  readonly name: string
+  state(): Promise<DoorAnswer>
+  reset(): Promise<DoorAnswer>
+  account(name: string, body: unknown): Promise<DoorAnswer>
+  clock(body: Record<string, unknown>): Promise<DoorAnswer>
+  addFault(rule: unknown): Promise<DoorAnswer>
+  faults(): Promise<DoorAnswer>
+  removeFault(id: string): Promise<DoorAnswer>
+  clearFaults(): Promise<DoorAnswer>
+  requests(query?: string): Promise<DoorAnswer>
+  clearRequests(): Promise<DoorAnswer>
+  addEntries(activationId: string, count: unknown): Promise<DoorAnswer>
+  addActivation(body: unknown): Promise<DoorAnswer>
+  /** An API request with the demo key. */
+  api(path: string): Promise<DoorAnswer>
+  close(): Promise<void>
+}
+
+export const NOW = '2026-06-01T12:00:00.000Z'
+const BASE = 'https://api.activations.test'
+
+/** What an in-process call answers: its value as a 200 (or 201), or its error as the admin API would say it. */
+async function inProcess(call: () => unknown, ok = 200): Promise<DoorAnswer> {
+  try {
+    return { status: ok, body: JSON.parse(JSON.stringify((await call()) ?? null)) }
+  } catch (error) {
+    const status = error instanceof ApiError ? error.status : error instanceof TypeError ? 400 : 500
+    return { status, body: { error: (error as Error).message } }
+  }
+}
+
+async function read(response: Response): Promise<DoorAnswer> {
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : null }
+}
+
+/** The emulator's own methods. */
+export async function methodDoor(): Promise<Door> {
+  const emulator: Emulator = await createEmulator({ scenario: 'default', now: NOW })
+  const clockOf = () => ({ now: new Date(emulator.clock.now()).toISOString(), frozen: emulator.clock.frozen })
+  return {
+    name: 'in-process',
+    state: () => inProcess(() => emulator.state()),
+    reset: () => inProcess(async () => (await emulator.reset(), emulator.state())),
+    account: (name, body) =>
+      inProcess(() => {
+        emulator.set({ ...(body as object), account: name })
+        return emulator.accounts.find((a) => a.name === name)
+      }),
+    clock: (body) =>
+      inProcess(() => {
+        // The methods one by one, as a user calls them.
+        if (body['set'] !== undefined) emulator.clock.set(body['set'] as string)
+        if (body['advance'] !== undefined) emulator.clock.advance(body['advance'] as string)
+        if (body['freeze'] === true) emulator.clock.freeze()
+        if (body['freeze'] === false) emulator.clock.run()
+        return clockOf()
+      }),
+    addFault: (rule) => inProcess(() => emulator.faults.add(rule as never), 201),
+    faults: () => inProcess(() => ({ faults: emulator.faults.list() })),
+    removeFault: (id) => inProcess(() => emulator.faults.remove(id)),
+    clearFaults: () => inProcess(() => (emulator.faults.clear(), { faults: [] })),
+    requests: (query = '') =>
+      inProcess(() => {
+        const params = new URLSearchParams(query)
+        const limit = params.get('limit')
+        const all = emulator.journal
+          .entries()
+          .filter((r) => !params.get('endpoint') || r.endpoint === params.get('endpoint'))
+          .filter((r) => !params.get('status') || r.status === Number(params.get('status')))
+        return { requests: limit ? all.slice(-Number(limit)) : all }
+      }),
+    clearRequests: () => inProcess(() => (emulator.journal.clear(), { requests: [] })),
+    addEntries: (id, count) => inProcess(() => emulator.addEntries(id, count as number), 201),
+    addActivation: (body) => inProcess(() => emulator.addActivation(body as never), 201),
+    api: async (path) =>
+      read(
+        (await getResponse(
+          emulator.handlers,
+          new Request(`${BASE}${path}`, { headers: { authorization: 'Api-Key demo-key' } }),
+        ))!,
+      ),
+    close: async () => {},
+  }
+}
+
+/** The admin API of the built command line, with curl's eyes: JSON in and out. */
+export async function httpDoor(args: string[] = []): Promise<Door & { server: CliServer }> {
+  const server = await startCli(['-s', 'default', '--now', NOW, '--quiet', ...args])
+  const origin = new URL(server.url).origin
+  const admin = async (method: string, path: string, body?: unknown) =>
+    read(
+      await fetch(`${origin}/__emulator${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    )
+  return {
+    name: 'HTTP',
+    server,
+    state: () => admin('GET', '/state'),
+    reset: () => admin('POST', '/reset'),
+    account: (name, body) => admin('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
+    clock: (body) => admin('POST', '/clock', body),
+    addFault: (rule) => admin('POST', '/faults', rule),
+    faults: () => admin('GET', '/faults'),
+    removeFault: (id) => admin('DELETE', `/faults/${encodeURIComponent(id)}`),
+    clearFaults: () => admin('DELETE', '/faults'),
+    requests: (query = '') => admin('GET', `/requests${query ? `?${query}` : ''}`),
+    clearRequests: () => admin('DELETE', '/requests'),
+    addEntries: (id, count) => admin('POST', `/activations/${encodeURIComponent(id)}/entries`, { count }),
+    addActivation: (body) => admin('POST', '/activations', body),
+    api: async (path) => read(await fetch(`${server.url}${path}`, { headers: { authorization: 'Api-Key demo-key' } })),
+    close: async () => void (await server.stop()),
+  }
+}
