@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { expectEveryPageOnce, expectKeyOnEveryRequest, expectRespectedRateLimit } from '../src/index.js'
-import type { JournalEntry } from '../src/index.js'
+import { createEmulator, expectEveryPageOnce, expectKeyOnEveryRequest, expectRespectedRateLimit } from '../src/index.js'
+import type { Emulator, JournalEntry } from '../src/index.js'
+import { call, NOW_ISO } from './support/api.js'
 
 // Hand-made journals: what a well-behaved client leaves, and each way a misbehaving one differs.
 
@@ -149,6 +150,53 @@ describe('expectKeyOnEveryRequest', () => {
     const journal = [entry({}), entry({ key: null, account: null, status: 401, path: '/activations/list', query: {} })]
     expect(() => expectKeyOnEveryRequest(journal)).toThrow(
       'Expected every request to carry Authorization: Api-Key <key>, but 1 did not: #2 GET /activations/list',
+    )
+  })
+})
+
+describe('the journal checks on a real emulator', () => {
+  const KEY = 'demo-key'
+  const walkParticipants = async (emulator: Emulator, repeatPage = -1) => {
+    let next: string | null = null
+    let page = 0
+    do {
+      const path: string = `/experience/participants?limit=100${next ? `&next=${encodeURIComponent(next)}` : ''}`
+      const answer = await call(emulator, path, KEY)
+      expect(answer.status).toBe(200)
+      if (page++ === repeatPage) await call(emulator, path, KEY)
+      next = answer.body.next
+    } while (next !== null)
+  }
+
+  it('pass on a client that walks once, with its key, and waits out a 429', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    await walkParticipants(emulator)
+    expect(emulator.journal.entries().length).toBeGreaterThan(2)
+    expectEveryPageOnce(emulator.journal, { endpoint: 'participants', query: { limit: '100' } })
+    expectKeyOnEveryRequest(emulator.journal)
+    emulator.set({ rateLimit: { limit: 1, windowSeconds: 60 } })
+    await call(emulator, '/activations/list', KEY)
+    expect((await call(emulator, '/activations/list', KEY)).status).toBe(429)
+    emulator.clock.advance(60_000)
+    expect((await call(emulator, '/activations/list', KEY)).status).toBe(200)
+    expectRespectedRateLimit(emulator.journal, { key: KEY })
+  })
+
+  it('fail on a client that asks for a page twice, forgets its key, or comes back during a 429', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    await walkParticipants(emulator, 1)
+    expect(() => expectEveryPageOnce(emulator.journal, { endpoint: 'participants', query: { limit: '100' } })).toThrow(
+      /^Expected each page of the walk of participants\?limit=100 once, but next=\S+ was asked for twice: #2 GET \/experience\/participants\?limit=100&next=\S+ and #3 /,
+    )
+    await call(emulator, '/activations/list', null)
+    expect(() => expectKeyOnEveryRequest(emulator.journal)).toThrow(/but 1 did not: #\d+ GET \/activations\/list$/)
+    emulator.set({ rateLimit: { limit: 1, windowSeconds: 60 } })
+    await call(emulator, '/activations/list', KEY)
+    expect((await call(emulator, '/activations/list', KEY)).status).toBe(429)
+    emulator.clock.advance(30_000)
+    await call(emulator, '/activations/list', KEY)
+    expect(() => expectRespectedRateLimit(emulator.journal, { key: KEY })).toThrow(
+      /^Expected no request with key demo-key for 60 s after the 429 of #\d+ GET \/activations\/list, but #\d+ GET \/activations\/list came 30\.0 s after it$/,
     )
   })
 })
