@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+// The 10 s soak of `npm test`, on its own: other test files running beside it would load the same
+// two cores and blur the memory figures it asserts.
+export default defineConfig({
+  test: {
+    include: ['test/server/soak.test.ts'],
+    testTimeout: 300_000,
+    globalSetup: ['test/support/build.ts'],
+  },
+})
