@@ -47,18 +47,30 @@ export type FaultDecision = {
 
 /** One answered API request, as the journal records it (without its place in the journal). */
 export type RequestRecord = {
+  /** When it arrived, on the emulator's clock (ISO). */
   at: string
+  /** When it arrived, in real time (milliseconds since the epoch): rate-limit windows also close in real time. */
   realAt: number
   method: string
+  /** The path as sent, under the base URL (e.g. `/activations/list`). */
   path: string
+  /** The query string's parameters, each with every value it was given, in order. */
   query: Record<string, string[]>
+  /** Which API operation it reached; null for a path that is none of them. */
   endpoint: EndpointName | null
+  /** The API key it carried (null without a readable `Authorization: Api-Key` header). */
   key: string | null
+  /** The account of that key, or null when the key is unknown. */
   account: string | null
+  /** The status answered (0 for a dropped connection). */
   status: number
+  /** Milliseconds from arrival to the answer, including any delay. */
   durationMs: number
+  /** The `next` value a 200 list page answered (null on the last page); undefined for other answers. */
   next?: string | null
+  /** For a 429: the seconds its message told the client to wait. */
   retryInSeconds?: number
+  /** The id of the fault rule that changed the answer, if one did. */
   fault?: string
 }
 

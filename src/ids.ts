@@ -1,4 +1,4 @@
-import { deriveSeed } from './random.js'
+import { deriveSeed, finalMix } from './random.js'
 
 // Ids unique by construction. Each id is a keyed permutation of its record's position in the world
 // (its account's place, its group's place, its place in the group or the pool, its place among the
@@ -57,14 +57,8 @@ function roundValue(key: number, round: number, x: number, m: number): number {
 }
 
 function mix(seed: number, x: number, y: number): number {
-  let h = Math.imul(seed ^ x, 0xcc9e2d51)
-  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ y
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h >>> 0
+  const h = Math.imul(seed ^ x, 0xcc9e2d51)
+  return finalMix(Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ y)
 }
 
 /** Writes `value` as `digits` characters of `alphabet` into `codes` from `at`. */

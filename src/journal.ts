@@ -1,34 +1,13 @@
-/** Which API operation a request reached; null for a path that is none of them. */
-export type JournalEndpoint = 'list' | 'activation' | 'latest' | 'participants'
+import type { EndpointName, RequestRecord } from '../handlers/context.js'
 
-/** One API request as the emulator answered it. Admin requests are never journaled. */
+/** Which API operation a request reached. */
+export type JournalEndpoint = EndpointName
+
+/** One API request as the emulator answered it, with its place in the journal. Admin requests are never journaled. */
 export type JournalEntry = {
   /** Its place in the journal: 1 for the first request since the start (or the last clear), then 2... */
   seq: number
-  /** When it arrived, on the emulator's clock (ISO). */
-  at: string
-  /** When it arrived, in real time (milliseconds since the epoch): rate-limit windows also close in real time. */
-  realAt: number
-  method: string
-  /** The path as sent, under the base URL (e.g. `/activations/list`). */
-  path: string
-  /** The query string's parameters, each with every value it was given, in order. */
-  query: Record<string, string[]>
-  endpoint: JournalEndpoint | null
-  /** The API key it carried (null without a readable `Authorization: Api-Key` header). */
-  key: string | null
-  /** The account of that key, or null when the key is unknown. */
-  account: string | null
-  status: number
-  /** Milliseconds from arrival to the answer, including any delay. */
-  durationMs: number
-  /** The `next` value a 200 list page answered (null on the last page); undefined for other answers. */
-  next?: string | null
-  /** For a 429: the seconds its message told the client to wait. */
-  retryInSeconds?: number
-  /** The id of the fault rule that changed the answer, if one did. */
-  fault?: string
-}
+} & RequestRecord
 
 /**
  * The last `size` API requests, oldest first: a long run does not grow without end.

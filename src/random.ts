@@ -23,6 +23,11 @@ export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
     h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
   }
+  return finalMix(h)
+}
+
+/** murmur3's finaliser: spreads a 32-bit hash's bits over the whole word (a bijection). */
+export function finalMix(h: number): number {
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13
