@@ -1,7 +1,7 @@
 import { http, type HttpHandler } from 'msw'
 import type { HandlerContext } from './context.js'
 import { apiError, errorResponse } from './errors.js'
-import { encodingProblem, placer } from './path.js'
+import { encodingProblem, placer, urlOf } from './path.js'
 import { arrival } from './route.js'
 
 /**
@@ -12,10 +12,10 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
   const placeOf = placer(ctx.baseUrl)
   return [
     http.all(
-      ({ request }) => placeOf(new URL(request.url)).under,
+      ({ request }) => placeOf(urlOf(request)).under,
       ({ request }) => {
         const started = performance.now()
-        const url = new URL(request.url)
+        const url = urlOf(request)
         const record = arrival(ctx, request, url, null)
         const place = placeOf(url)
         const error =

@@ -3,6 +3,18 @@ import type { HttpCustomPredicate } from 'msw'
 /** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
 export type PathParams = Record<string, string>
 
+const urls = new WeakMap<Request, URL>()
+
+/**
+ * A request's URL, parsed once however many handlers' predicates and the answering handler read it.
+ * @example urlOf(request).searchParams
+ */
+export function urlOf(request: Request): URL {
+  let url = urls.get(request)
+  if (url === undefined) urls.set(request, (url = new URL(request.url)))
+  return url
+}
+
 /** Where a request's path stands against the base URL. */
 type Place =
   /** Not under the base URL (another origin, or another path, compared case-sensitively). */
@@ -48,7 +60,7 @@ export function pathPredicate(baseUrl: string, pattern: string): HttpCustomPredi
   const parts = pattern.split('/').slice(1)
   const placeOf = placer(baseUrl)
   return ({ request }) => {
-    const place = placeOf(new URL(request.url))
+    const place = placeOf(urlOf(request))
     if (!place.under || !place.segments || place.segments.length !== parts.length) return false
     const params: PathParams = {}
     for (let i = 0; i < parts.length; i++) {

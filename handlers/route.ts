@@ -2,7 +2,7 @@ import { http, type HttpHandler } from 'msw'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
 import { QueryParams } from './params.js'
-import { pathPredicate } from './path.js'
+import { pathPredicate, urlOf } from './path.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
@@ -107,7 +107,7 @@ export function endpoint(
   const name = ENDPOINT_NAMES[path] ?? null
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
     const started = performance.now()
-    const url = new URL(request.url)
+    const url = urlOf(request)
     const record: Omit<RequestRecord, 'status' | 'durationMs'> = arrival(ctx, request, url, name)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
     const delay = name === null ? null : ctx.delayFor(name, record.key)
