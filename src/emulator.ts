@@ -55,7 +55,7 @@ export type Emulator = {
   readonly handlers: HttpHandler[]
   /** The admin API under `/__emulator` at the base URL's origin; put them before `handlers`. */
   readonly adminHandlers: HttpHandler[]
-  /** The store the handlers serve; `reset()` replaces it, so read it from here each time. */
+  /** The store the handlers serve; `reset()` undoes every write to it since it was created. */
   readonly db: Database
   /** The clock every state, date filter and rate-limit window reads: `set`, `advance` (`"2h"`), `freeze`, `run`. */
   readonly clock: Clock
@@ -121,25 +121,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const rateLimiter = new RateLimiter()
 
-  // A world is rebuilt on reset only if something changed it: the same seed and instant give it back.
-  let changed = false
-  // A dump's records become the store's (which marks them), so each opening takes a fresh copy.
-  const world = (): World => {
-    const built = data
-      ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
-      : buildWorld(scenario, builtAt, options.onProgress)
-    options.onProgress?.(built.entries.length, built.entries.length, true)
-    return built
-  }
-  const open = async (): Promise<Database> => {
-    const db = await createDatabase(world())
-    for (const collection of [db.activations, db.entries, db.participants] as const) {
-      for (const event of ['create', 'update', 'delete'] as const) collection.hooks.on(event, () => (changed = true))
-    }
-    changed = false
-    return db
-  }
-  let db = await open()
+  // A dump's records become the store's (which marks them), so the store takes a copy.
+  const world: World = data
+    ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
+    : buildWorld(scenario, builtAt, options.onProgress)
+  options.onProgress?.(world.entries.length, world.entries.length, true)
+  // reset() undoes the store's writes since now (db.changes), so the world is built once.
+  const db: Database = await createDatabase(world)
   const adder = new DataAdder(scenario, clock, () => db, builtAt)
 
   const ctx: HandlerContext = {
@@ -204,7 +192,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (now !== undefined) clock.set(now)
     },
     async reset() {
-      if (changed) db = await open()
+      db.changes.revert()
       accounts.reset()
       rateLimiter.clear()
       startRules()

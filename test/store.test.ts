@@ -86,6 +86,31 @@ describe('the store', () => {
     expect(db.index.seqOf(updated)).toBeGreaterThan(db.index.seqOf(lists.all[position - 1] ?? updated) - 1)
   })
 
+  it('puts an entry updated in its own fields (an email) where the old one stood in each of its lists', async () => {
+    const a = runningOf('giveaway')
+    const lists = db.index.entryListsOf(a.id)
+    const winner = lists.winners[0]!
+    const at = [lists.all.indexOf(winner), lists.winners.indexOf(winner)]
+    const updated = (await db.entries.update((q) => q.where({ id: winner.id }), {
+      data: (e) => void (e.email = 'updated@example.com'),
+    })) as StoredEntry
+    expect([lists.all.indexOf(updated), lists.winners.indexOf(updated)]).toEqual(at)
+    expect(lists.all).not.toContain(winner)
+    expect(lists.winners).not.toContain(winner)
+    expect(db.index.entries.get(winner.id)).toBe(updated)
+  })
+
+  it('puts a participant updated in its own fields (a name) where the old one stood in the list', async () => {
+    const list = db.index.participantsOf('every-type')
+    const someone = list[3]!
+    const updated = await db.participants.update((q) => q.where({ id: someone.id }), {
+      data: (p) => void (p.firstName = 'Renamed'),
+    })
+    expect(list[3]).toBe(updated)
+    expect(list).not.toContain(someone)
+    expect(db.index.participants.get(someone.id)).toBe(updated)
+  })
+
   it('drops a deleted entry (from the middle of the order) from every list and recomputes its participant', async () => {
     const a = runningOf('trivia')
     const lists = db.index.entryListsOf(a.id)

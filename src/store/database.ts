@@ -8,6 +8,7 @@ import {
   type StoredEntry,
   type World,
 } from '../contract/stored-records.js'
+import { ChangeLog } from './change-log.js'
 import { WritableStoreIndex, type StoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 
@@ -21,6 +22,12 @@ export type Database = {
   participants: Collection<typeof storedParticipantSchema>
   /** The read paths' indexes; kept current by every change made through the collections. */
   index: StoreIndex
+  /**
+   * Every write to the store since the world was loaded (or since the last `revert`), whoever made
+   * it: `revert()` undoes them, newest first, and gives back the world as loaded, in the time the
+   * writes took. What `emulator.reset()` calls.
+   */
+  changes: Pick<ChangeLog, 'revert' | 'size'>
 }
 
 /** Throws unless an entry has exactly the fields of its activation's type. */
@@ -38,34 +45,51 @@ function checkEntryFields(entry: StoredEntry, activation: StoredActivation): voi
  */
 export async function createDatabase(world: World): Promise<Database> {
   const symbols = await recordSymbols()
-  const index = new WritableStoreIndex()
-  const activations = new ListenedCollection(storedActivationSchema, symbols, {
-    created: (a) => index.addActivation(a),
-    replaced: (prev, next) => index.replaceActivation(prev, next),
-    deleted: (a) => index.removeActivation(a),
-  })
-  const participants = new ListenedCollection(storedParticipantSchema, symbols, {
-    created: (p) => index.addParticipant(p),
-    replaced: (prev, next) => index.replaceParticipant(prev, next),
-    deleted: (p) => index.removeParticipant(p),
-  })
-  const entries = new ListenedCollection(storedEntrySchema, symbols, {
-    created: (e) => {
-      checkEntryFields(e, index.checkEntry(e))
-      index.addEntry(e)
+  const changes = new ChangeLog()
+  const index = new WritableStoreIndex(changes)
+  const activations = new ListenedCollection(
+    storedActivationSchema,
+    symbols,
+    {
+      created: (a) => index.addActivation(a),
+      replaced: (prev, next) => index.replaceActivation(prev, next),
+      deleted: (a) => index.removeActivation(a),
     },
-    replaced: (prev, next) => {
-      const activation = index.activations.get(next.activationId)
-      if (activation) checkEntryFields(next, activation)
-      index.replaceEntry(prev, next)
+    changes,
+  )
+  const participants = new ListenedCollection(
+    storedParticipantSchema,
+    symbols,
+    {
+      created: (p) => index.addParticipant(p),
+      replaced: (prev, next) => index.replaceParticipant(prev, next),
+      deleted: (p) => index.removeParticipant(p),
     },
-    deleted: (e) => index.removeEntry(e),
-  })
+    changes,
+  )
+  const entries = new ListenedCollection(
+    storedEntrySchema,
+    symbols,
+    {
+      created: (e) => {
+        checkEntryFields(e, index.checkEntry(e))
+        index.addEntry(e)
+      },
+      replaced: (prev, next) => {
+        const activation = index.activations.get(next.activationId)
+        if (activation) checkEntryFields(next, activation)
+        index.replaceEntry(prev, next)
+      },
+      deleted: (e) => index.removeEntry(e),
+    },
+    changes,
+  )
 
   // The world is indexed in one pass, then put into the collections as it is.
   index.load(world)
   activations.load('activation', world.activations)
   participants.load('participant', world.participants)
   entries.load('entry', world.entries)
-  return { activations, entries, participants, index }
+  changes.mark()
+  return { activations, entries, participants, index, changes }
 }

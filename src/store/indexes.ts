@@ -2,7 +2,8 @@ import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
-import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
+import { ChangeLog } from './change-log.js'
+import { compareStrings, insertSorted, lowerBound, removeSorted, replaceSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
 export type EntryLists = {
@@ -121,8 +122,10 @@ const byStartDesc = (a: StoredActivation, b: StoredActivation) =>
  *   with sub-lists for winners, completions, bracket rounds and seeds;
  * - participants by id, each one's entries, and each account's participants by firstEnteredAt, then id.
  * The store calls the writes on every create, update and delete of its collections; readers get it as a `StoreIndex`.
+ * Each write that changes the index records its undo in the change log.
  */
 export class WritableStoreIndex implements StoreIndex {
+  readonly #log: ChangeLog
   readonly #activations = new Map<string, StoredActivation>()
   readonly #activationsByAccount = new Map<string, StoredActivation[]>()
   readonly #entries = new Map<string, StoredEntry>()
@@ -137,6 +140,10 @@ export class WritableStoreIndex implements StoreIndex {
   readonly #slugs = new Set<string>()
   readonly #seq = new Map<string, number>() // keyed by entry id: a string hashes once, an object needs an identity hash
   #nextSeq = 0
+
+  constructor(log = new ChangeLog()) {
+    this.#log = log
+  }
 
   readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
   readonly #byFirstEntered = (a: StoredParticipant, b: StoredParticipant) => {
@@ -297,6 +304,11 @@ export class WritableStoreIndex implements StoreIndex {
     } else {
       for (const { participant } of placed) this.#placeParticipant(participant)
     }
+    this.#log.record(() => {
+      for (let i = world.entries.length - 1; i >= 0; i--) this.removeEntry(world.entries[i]!)
+      for (const participant of world.participants) this.removeParticipant(participant)
+      for (const activation of world.activations) this.removeActivation(activation)
+    })
   }
 
   /** For load: a participant the world does not list but the index already holds, with their entries. */
@@ -319,12 +331,15 @@ export class WritableStoreIndex implements StoreIndex {
     this.#activations.set(activation.id, activation)
     this.#slugs.add(activation.slug)
     insertSorted(listAt(this.#activationsByAccount, activation.account), activation, byStartDesc)
+    this.#log.record(() => this.removeActivation(activation))
   }
 
   removeActivation(activation: StoredActivation): void {
+    const held = this.#activations.get(activation.id) === activation
     this.#activations.delete(activation.id)
     this.#slugs.delete(activation.slug)
     removeSorted(this.#activationsByAccount.get(activation.account) ?? [], activation, byStartDesc)
+    if (held) this.#log.record(() => this.addActivation(activation))
   }
 
   /** Replaces an updated activation; if the replacement is refused, the index keeps `prev`. */
@@ -348,11 +363,22 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   /** Adds an entry at the end of its activation's serving order (or at `seq`, when it replaces one). */
-  addEntry(entry: StoredEntry, seq = this.#nextSeq++): void {
-    const activation = this.checkEntry(entry)
+  addEntry(entry: StoredEntry, seq?: number): void {
+    this.#insertEntry(entry, this.checkEntry(entry), seq)
+  }
+
+  /**
+   * Puts an entry into the index without checking it: for `addEntry`, and for undoing a removal, which
+   * puts back what was there (an entry may outlive its participant or activation; it then goes back
+   * into the lists it was taken out of).
+   */
+  #insertEntry(entry: StoredEntry, activation: StoredActivation | undefined, seq?: number): void {
+    const drawn = seq === undefined
+    const served = seq ?? this.#nextSeq++
     this.#entries.set(entry.id, entry)
-    this.#seq.set(entry.id, seq)
+    this.#seq.set(entry.id, served)
     const lists = this.#writableListsOf(entry.activationId)
+    const inTimeOrder = lists.inTimeOrder
     const add = (list: StoredEntry[]): number => {
       const last = list[list.length - 1]
       if (!last || this.#bySeq(last, entry) < 0) return list.push(entry) - 1
@@ -367,20 +393,27 @@ export class WritableStoreIndex implements StoreIndex {
     ) {
       lists.inTimeOrder = false
     }
-    if (isWinningEntry(entry, activation)) add(lists.winners)
-    if (isCompletedEntry(entry, activation)) add(lists.completed)
+    if (activation && isWinningEntry(entry, activation)) add(lists.winners)
+    if (activation && isCompletedEntry(entry, activation)) add(lists.completed)
     const vote = bracketVoteOf(entry)
     if (vote) {
       add(listAt(lists.bracketRounds, vote.round))
       add(listAt(lists.bracketSeeds, vote.seed))
     }
     this.#linkEntry(entry)
+    this.#log.record(() => {
+      this.removeEntry(entry)
+      lists.inTimeOrder = inTimeOrder
+      if (drawn) this.#nextSeq = served
+    })
   }
 
   removeEntry(entry: StoredEntry): void {
     const activation = this.#activations.get(entry.activationId)
+    const seq = this.#entries.get(entry.id) === entry ? this.#seq.get(entry.id) : undefined
     this.#entries.delete(entry.id)
     const lists = this.#entryLists.get(entry.activationId)
+    const inTimeOrder = lists?.inTimeOrder
     if (lists) {
       removeSorted(lists.all, entry, this.#bySeq)
       if (activation && isWinningEntry(entry, activation)) removeSorted(lists.winners, entry, this.#bySeq)
@@ -393,10 +426,17 @@ export class WritableStoreIndex implements StoreIndex {
     }
     this.#unlinkEntry(entry)
     this.#seq.delete(entry.id)
+    if (seq !== undefined) {
+      this.#log.record(() => {
+        this.#insertEntry(entry, this.#activations.get(entry.activationId), seq)
+        if (lists && inTimeOrder !== undefined) lists.inTimeOrder = inTimeOrder
+      })
+    }
   }
 
   /** Replaces an updated entry, keeping its place in the serving order; if the replacement is refused, the index keeps `prev`. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
+    if (this.#replaceEntryInPlace(prev, next)) return
     const seq = this.#seq.get(prev.id)
     this.removeEntry(prev)
     try {
@@ -411,15 +451,27 @@ export class WritableStoreIndex implements StoreIndex {
     refuse(participantProblem(participant, this.#participants.has(participant.id)), 'Failed to add participant')
     this.#participants.set(participant.id, participant)
     if (this.#firstEntered.has(participant.id)) this.#placeParticipant(participant)
+    this.#log.record(() => this.removeParticipant(participant))
   }
 
   removeParticipant(participant: StoredParticipant): void {
+    const held = this.#participants.get(participant.id) === participant
     this.#unplaceParticipant(participant)
     this.#participants.delete(participant.id)
+    if (held) this.#log.record(() => this.addParticipant(participant))
   }
 
   /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
+    if (prev.id === next.id && prev.account === next.account && this.#participants.get(prev.id) === prev) {
+      // The same id and account: the same place in every list (the common update, a name or an email).
+      this.#participants.set(next.id, next)
+      if (this.#firstEntered.has(prev.id)) {
+        replaceSorted(this.#participantsByAccount.get(prev.account) ?? [], prev, next, this.#byFirstEntered)
+      }
+      this.#log.record(() => this.replaceParticipant(next, prev))
+      return
+    }
     this.removeParticipant(prev)
     try {
       this.addParticipant(next)
@@ -427,6 +479,51 @@ export class WritableStoreIndex implements StoreIndex {
       this.addParticipant(prev)
       throw error
     }
+  }
+
+  /**
+   * Replaces an entry that keeps its place in every list (the same id, activation, participant and
+   * time, in the same filtered lists): the common update, a name or an email. False when it moves.
+   */
+  #replaceEntryInPlace(prev: StoredEntry, next: StoredEntry): boolean {
+    const activation = this.#activations.get(prev.activationId)
+    const lists = this.#entryLists.get(prev.activationId)
+    if (
+      !activation ||
+      !lists ||
+      this.#entries.get(prev.id) !== prev ||
+      prev.id !== next.id ||
+      prev.activationId !== next.activationId ||
+      prev.participantId !== next.participantId ||
+      compareDates(prev.enteredAt, next.enteredAt) !== 0
+    ) {
+      return false
+    }
+    const winning = isWinningEntry(prev, activation)
+    const completed = isCompletedEntry(prev, activation)
+    const vote = bracketVoteOf(prev)
+    const nextVote = bracketVoteOf(next)
+    if (
+      winning !== isWinningEntry(next, activation) ||
+      completed !== isCompletedEntry(next, activation) ||
+      vote?.round !== nextVote?.round ||
+      vote?.seed !== nextVote?.seed
+    ) {
+      return false
+    }
+    this.#entries.set(next.id, next)
+    replaceSorted(lists.all, prev, next, this.#bySeq)
+    if (winning) replaceSorted(lists.winners, prev, next, this.#bySeq)
+    if (completed) replaceSorted(lists.completed, prev, next, this.#bySeq)
+    if (vote) {
+      replaceSorted(lists.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq)
+      replaceSorted(lists.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq)
+    }
+    const ofParticipant = this.#entriesOfParticipant.get(prev.participantId) ?? []
+    const at = ofParticipant.indexOf(prev)
+    if (at >= 0) ofParticipant[at] = next
+    this.#log.record(() => this.replaceEntry(next, prev))
+    return true
   }
 
   #linkEntry(entry: StoredEntry): void {
@@ -449,6 +546,9 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   #setFirstEntered(participantId: string, first: DateObject | undefined): void {
+    // The same instant leaves the participant where they stand: no need to take them out and put them back.
+    const current = this.#firstEntered.get(participantId)
+    if (current === first || (current && first && compareDates(current, first) === 0)) return
     const participant = this.#participants.get(participantId)
     if (participant) this.#unplaceParticipant(participant)
     if (first) this.#firstEntered.set(participantId, first)

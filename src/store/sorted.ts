@@ -34,6 +34,17 @@ export function removeSorted<T>(list: T[], item: T, compare: (a: T, b: T) => num
   return false
 }
 
+/** Puts `next` where `prev` stands in a sorted list (found by `compare`, then by identity), when both sort alike. */
+export function replaceSorted<T>(list: T[], prev: T, next: T, compare: (a: T, b: T) => number): boolean {
+  for (let i = lowerBound(list, prev, compare); i < list.length && compare(list[i] as T, prev) === 0; i++) {
+    if (list[i] === prev) {
+      list[i] = next
+      return true
+    }
+  }
+  return false
+}
+
 /** Compares strings by UTF-16 code units: case-sensitive, the same everywhere. */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
