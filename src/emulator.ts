@@ -148,6 +148,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return db.index
     },
     clock,
+    instant: () => clock.now(),
     options: endpointOptions,
     rateLimiter,
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),

@@ -60,7 +60,16 @@ export interface StoreIndex {
   participantPosition(participant: StoredParticipant): number
   participantsOf(account: string): readonly StoredParticipant[]
   firstEnteredAt(participantId: string): DateObject | undefined
-  activationsEntered(participantId: string): ActivationEntered[]
+  /** The activations a participant entered, with entries up to `nowIso` (all of them without it). */
+  activationsEntered(participantId: string, nowIso?: string): ActivationEntered[]
+  /**
+   * The end of the stretch of `list` (one of an activation's entry lists) entered at or before
+   * `nowIso`: found by binary search while the activation's entries are in time order; the list's
+   * length otherwise, when what comes after must be checked entry by entry.
+   */
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number
+  /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
+  participantsBy(account: string, nowIso: string): number
 }
 
 /** A read-only view of a map: what it holds now, without `set`, `delete` or `clear`. */
@@ -201,9 +210,10 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   /** The activations a participant entered, by first entry, each with the first time they entered it. */
-  activationsEntered(participantId: string): ActivationEntered[] {
+  activationsEntered(participantId: string, nowIso?: string): ActivationEntered[] {
     const firsts = new Map<string, StoredEntry>()
     for (const entry of this.#entriesOfParticipant.get(participantId) ?? []) {
+      if (nowIso !== undefined && entry.enteredAt.iso > nowIso) continue
       const first = firsts.get(entry.activationId)
       if (!first || compareDates(entry.enteredAt, first.enteredAt) < 0) firsts.set(entry.activationId, entry)
     }
@@ -213,6 +223,19 @@ export class WritableStoreIndex implements StoreIndex {
       if (activation) list.push({ id, type: activation.type, title: activation.title, firstEnteredAt: entry.enteredAt })
     }
     return list.sort((a, b) => compareDates(a.firstEnteredAt, b.firstEnteredAt) || compareStrings(a.id, b.id))
+  }
+
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number {
+    const last = list[list.length - 1]
+    if (!lists.inTimeOrder || last === undefined || last.enteredAt.iso <= nowIso) return list.length
+    return lowerBound(list, nowIso, (e, t) => (e.enteredAt.iso <= t ? -1 : 1))
+  }
+
+  participantsBy(account: string, nowIso: string): number {
+    const list = this.participantsOf(account)
+    const last = list[list.length - 1]
+    if (last === undefined || (this.#firstEntered.get(last.id)?.iso ?? '') <= nowIso) return list.length
+    return lowerBound(list, nowIso, (p, t) => ((this.#firstEntered.get(p.id)?.iso ?? '') <= t ? -1 : 1))
   }
 
   /**
