@@ -306,7 +306,8 @@ export class WritableStoreIndex implements StoreIndex {
       const { participant, entries, first, held } = loaded
       if (!first) continue
       if (held) {
-        this.#setFirstEntered(participant.id, first)
+        // A returning participant moves only if the batch holds an earlier entry of theirs.
+        if (first !== this.#firstEntered.get(participant.id)) this.#setFirstEntered(participant.id, first)
       } else {
         this.#entriesOfParticipant.set(participant.id, entries)
         this.#firstEntered.set(participant.id, first)
@@ -443,6 +444,16 @@ export class WritableStoreIndex implements StoreIndex {
 
   /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
+    if (prev.id === next.id && prev.account === next.account && this.#participants.get(prev.id) === prev) {
+      // The same place in every list (they are ordered by id and first entry): replaced where it stands.
+      const list = this.#participantsByAccount.get(prev.account) ?? []
+      const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
+      if (at < 0 || list[at] === prev) {
+        this.#participants.set(next.id, next)
+        if (at >= 0) list[at] = next
+        return
+      }
+    }
     this.removeParticipant(prev)
     try {
       this.addParticipant(next)
