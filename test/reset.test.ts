@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import { createEmulator, stateOf } from '../src/index.js'
+import { undocumentedTypesScenario } from '../scenarios/undocumented-types.js'
 import { NOW_ISO } from './support/api.js'
 
 // reset() undoes the store's writes since the emulator was created (src/store/change-log.ts), instead
@@ -59,6 +60,24 @@ describe('reset() after changes through the collections', () => {
     await emulator.reset()
     expect((await pagesHash(emulator)).hash).toBe(fresh.hash)
     expect(db.changes.size).toBe(0)
+  })
+
+  it('undoes what a live world wrote as the clock moved (arrivals, results), with the changes made beside it', async () => {
+    const options = {
+      scenario: { ...undocumentedTypesScenario, live: { entriesPerHour: 1.5 } },
+      now: NOW_ISO,
+      live: true,
+    } as const
+    const emulator = await createEmulator(options)
+    const fresh = await pagesHash(emulator)
+    const counts = emulator.state().counts
+    emulator.clock.set(Date.parse(NOW_ISO) + 3 * 24 * 3_600_000)
+    await changeWorld(emulator, 20)
+    expect(emulator.state().counts.entries).toBeGreaterThan(counts.entries)
+    await emulator.reset()
+    expect(emulator.state().counts).toEqual(counts)
+    expect((await pagesHash(emulator)).hash).toBe(fresh.hash)
+    expect((await pagesHash(await createEmulator(options))).hash).toBe(fresh.hash)
   })
 
   it('serves what is changed after a reset, and resets that too', async () => {

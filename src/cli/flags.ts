@@ -56,8 +56,7 @@ function worldFlags(command: 'serve' | 'dump'): FlagTable {
     },
     now: {
       type: 'string',
-      describe:
-        'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
+      describe: 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
       coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
         try {
           parseInstant(text, '--now')

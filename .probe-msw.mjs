@@ -1,6 +1,0 @@
-const t0 = performance.now()
-const { setupServer } = await import('msw/node')
-const { http, HttpResponse } = await import('msw')
-const s = setupServer(http.get('https://x.test/a', () => HttpResponse.json({ ok: 1 }))); s.listen()
-const r = await fetch('https://x.test/a'); await r.text()
-console.log(performance.now() - t0); s.close()
