@@ -3,11 +3,16 @@
 // 2. requests per second (autocannon, 10 connections, keep-alive) for a 100-activation list page and
 //    a 1,000-entry page, beside a bare node:http server that sends the same bytes, in the same run;
 // 3. a walk over pages never served before (every entry's JSON built on first use) against the same
-//    walk again, so the per-record JSON cache is not mistaken for the cold cost.
+//    walk again, so the per-record JSON cache is not mistaken for the cold cost;
+// 4. against the mock server people would pick instead: the `default` world's list of its 50
+//    activations (28.5 KB), 50 connections, from bare node:http, WireMock (the npm `wiremock` package's
+//    jar, on Java) and the emulator, alternating rounds, with each server's CPU time per request.
 // Every server runs in its own process on 127.0.0.1 and is stopped at the end.
-// Not a test: figures depend on the machine. Run: npm run bench:server
+// Not a test: figures depend on the machine. Run: npm run bench:server [-- --only wiremock] [-- --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +40,10 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; ma
   })
 }
 
+const argv = process.argv.slice(2)
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined
+const ROUNDS = Number(argv[argv.indexOf('--rounds') + 1] ?? 0) || 3
+
 const startEmulator = (scenario: string) =>
   start([BIN, '-s', scenario, '--now', NOW, '--port', '0', '--quiet'], / listening on (\S+)/)
 
@@ -43,109 +52,238 @@ async function get(url: string, key: string): Promise<{ status: number; text: st
   return { status: response.status, text: await response.text() }
 }
 
-// 1. Time to the first answered request.
-console.log('Time from the command to the first answered request (ms):')
-for (const [scenario, key] of [
-  ['default', 'demo-key'],
-  ['busy', 'busy-key'],
-] as const) {
-  const times: number[] = []
-  for (let run = 0; run < 3; run++) {
-    const { child, match, t0 } = await startEmulator(scenario)
-    const answer = await get(`${match}/activations/list?limit=1`, key)
-    times.push(performance.now() - t0)
-    if (answer.status !== 200) throw new Error(`Failed to get the first page of ${scenario}`)
-    child.kill('SIGTERM')
+if (only === undefined || only === 'emulator') await emulatorFigures()
+if (only === undefined || only === 'wiremock') await versusWireMock()
+process.exit(0)
+
+async function emulatorFigures(): Promise<void> {
+  // 1. Time to the first answered request.
+  console.log('Time from the command to the first answered request (ms):')
+  for (const [scenario, key] of [
+    ['default', 'demo-key'],
+    ['busy', 'busy-key'],
+  ] as const) {
+    const times: number[] = []
+    for (let run = 0; run < 3; run++) {
+      const { child, match, t0 } = await startEmulator(scenario)
+      const answer = await get(`${match}/activations/list?limit=1`, key)
+      times.push(performance.now() - t0)
+      if (answer.status !== 200) throw new Error(`Failed to get the first page of ${scenario}`)
+      child.kill('SIGTERM')
+    }
+    console.log(`  ${scenario.padEnd(8)} ${times.map((t) => t.toFixed(0)).join(', ')}`)
   }
-  console.log(`  ${scenario.padEnd(8)} ${times.map((t) => t.toFixed(0)).join(', ')}`)
-}
 
-// 2. Throughput against a bare server sending the same bytes.
-const emulator = await startEmulator('busy')
-const base = emulator.match
-const list = await get(`${base}/activations/list?limit=100`, 'busy-key')
-const bigId = await activationWithMoreThan1000(base)
-const entriesPath = `/activations/${bigId}?limit=1000`
-const entries = await get(`${base}${entriesPath}`, 'busy-key')
+  // 2. Throughput against a bare server sending the same bytes.
+  const emulator = await startEmulator('busy')
+  const base = emulator.match
+  const list = await get(`${base}/activations/list?limit=100`, 'busy-key')
+  const bigId = await activationWithMoreThan1000(base)
+  const entriesPath = `/activations/${bigId}?limit=1000`
+  const entries = await get(`${base}${entriesPath}`, 'busy-key')
 
-/** The running giveaway whose first 1,000-entry page has a next page: busy's 25,000-entry headline activation. */
-async function activationWithMoreThan1000(url: string): Promise<string> {
-  const { activations } = JSON.parse(
-    (await get(`${url}/activations/list?limit=100&state=running&types[]=giveaway`, 'busy-key')).text,
+  /** The running giveaway whose first 1,000-entry page has a next page: busy's 25,000-entry headline activation. */
+  async function activationWithMoreThan1000(url: string): Promise<string> {
+    const { activations } = JSON.parse(
+      (await get(`${url}/activations/list?limit=100&state=running&types[]=giveaway`, 'busy-key')).text,
+    )
+    for (const a of activations as Array<{ id: string }>) {
+      const page = JSON.parse((await get(`${url}/activations/${a.id}?limit=1000`, 'busy-key')).text)
+      if (page.next) return a.id
+    }
+    throw new Error('Failed to find an activation with more than 1,000 entries')
+  }
+
+  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
+  const bodies = join(dir, 'bodies.json')
+  await writeFile(bodies, JSON.stringify({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text }))
+  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+
+  async function rate(url: string): Promise<{ rps: number; bytes: number; errors: number }> {
+    const result = await autocannon({
+      url,
+      connections: 10,
+      duration: DURATION,
+      headers: { authorization: 'Api-Key busy-key' },
+    })
+    return { rps: result.requests.average, bytes: result.throughput.average, errors: result.errors + result.non2xx }
+  }
+
+  console.log(`\nRequests per second (autocannon, 10 connections, ${DURATION} s each, keep-alive), busy scenario:`)
+  console.log('| page | body | bare node:http | emulator | emulator / bare |')
+  console.log('| --- | --- | --- | --- | --- |')
+  for (const [name, path, body] of [
+    ['100-activation list', '/activations/list?limit=100', list.text],
+    ['1,000-entry page', entriesPath, entries.text],
+  ] as const) {
+    await rate(`${base}${path}`) // warm the JIT and the record JSON
+    const b = await rate(`${bare.match}${path}`)
+    const e = await rate(`${base}${path}`)
+    if (b.errors || e.errors) throw new Error(`Failed requests: bare ${b.errors}, emulator ${e.errors}`)
+    const kb = (Buffer.byteLength(body) / 1024).toFixed(0)
+    console.log(`| ${name} | ${kb} KB | ${b.rps.toFixed(0)} | ${e.rps.toFixed(0)} | ${(e.rps / b.rps).toFixed(2)} |`)
+  }
+
+  // 3. Pages never served before, against the same pages again.
+  const walkIds: string[] = JSON.parse(
+    (await get(`${base}/activations/list?limit=100&state=ended`, 'busy-key')).text,
+  ).activations.map((a: { id: string }) => a.id)
+  async function walkAll(): Promise<{ ms: number; entries: number; pages: number }> {
+    const t0 = performance.now()
+    let n = 0
+    let pages = 0
+    for (const id of walkIds) {
+      let next: string | null = null
+      do {
+        const page: { entries: unknown[]; next: string | null } = JSON.parse(
+          (await get(`${base}/activations/${id}?limit=1000${next ? `&next=${next}` : ''}`, 'busy-key')).text,
+        )
+        n += page.entries.length
+        pages++
+        next = page.next
+      } while (next)
+    }
+    return { ms: performance.now() - t0, entries: n, pages }
+  }
+  const cold = await walkAll()
+  const warm = await walkAll()
+  console.log(
+    `\nWalking ${cold.entries.toLocaleString('en')} entries of ${walkIds.length} activations in ${cold.pages} pages of up to 1,000, one request at a time:` +
+      `\n  first walk (each entry serialized on first use) ${cold.ms.toFixed(0)} ms, ${(cold.ms / cold.pages).toFixed(2)} ms a page` +
+      `\n  second walk ${warm.ms.toFixed(0)} ms, ${(warm.ms / warm.pages).toFixed(2)} ms a page`,
   )
-  for (const a of activations as Array<{ id: string }>) {
-    const page = JSON.parse((await get(`${url}/activations/${a.id}?limit=1000`, 'busy-key')).text)
-    if (page.next) return a.id
-  }
-  throw new Error('Failed to find an activation with more than 1,000 entries')
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
-const bodies = join(dir, 'bodies.json')
-await writeFile(bodies, JSON.stringify({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text }))
-const bareSource = `
-  const http = require('node:http')
-  const bodies = Object.fromEntries(Object.entries(require(${JSON.stringify(bodies)})).map(([k, v]) => [k, Buffer.from(v)]))
-  const server = http.createServer((req, res) => {
-    const body = bodies[req.url]
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': body ? body.length : 0 })
-    res.end(body)
+/** A port free on 127.0.0.1 now, for a server that cannot be told to pick one and say which. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
   })
-  server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port))
-`
-const bare = await start(['-e', bareSource], /bare on (\S+)/)
+}
 
-async function rate(url: string): Promise<{ rps: number; bytes: number; errors: number }> {
+/** Seconds of CPU a process has used (user and system), from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100 // utime and stime, in clock ticks of 1/100 s
+}
+
+async function waitForAnswer(url: string, key: string): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    try {
+      if ((await get(url, key)).status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`Failed to reach ${url}`)
+}
+
+async function versusWireMock(): Promise<void> {
+  const path = '/activations/list?limit=100'
+  const emulator = await startEmulator('default')
+  const page = await get(`${emulator.match}${path}`, 'demo-key')
+  if (page.status !== 200) throw new Error('Failed to get the list page of default')
+  const basePath = new URL(emulator.match).pathname
+
+  // WireMock serves the same bytes from a file, for the same path and query.
+  const root = await mkdtemp(join(tmpdir(), 'activation-emulator-wiremock-'))
+  await mkdir(join(root, 'mappings'))
+  await mkdir(join(root, '__files'))
+  await writeFile(join(root, '__files', 'list.json'), page.text)
+  await writeFile(
+    join(root, 'mappings', 'list.json'),
+    JSON.stringify({
+      request: { method: 'GET', url: `${basePath}${path}` },
+      response: { status: 200, bodyFileName: 'list.json', headers: { 'Content-Type': 'application/json' } },
+    }),
+  )
+  const jar = fileURLToPath(new URL('../node_modules/wiremock/build/wiremock-standalone-3.13.2.jar', import.meta.url))
+  const wiremockPort = await freePort()
+  const wiremock = spawn(
+    'java',
+    [
+      '-jar',
+      jar,
+      '--port',
+      String(wiremockPort),
+      '--bind-address',
+      '127.0.0.1',
+      '--root-dir',
+      root,
+      '--disable-banner',
+      '--no-request-journal',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  children.push(wiremock)
+  const wiremockUrl = `http://127.0.0.1:${wiremockPort}${basePath}`
+  await waitForAnswer(`${wiremockUrl}${path}`, 'demo-key')
+  const wiremockBody = await get(`${wiremockUrl}${path}`, 'demo-key')
+  if (wiremockBody.text !== page.text) throw new Error('Failed to set up WireMock: it does not send the same bytes')
+
+  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
+  const bodies = join(dir, 'bodies.json')
+  await writeFile(bodies, JSON.stringify({ [`${basePath}${path}`]: page.text }))
+  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+
+  const servers = [
+    { name: 'bare node:http', url: `${bare.match}${basePath}`, pid: bare.child.pid! },
+    { name: 'WireMock 3.13.2', url: wiremockUrl, pid: wiremock.pid! },
+    { name: 'activation-emulator', url: emulator.match, pid: emulator.child.pid! },
+  ]
+  const results = new Map<string, Array<{ rps: number; cpuMs: number }>>(servers.map((s) => [s.name, []]))
+  for (const server of servers) await load(`${server.url}${path}`, DURATION) // warm up: the JIT, WireMock's JVM
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of round % 2 ? [...servers].reverse() : servers) {
+      const cpu0 = cpuSeconds(server.pid)
+      const result = await load(`${server.url}${path}`, DURATION)
+      const cpu = cpuSeconds(server.pid) - cpu0
+      if (result.errors) throw new Error(`Failed requests to ${server.name}: ${result.errors}`)
+      results.get(server.name)!.push({ rps: result.rps, cpuMs: (cpu * 1000) / result.requests })
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const rps = (name: string) => median(results.get(name)!.map((r) => r.rps))
+  const kb = (Buffer.byteLength(page.text) / 1024).toFixed(1)
+  console.log(
+    `\nThe default world's list page (${kb} KB), 50 connections, ${DURATION} s a run, ${ROUNDS} rounds alternating; medians:`,
+  )
+  console.log('| server | requests/s (each round) | CPU per request | / WireMock | / bare |')
+  console.log('| --- | --- | --- | --- | --- |')
+  for (const { name } of servers) {
+    const runs = results.get(name)!
+    console.log(
+      `| ${name} | ${rps(name).toFixed(0)} (${runs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${median(runs.map((r) => r.cpuMs)).toFixed(3)} ms | ${(rps(name) / rps('WireMock 3.13.2')).toFixed(2)} | ${(rps(name) / rps('bare node:http')).toFixed(2)} |`,
+    )
+  }
+  wiremock.kill('SIGTERM')
+}
+
+async function load(url: string, seconds: number): Promise<{ rps: number; requests: number; errors: number }> {
   const result = await autocannon({
     url,
-    connections: 10,
-    duration: DURATION,
-    headers: { authorization: 'Api-Key busy-key' },
+    connections: 50,
+    duration: seconds,
+    headers: { authorization: 'Api-Key demo-key' },
   })
-  return { rps: result.requests.average, bytes: result.throughput.average, errors: result.errors + result.non2xx }
+  return { rps: result.requests.average, requests: result.requests.total, errors: result.errors + result.non2xx }
 }
 
-console.log(`\nRequests per second (autocannon, 10 connections, ${DURATION} s each, keep-alive), busy scenario:`)
-console.log('| page | body | bare node:http | emulator | emulator / bare |')
-console.log('| --- | --- | --- | --- | --- |')
-for (const [name, path, body] of [
-  ['100-activation list', '/activations/list?limit=100', list.text],
-  ['1,000-entry page', entriesPath, entries.text],
-] as const) {
-  await rate(`${base}${path}`) // warm the JIT and the record JSON
-  const b = await rate(`${bare.match}${path}`)
-  const e = await rate(`${base}${path}`)
-  if (b.errors || e.errors) throw new Error(`Failed requests: bare ${b.errors}, emulator ${e.errors}`)
-  const kb = (Buffer.byteLength(body) / 1024).toFixed(0)
-  console.log(`| ${name} | ${kb} KB | ${b.rps.toFixed(0)} | ${e.rps.toFixed(0)} | ${(e.rps / b.rps).toFixed(2)} |`)
+function bareServer(bodies: string): string {
+  return `
+    const http = require('node:http')
+    const bodies = Object.fromEntries(Object.entries(require(${JSON.stringify(bodies)})).map(([k, v]) => [k, Buffer.from(v)]))
+    const server = http.createServer((req, res) => {
+      const body = bodies[req.url]
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': body ? body.length : 0 })
+      res.end(body)
+    })
+    server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port))
+  `
 }
-
-// 3. Pages never served before, against the same pages again.
-const walkIds: string[] = JSON.parse(
-  (await get(`${base}/activations/list?limit=100&state=ended`, 'busy-key')).text,
-).activations.map((a: { id: string }) => a.id)
-async function walkAll(): Promise<{ ms: number; entries: number; pages: number }> {
-  const t0 = performance.now()
-  let n = 0
-  let pages = 0
-  for (const id of walkIds) {
-    let next: string | null = null
-    do {
-      const page: { entries: unknown[]; next: string | null } = JSON.parse(
-        (await get(`${base}/activations/${id}?limit=1000${next ? `&next=${next}` : ''}`, 'busy-key')).text,
-      )
-      n += page.entries.length
-      pages++
-      next = page.next
-    } while (next)
-  }
-  return { ms: performance.now() - t0, entries: n, pages }
-}
-const cold = await walkAll()
-const warm = await walkAll()
-console.log(
-  `\nWalking ${cold.entries.toLocaleString('en')} entries of ${walkIds.length} activations in ${cold.pages} pages of up to 1,000, one request at a time:` +
-    `\n  first walk (each entry serialized on first use) ${cold.ms.toFixed(0)} ms, ${(cold.ms / cold.pages).toFixed(2)} ms a page` +
-    `\n  second walk ${warm.ms.toFixed(0)} ms, ${(warm.ms / warm.pages).toFixed(2)} ms a page`,
-)
-process.exit(0)

@@ -1,5 +1,6 @@
 import { http, type HttpHandler } from 'msw'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
+import { responseWithBody } from './body-bytes.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
 import { QueryParams } from './params.js'
 import { pathPredicate, urlOf } from './path.js'
@@ -63,9 +64,13 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Buffer |
   return new Response(stream, { status: response.status, headers })
 }
 
+/** The path of each base URL, without a trailing slash: worked out once, not on every request. */
+const basePaths = new Map<string, string>()
+
 /** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
 export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null, now: number) {
-  const basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')
+  let basePath = basePaths.get(ctx.baseUrl)
+  if (basePath === undefined) basePaths.set(ctx.baseUrl, (basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')))
   // Through a Map: a parameter may be named `constructor` or `__proto__`.
   const values = new Map<string, string[]>()
   for (const [name, value] of url.searchParams) {
@@ -164,7 +169,9 @@ export function endpoint(
       const query = new QueryParams(url.searchParams)
       body = answer({ account, query, params, now, nowIso: new Date(now).toISOString() })
       if (!drop) record.next = nextOf(body)
-      response = jsonResponse(200, head ? null : body, headers)
+      response = head
+        ? jsonResponse(200, null, headers)
+        : responseWithBody(request, body, { status: 200, headers: { 'content-type': 'application/json', ...headers } })
     } catch (error) {
       if (!(error instanceof ApiError)) {
         const reason = error instanceof Error ? error.message : String(error)

@@ -10,7 +10,10 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
-import { getResponse } from 'msw'
+import { getResponse, RequestHandler } from 'msw'
+import { ADMIN_PREFIX } from '../handlers/admin.js'
+import { askForBodyBytes, bodyBytesOf } from '../handlers/body-bytes.js'
+import { urlOf } from '../handlers/path.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
 
@@ -68,13 +71,17 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
   const origin = new URL(emulator.baseUrl).origin
   const admin = options.admin ?? (isLoopback(host) || emulator.adminProtected)
-  // The admin paths sit outside the base path, so they come before the API's catch-all 404.
-  const handlers = admin ? [...emulator.adminHandlers, ...emulator.handlers] : emulator.handlers
+  // The admin paths sit outside the base path, so they come before the API's catch-all 404. msw runs
+  // every handler before the one that answers (a URL parse, the cookies, a path match each), so a
+  // request outside the admin prefix, which no admin handler matches, is given the API's alone.
+  const adminFirst = admin ? [...emulator.adminHandlers, ...emulator.handlers] : emulator.handlers
+  const handlersFor = (request: Request) =>
+    urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers
 
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    answer(req, res, handlers, origin, cors)
+    answer(req, res, handlersFor, origin, cors)
       .catch((error: unknown) => failed(req, res, cors, error))
       .then((status) =>
         options.onRequest?.({
@@ -153,7 +160,7 @@ function corsHeadersOf(cors: string | false): Record<string, string> {
 async function answer(
   req: IncomingMessage,
   res: ServerResponse,
-  handlers: Emulator['handlers'],
+  handlersFor: (request: Request) => Emulator['handlers'],
   origin: string,
   cors: string | false,
 ): Promise<number> {
@@ -212,7 +219,12 @@ async function answer(
     return 405
   }
 
-  const response = await getResponse(handlers, request)
+  // The handlers keep a page's bytes beside the Response, rather than in a stream to be read back.
+  askForBodyBytes(request)
+  // msw copies each request once (request.clone(), kept in its RequestHandler.cache) for its logs and
+  // events; a request without a body, which nothing reads, can be its own copy.
+  if (!sent?.length) RequestHandler.cache.set(request as never, request as never)
+  const response = await getResponse(handlersFor(request), request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
     req.socket.destroy()
@@ -228,7 +240,12 @@ async function answer(
   const out: Record<string, string> = { ...corsHeaders }
   response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
-  let body: Buffer | null = head ? null : await bodyOf(response)
+  const bytes = head ? undefined : bodyBytesOf(response)
+  let body: Buffer | null = head
+    ? null
+    : bytes
+      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
     out['content-encoding'] = 'gzip'
