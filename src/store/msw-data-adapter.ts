@@ -251,8 +251,15 @@ function positionsOf(list: readonly unknown[], items: readonly unknown[]): numbe
  * A loaded record's relation map, made on first read. @msw/data reads it on update and writes it only
  * when relations are defined; one empty Map per record would cost 50 MB for a large world.
  */
+const lazyRelationMaps = new Map<symbol, PropertyDescriptor>()
+
 function lazyRelationMap(kRelationMap: symbol): PropertyDescriptor {
-  return {
+  // One descriptor (one getter) for every record of every store: V8 shares an object layout between
+  // objects whose accessors are the same functions, so records of a second store, given a getter of
+  // their own, would each take a slow layout of their own (about twice the memory, measured).
+  let descriptor = lazyRelationMaps.get(kRelationMap)
+  if (descriptor) return descriptor
+  descriptor = {
     get(this: object) {
       const map = new Map()
       Object.defineProperty(this, kRelationMap, { value: map, enumerable: false, configurable: false })
@@ -261,4 +268,6 @@ function lazyRelationMap(kRelationMap: symbol): PropertyDescriptor {
     enumerable: false,
     configurable: true, // so that the first read can replace it with the map itself
   }
+  lazyRelationMaps.set(kRelationMap, descriptor)
+  return descriptor
 }
