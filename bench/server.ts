@@ -43,9 +43,11 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; ma
 const argv = process.argv.slice(2)
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined
 const ROUNDS = Number(argv[argv.indexOf('--rounds') + 1] ?? 0) || 3
+// Another build of the command line to measure beside this one, e.g. the code before a change.
+const COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined
 
-const startEmulator = (scenario: string) =>
-  start([BIN, '-s', scenario, '--now', NOW, '--port', '0', '--quiet'], / listening on (\S+)/)
+const startEmulator = (scenario: string, bin = BIN) =>
+  start([bin, '-s', scenario, '--now', NOW, '--port', '0', '--quiet'], / listening on (\S+)/)
 
 async function get(url: string, key: string): Promise<{ status: number; text: string }> {
   const response = await fetch(url, { headers: { authorization: `Api-Key ${key}` } })
@@ -237,6 +239,13 @@ async function versusWireMock(): Promise<void> {
     { name: 'WireMock 3.13.2', url: wiremockUrl, pid: wiremock.pid! },
     { name: 'activation-emulator', url: emulator.match, pid: emulator.child.pid! },
   ]
+  if (COMPARE) {
+    const other = await startEmulator('default', COMPARE)
+    const otherPage = await get(`${other.match}${path}`, 'demo-key')
+    if (otherPage.text !== page.text)
+      console.log(`(${COMPARE} sends other bytes for the page: ${otherPage.text.length} characters)`)
+    servers.push({ name: `activation-emulator (${COMPARE})`, url: other.match, pid: other.child.pid! })
+  }
   const results = new Map<string, Array<{ rps: number; cpuMs: number }>>(servers.map((s) => [s.name, []]))
   for (const server of servers) await load(`${server.url}${path}`, DURATION) // warm up: the JIT, WireMock's JVM
   for (let round = 0; round < ROUNDS; round++) {

@@ -18,6 +18,8 @@ const PACKAGE = pathToFileURL(`${ROOT}dist/src/index.js`).href
 const NOW = '2026-06-01T12:00:00.000Z'
 const argv = process.argv.slice(2)
 const RUNS = Number(argv[argv.indexOf('--runs') + 1] ?? 0) || 7
+// Another build of the package (its dist/src/index.js) to measure beside this one, e.g. the code before a change.
+const COMPARE = argv.includes('--compare') ? pathToFileURL(argv[argv.indexOf('--compare') + 1]!).href : undefined
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -51,9 +53,9 @@ function child<T>(...args: string[]): T {
 }
 
 // Times are read from the process's own clock: performance.now() counts from the process's start.
-const EMULATOR_FILE = `
+const emulatorFile = (pkg: string) => `
   const t0 = performance.now()
-  const { createEmulator } = await import(${JSON.stringify(PACKAGE)})
+  const { createEmulator } = await import(${JSON.stringify(pkg)})
   const { setupServer } = await import('msw/node')
   const t1 = performance.now()
   const emulator = await createEmulator({ scenario: 'default', now: ${JSON.stringify(NOW)} })
@@ -87,11 +89,14 @@ type FileCost = { start: number; import: number; create?: number; first: number;
 async function testFile(): Promise<void> {
   const ours: FileCost[] = []
   const theirs: FileCost[] = []
-  fresh(MSW_FILE) // the disk cache warm for both
-  fresh(EMULATOR_FILE)
+  const other: FileCost[] = []
+  fresh(MSW_FILE) // the disk cache warm for each
+  fresh(emulatorFile(PACKAGE))
+  if (COMPARE) fresh(emulatorFile(COMPARE))
   for (let run = 0; run < RUNS; run++) {
     theirs.push(fresh(MSW_FILE))
-    ours.push(fresh(EMULATOR_FILE))
+    ours.push(fresh(emulatorFile(PACKAGE)))
+    if (COMPARE) other.push(fresh(emulatorFile(COMPARE)))
   }
   const m = (list: FileCost[], key: keyof FileCost) => median(list.map((x) => x[key] ?? 0))
   console.log(`1. A test file: fresh processes, ${RUNS} of each, alternating; medians from the process's start`)
@@ -103,6 +108,12 @@ async function testFile(): Promise<void> {
   console.log(
     `| msw, one handler | ${ms(m(theirs, 'start'))} | ${ms(m(theirs, 'import'))} | | ${ms(m(theirs, 'first'))} | ${ms(m(theirs, 'total'))} |`,
   )
+  if (COMPARE) {
+    console.log(
+      `| ${COMPARE} | ${ms(m(other, 'start'))} | ${ms(m(other, 'import'))} | ${ms(m(other, 'create'))} | ${ms(m(other, 'first'))} | ${ms(m(other, 'total'))} |`,
+    )
+    console.log(`ratio of totals, ${COMPARE}: ${(m(other, 'total') / m(theirs, 'total')).toFixed(2)}x`)
+  }
   const ratios = ours.map((o, i) => o.total / theirs[i]!.total)
   console.log(
     `ratio of totals: ${(m(ours, 'total') / m(theirs, 'total')).toFixed(2)}x (paired runs ${ratios.map((r) => r.toFixed(2)).join(', ')}; goal at most 1.5x)\n`,

@@ -1,16 +1,20 @@
 // A Fetch Response made with a body wraps it in a stream, and whoever sends it reads it back chunk by
 // chunk: for a page of an API whose body is already one array of bytes, that costs more than the rest
 // of the answer. The standalone server writes bodies to the socket itself, so for the requests it makes
-// it asks for the bytes instead: the handlers answer those with a Response that has the same status and
-// headers and no stream, and keep the bytes beside it. Every other caller (msw's setupServer,
-// setupWorker, getResponse) gets the body in the Response as usual.
+// it asks for the bytes instead: the handlers answer those with a Response that has the same status,
+// and keep the headers and the bytes beside it (undici's Headers sort themselves on every walk through
+// them, which costs the server more than a plain object). Every other caller (msw's setupServer,
+// setupWorker, getResponse) gets the headers and the body in the Response as usual.
+
+/** What a server that asked for bytes sends: the Response's status, with these headers and this body. */
+export type KeptAnswer = { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
 
 const wantBytes = new WeakSet<Request>()
-const bytes = new WeakMap<Response, Uint8Array>()
+const kept = new WeakMap<Response, KeptAnswer>()
 
 /**
- * Asks for the body of the answer to `request` as bytes, read with `bodyBytesOf`, rather than as the
- * Response's stream (which is then absent). For a caller that writes the bytes out itself.
+ * Asks for the headers and body of the answer to `request` as they are, read with `keptAnswerOf`,
+ * rather than in the Response (which then has neither). For a caller that writes them out itself.
  * @example askForBodyBytes(request); const response = await getResponse(handlers, request)
  */
 export function askForBodyBytes(request: Request): void {
@@ -18,17 +22,22 @@ export function askForBodyBytes(request: Request): void {
 }
 
 /**
- * The Response of an answer with `body`: with the body as its stream, or, when the request asked for
- * bytes, without one, and the bytes kept for `bodyBytesOf`.
+ * The Response of an answer: with its headers and its body as a stream, or, when the request asked
+ * for them as they are, with its status only, and the headers and body kept for `keptAnswerOf`.
  */
-export function responseWithBody(request: Request, body: Uint8Array, init: ResponseInit): Response {
-  if (!wantBytes.has(request)) return new Response(body as BodyInit, init)
-  const response = new Response(null, init)
-  bytes.set(response, body)
+export function responseWithBody(
+  request: Request,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array,
+): Response {
+  if (!wantBytes.has(request)) return new Response(body as BodyInit, { status, headers })
+  const response = new Response(null, { status })
+  kept.set(response, { headers, body })
   return response
 }
 
-/** The bytes of a response made for a request that asked for them; undefined for any other response. */
-export function bodyBytesOf(response: Response): Uint8Array | undefined {
-  return bytes.get(response)
+/** The headers and body of a response made for a request that asked for them; undefined for any other response. */
+export function keptAnswerOf(response: Response): KeptAnswer | undefined {
+  return kept.get(response)
 }

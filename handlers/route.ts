@@ -169,9 +169,11 @@ export function endpoint(
       const query = new QueryParams(url.searchParams)
       body = answer({ account, query, params, now, nowIso: new Date(now).toISOString() })
       if (!drop) record.next = nextOf(body)
-      response = head
-        ? jsonResponse(200, null, headers)
-        : responseWithBody(request, body, { status: 200, headers: { 'content-type': 'application/json', ...headers } })
+      // A drop rule remakes the response from its headers: it gets them in the Response itself.
+      response =
+        head || drop
+          ? jsonResponse(200, head ? null : body, headers)
+          : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
     } catch (error) {
       if (!(error instanceof ApiError)) {
         const reason = error instanceof Error ? error.message : String(error)

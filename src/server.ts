@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse, RequestHandler } from 'msw'
 import { ADMIN_PREFIX } from '../handlers/admin.js'
-import { askForBodyBytes, bodyBytesOf } from '../handlers/body-bytes.js'
+import { askForBodyBytes, keptAnswerOf } from '../handlers/body-bytes.js'
 import { urlOf } from '../handlers/path.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
@@ -219,7 +219,7 @@ async function answer(
     return 405
   }
 
-  // The handlers keep a page's bytes beside the Response, rather than in a stream to be read back.
+  // The handlers keep a page's headers and bytes beside the Response, rather than in it to be read back.
   askForBodyBytes(request)
   // msw copies each request once (request.clone(), kept in its RequestHandler.cache) for its logs and
   // events; a request without a body, which nothing reads, can be its own copy.
@@ -237,14 +237,15 @@ async function answer(
     send(res, 404, json, head ? null : body)
     return 404
   }
+  const kept = keptAnswerOf(response)
   const out: Record<string, string> = { ...corsHeaders }
-  response.headers.forEach((value, key) => (out[key] = value))
+  if (kept) Object.assign(out, kept.headers)
+  else response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
-  const bytes = head ? undefined : bodyBytesOf(response)
   let body: Buffer | null = head
     ? null
-    : bytes
-      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : kept
+      ? Buffer.from(kept.body.buffer, kept.body.byteOffset, kept.body.byteLength)
       : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
