@@ -1,3 +1,9 @@
+import {
+  activationAt,
+  activationChangesAfter,
+  entryAt,
+  entryChangesAfter,
+} from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
@@ -6,25 +12,38 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.
 // (A record changed in place is not seen: change records through the collections.) A body is then
 // one copy of those bytes, with no string to build and encode on every request.
+// A record has at most one other face, shown while something about it is still to come (see
+// src/contract/at-instant.ts): kept apart, so that moving the clock to and fro serializes each once.
 const cache = new WeakMap<object, Buffer>()
+const earlier = new WeakMap<object, Buffer>()
 
-/** The JSON of an activation as the API sends it. */
-export function activationBytes(activation: StoredActivation): Buffer {
-  let bytes = cache.get(activation)
-  if (bytes === undefined) cache.set(activation, (bytes = Buffer.from(JSON.stringify(toActivation(activation)))))
+/** The JSON of an activation as the API sends it at `nowIso`. */
+export function activationBytes(activation: StoredActivation, nowIso: string): Buffer {
+  const before = activationChangesAfter(activation, nowIso)
+  const kept = before ? earlier : cache
+  let bytes = kept.get(activation)
+  if (bytes === undefined) {
+    const shown = before ? activationAt(activation, nowIso) : activation
+    kept.set(activation, (bytes = Buffer.from(JSON.stringify(toActivation(shown)))))
+  }
   return bytes
 }
 
-/** The JSON of an entry of an activation as the API sends it. */
-export function entryBytes(entry: StoredEntry, activation: StoredActivation): Buffer {
-  let bytes = cache.get(entry)
-  if (bytes === undefined) cache.set(entry, (bytes = Buffer.from(JSON.stringify(toEntry(entry, activation)))))
+/** The JSON of an entry of an activation as the API sends it at `nowIso`. */
+export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Buffer {
+  const before = entryChangesAfter(entry, activation, nowIso)
+  const kept = before ? earlier : cache
+  let bytes = kept.get(entry)
+  if (bytes === undefined) {
+    const shown = before ? entryAt(entry, activation, nowIso) : entry
+    kept.set(entry, (bytes = Buffer.from(JSON.stringify(toEntry(shown, activation)))))
+  }
   return bytes
 }
 
-/** The JSON of a participant. Not kept: what they entered changes with every entry they add. */
-export function participantBytes(participant: StoredParticipant, index: StoreIndex): Buffer {
-  return Buffer.from(JSON.stringify(toParticipant(participant, index)))
+/** The JSON of a participant at `nowIso`. Not kept: what they entered changes with every entry they add. */
+export function participantBytes(participant: StoredParticipant, index: StoreIndex, nowIso: string): Buffer {
+  return Buffer.from(JSON.stringify(toParticipant(participant, index, nowIso)))
 }
 
 const COMMA = 0x2c
