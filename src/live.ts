@@ -168,7 +168,7 @@ export class LiveWorld {
     const activation = db.index.activations.get(event.activationId)
     const a = activation && this.#accounts.get(activation.account)
     if (!activation || a === undefined) return false
-    const state = this.#stateOf(activation, batch)
+    const state = this.#stateOf(activation)
     const faker = this.#faker
     faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, event.hour, event.k))
     const outcome = arrivalOutcome(faker, activation, event.at, {
@@ -249,22 +249,20 @@ export class LiveWorld {
     if (state) state.winners = results.filter((r) => r.isWinner).length
   }
 
-  /** The live state of an activation, read from the store (and the batch not yet stored) at its first arrival. */
-  #stateOf(activation: StoredActivation, batch: World): ActivationState {
+  /** The live state of an activation, read from the store at its first arrival. */
+  #stateOf(activation: StoredActivation): ActivationState {
     let state = this.#states.get(activation.id)
     if (!state) {
       const entrants: string[] = []
       const entered = new Set<string>()
       let winners = 0
-      const stored = this.#db().index.entryListsOf(activation.id).all
-      for (const list of [stored, batch.entries.filter((e) => e.activationId === activation.id)]) {
-        for (const e of list) {
-          if (!entered.has(e.participantId)) {
-            entered.add(e.participantId)
-            entrants.push(e.participantId)
-          }
-          if ((e as { isWinner?: boolean }).isWinner === true) winners++
+      // The batch holds none of its entries yet: they all arrive through here.
+      for (const e of this.#db().index.entryListsOf(activation.id).all) {
+        if (!entered.has(e.participantId)) {
+          entered.add(e.participantId)
+          entrants.push(e.participantId)
         }
+        if ((e as { isWinner?: boolean }).isWinner === true) winners++
       }
       state = { entrants, entered, winners, slot: this.#states.size, arrived: 0 }
       this.#states.set(activation.id, state)
