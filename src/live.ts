@@ -38,6 +38,8 @@ type ActivationState = {
 /** What `settle` did: the entries that arrived, by activation. */
 export type Arrivals = ReadonlyMap<string, number>
 
+const NOTHING: Arrivals = new Map()
+
 /**
  * Brings the store up to the clock: stores the entries that arrived and the results of ranked
  * activations that ended since the last instant it was brought to. Results happen whether or not
@@ -104,8 +106,8 @@ export class LiveWorld {
 
   /** Applies everything that happened up to `now` and not yet applied; what arrived, by activation. */
   settle(now: number): Arrivals {
+    if (now <= this.#until) return NOTHING
     const arrived = new Map<string, number>()
-    if (now <= this.#until) return arrived
     const batch: World = { activations: [], entries: [], participants: [] }
     const pending = new Map<string, StoredParticipant>()
     while (this.#until < now) {
