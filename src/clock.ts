@@ -12,6 +12,8 @@ export type Clock = {
   run(): void
   /** Whether the clock stands still until it is set or advanced. */
   readonly frozen: boolean
+  /** How many times as fast as real time it runs when it runs. */
+  readonly speed: number
 }
 
 /**
@@ -34,6 +36,7 @@ export function createClock(at?: number, running = false, speed = 1): Clock {
     get frozen() {
       return frozen
     },
+    speed,
     now,
     set(value) {
       moveTo(parseInstant(value, 'set'))

@@ -78,6 +78,8 @@ export type Emulator = {
   readonly builtAt: number
   /** Whether the admin handlers need `Authorization: Bearer <adminToken>`. */
   readonly adminProtected: boolean
+  /** Whether entries arrive in running activations as the clock moves (the `live` option). */
+  readonly live: boolean
   /** Changes settings of an account, or the clock. */
   set(settings: EmulatorSettings): void
   /** Restores the scenario's world, settings, clock, rate-limit counts, fault rules and journal. */
@@ -214,6 +216,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     options: endpointOptions,
     builtAt,
     adminProtected: options.adminToken !== undefined,
+    live: options.live === true,
     set(settings) {
       // Check everything before changing anything.
       checkSettings(settings)

@@ -69,6 +69,34 @@ describe.each([1, 2, 3])('a live world of seed %i', (seed) => {
   }, 120_000)
 })
 
+describe('arrivals', () => {
+  it('make new people participants and let returning ones update theirs; entries added by a test take part', async () => {
+    const emulator = await liveWorld(4)
+    const giveaway = emulator.db.activations
+      .all()
+      .find((a) => a.type === 'giveaway' && toMillis(a.startTime) < BUILT && toMillis(a.endTime) > BUILT + 4 * DAY)!
+    emulator.clock.advance('2h')
+    const added = await emulator.addEntries(giveaway.id, 3)
+    emulator.clock.advance('3d')
+    const view = viewAt(emulator)
+    for (const rule of WORLD_RULES) rule.check(view)
+    await expectServedAsViewed(emulator, view)
+
+    const participants = view.served.participants
+    const isNew = (p: any) => p.firstEnteredAt.iso > NOW_ISO
+    const returning = participants.filter((p) => !isNew(p))
+    expect(participants.filter(isNew).length).toBeGreaterThan(0)
+    // Returning people entered activations since, and some answered a profile question since.
+    expect(returning.filter((p) => p.activationsEntered.some((a: any) => a.firstEnteredAt.iso > NOW_ISO)).length).toBeGreaterThan(0)
+    expect(returning.filter((p) => p.extras.some((x: any) => x.answeredAt.iso > NOW_ISO)).length).toBeGreaterThan(0)
+    // The added entries keep their place: after what arrived before them, before what arrived after.
+    const order = view.entries.filter((e) => e.activationId === giveaway.id).map((e) => e.id)
+    const at = added.entries.map((id) => order.indexOf(id))
+    expect(at.every((i, k) => i >= 0 && (k === 0 || i === at[k - 1]! + 1))).toBe(true)
+    expect(at[2]).toBeLessThan(order.length - 1)
+  }, 60_000)
+})
+
 /** The end of a contest that was running when the world was built (its results are decided then). */
 function contestEnd(emulator: Emulator): number | undefined {
   const contest = emulator.db.activations
