@@ -222,8 +222,8 @@ async function answer(
   // The handlers keep a page's headers and bytes beside the Response, rather than in it to be read back.
   askForBodyBytes(request)
   // msw copies each request once (request.clone(), kept in its RequestHandler.cache) for its logs and
-  // events; a request without a body, which nothing reads, can be its own copy.
-  if (!sent?.length) RequestHandler.cache.set(request as never, request as never)
+  // events; a request without a body, which nothing reads, can be its own copy (if msw still keeps them so).
+  if (!sent?.length) RequestHandler.cache?.set(request as never, request as never)
   const response = await getResponse(handlersFor(request), request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
