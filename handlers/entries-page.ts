@@ -62,8 +62,9 @@ function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: Han
   }
 }
 
-const ACTIVATION_KEY = Buffer.from('"activation":')
-const ENTRIES_KEY = Buffer.from(',"entries":')
+const utf8 = new TextEncoder()
+const ACTIVATION_KEY = utf8.encode('"activation":')
+const ENTRIES_KEY = utf8.encode(',"entries":')
 
 /**
  * The body of `/activations/:id` and `/activations/latest`: the activation and a page of its entries,
@@ -71,7 +72,7 @@ const ENTRIES_KEY = Buffer.from(',"entries":')
  * The page starts from the narrowest indexed list (a bracket round or seed, the winners, the completed),
  * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
  */
-export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Buffer {
+export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Uint8Array {
   const index = ctx.index
   const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
@@ -111,7 +112,7 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     else keeps.push((e) => e.enteredAt.iso >= since)
   }
   const page = takePage(list, from, filters.limit, allOf(keeps))
-  const items = new Array<Buffer>(page.items.length)
+  const items = new Array<Uint8Array>(page.items.length)
   for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation)
   return listBody(head, items, page.next)
 }
