@@ -171,6 +171,7 @@ export function endpoint(
         error = apiError(500, `Failed to answer ${request.method} ${url.pathname}: ${reason}`)
       }
       response = errorResponse(error as ApiError, headers)
+      record.error = (error as ApiError).message
       if (drop && !head) body = new Uint8Array(await response.clone().arrayBuffer())
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }

@@ -13,6 +13,7 @@ import { constants, gzip } from 'node:zlib'
 import { getResponse } from 'msw'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
+import { inspectorHandlers } from './inspector/inspector-handlers.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -69,7 +70,10 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const origin = new URL(emulator.baseUrl).origin
   const admin = options.admin ?? (isLoopback(host) || emulator.adminProtected)
   // The admin paths sit outside the base path, so they come before the API's catch-all 404.
-  const handlers = admin ? [...emulator.adminHandlers, ...emulator.handlers] : emulator.handlers
+  // The inspector page (`/__emulator/`) comes with the admin API it calls, and goes with it.
+  const handlers = admin
+    ? [...(await inspectorHandlers(emulator.baseUrl)), ...emulator.adminHandlers, ...emulator.handlers]
+    : emulator.handlers
 
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
@@ -228,6 +232,7 @@ async function answer(
   const out: Record<string, string> = { ...corsHeaders }
   response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (!head && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
   let body: Buffer | null = head ? null : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
@@ -235,6 +240,21 @@ async function answer(
     out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
   }
   send(res, response.status, out, body)
+  return response.status
+}
+
+/** Sends a stream (the admin API's server-sent events) as it comes, until it ends or the client goes. */
+async function streamBody(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<number> {
+  res.writeHead(response.status, headers)
+  res.flushHeaders()
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  res.on('close', () => void reader.cancel().catch(() => {}))
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  res.end()
   return response.status
 }
 

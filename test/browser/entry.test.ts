@@ -14,14 +14,25 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 function resolveWith(conditions: string[]): string {
   const script = `console.log(import.meta.resolve('activation-emulator'))`
   const flags = conditions.map((c) => `--conditions=${c}`)
-  return execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })
+  return execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .trim()
     .slice(`file://${ROOT}`.length)
 }
 
 /** Bundles an entry for a browser as esbuild does (`platform: 'browser'`), without writing it. */
 const bundle = (entry: string) =>
-  build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' })
+  build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
 
 describe('the browser entry', () => {
   it('is what the package name resolves to under the browser condition, and index.js otherwise', () => {
