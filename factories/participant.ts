@@ -32,3 +32,19 @@ export function createParticipant(
   }))
   return { id: person.id, email: person.email, firstName: person.firstName, lastName: person.lastName, extras, account }
 }
+
+/**
+ * A participant who enters again may answer one more profile question (one in five do, while some
+ * remain), dated at that entry: the participant with the answer, or null when they answer none.
+ * @example answerProfileQuestion(faker, participant, entry.enteredAt)
+ */
+export function answerProfileQuestion(
+  faker: SeededFaker,
+  participant: StoredParticipant,
+  at: DateObject,
+): StoredParticipant | null {
+  const open = PROFILE_QUESTIONS.filter((q) => !participant.extras.some((x) => x.key === q.key))
+  if (open.length === 0 || int(faker, 0, 4) !== 0) return null
+  const q = pick(faker, open)
+  return { ...participant, extras: [...participant.extras, { key: q.key, label: q.label, value: pick(faker, q.answers), answeredAt: { ...at } }] }
+}

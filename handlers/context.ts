@@ -83,6 +83,11 @@ export type HandlerContext = {
   /** The current store's indexes, which the handlers read (`reset()` replaces the store). */
   readonly index: StoreIndex
   readonly clock: Clock
+  /**
+   * The instant a request is answered at: the clock's, once the world has been brought up to it (the
+   * entries that arrived meanwhile stored). Read once per request, so a whole answer is of one instant.
+   */
+  instant(): number
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter
   /** The delay rules' wait for a request as it arrives, with the key it sent (null: none). */

@@ -1,3 +1,4 @@
+import { entryExistsAt, resultsOutAt } from '../src/contract/at-instant.js'
 import type { ActivationType } from '../src/contract/enums.js'
 import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilter } from '../src/contract/type-rules.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
@@ -72,7 +73,12 @@ const ENTRIES_KEY = utf8.encode(',"entries":')
  * The page starts from the narrowest indexed list (a bracket round or seed, the winners, the completed),
  * so it costs O(limit) for any single filter; a second filter is checked entry by entry.
  */
-export function entriesPage(ctx: HandlerContext, activation: StoredActivation, requested: EntryFilters): Uint8Array {
+export function entriesPage(
+  ctx: HandlerContext,
+  activation: StoredActivation,
+  requested: EntryFilters,
+  nowIso: string,
+): Uint8Array {
   const index = ctx.index
   const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
@@ -84,7 +90,7 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     }
   }
   const filters = applicableFilters(requested, activation.type, ctx)
-  const head = [ACTIVATION_KEY, activationBytes(activation), ENTRIES_KEY]
+  const head = [ACTIVATION_KEY, activationBytes(activation, nowIso), ENTRIES_KEY]
   if (!filters) return listBody(head, [], null)
 
   const lists = index.entryListsOf(activation.id)
@@ -95,10 +101,14 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
     const seed = filters.bracketSeed
     if (seed !== undefined) keeps.push((e) => bracketVoteOf(e)?.seed === seed)
   } else if (filters.bracketSeed !== undefined) list = lists.bracketSeeds.get(filters.bracketSeed) ?? []
-  else if (filters.isWinner) list = lists.winners
+  // A ranked activation's winners are out only once it has ended.
+  else if (filters.isWinner) list = resultsOutAt(activation, nowIso) ? lists.winners : []
   else if (filters.isCompleted) list = lists.completed
   else list = lists.all
-  if (filters.isWinner && list !== lists.winners) keeps.push((e) => isWinningEntry(e, activation))
+  if (filters.isWinner && list !== lists.winners) {
+    const out = resultsOutAt(activation, nowIso)
+    keeps.push((e) => out && isWinningEntry(e, activation))
+  }
   if (filters.isCompleted && list !== lists.completed) keeps.push((e) => isCompletedEntry(e, activation))
 
   let from = cursor ? index.entryPosition(list, cursor) : 0
@@ -111,8 +121,12 @@ export function entriesPage(ctx: HandlerContext, activation: StoredActivation, r
       )
     else keeps.push((e) => e.enteredAt.iso >= since)
   }
-  const page = takePage(list, from, filters.limit, allOf(keeps))
+  // What is entered after now is not served: cut off by binary search (by a check of each entry when
+  // the activation's entries are out of time order).
+  const end = index.enteredBy(lists, list, nowIso)
+  if (!lists.inTimeOrder) keeps.push((e) => entryExistsAt(e, nowIso))
+  const page = takePage(list, from, filters.limit, allOf(keeps), null, end)
   const items = new Array<Uint8Array>(page.items.length)
-  for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation)
+  for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation, nowIso)
   return listBody(head, items, page.next)
 }

@@ -1,3 +1,9 @@
+import {
+  activationAt,
+  activationChangesAfter,
+  entryAt,
+  entryChangesAfter,
+} from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
@@ -6,27 +12,40 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.
 // (A record changed in place is not seen: change records through the collections.) A body is then
 // one copy of those bytes, with no string to build and encode on every request.
+// A record has at most one other face, shown while something about it is still to come (see
+// src/contract/at-instant.ts): kept apart, so that moving the clock to and fro serializes each once.
 const cache = new WeakMap<object, Uint8Array>()
+const earlier = new WeakMap<object, Uint8Array>()
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
 
-/** The JSON of an activation as the API sends it. */
-export function activationBytes(activation: StoredActivation): Uint8Array {
-  let bytes = cache.get(activation)
-  if (bytes === undefined) cache.set(activation, (bytes = utf8.encode(JSON.stringify(toActivation(activation)))))
+/** The JSON of an activation as the API sends it at `nowIso`. */
+export function activationBytes(activation: StoredActivation, nowIso: string): Uint8Array {
+  const before = activationChangesAfter(activation, nowIso)
+  const kept = before ? earlier : cache
+  let bytes = kept.get(activation)
+  if (bytes === undefined) {
+    const shown = before ? activationAt(activation, nowIso) : activation
+    kept.set(activation, (bytes = utf8.encode(JSON.stringify(toActivation(shown)))))
+  }
   return bytes
 }
 
-/** The JSON of an entry of an activation as the API sends it. */
-export function entryBytes(entry: StoredEntry, activation: StoredActivation): Uint8Array {
-  let bytes = cache.get(entry)
-  if (bytes === undefined) cache.set(entry, (bytes = utf8.encode(JSON.stringify(toEntry(entry, activation)))))
+/** The JSON of an entry of an activation as the API sends it at `nowIso`. */
+export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Uint8Array {
+  const before = entryChangesAfter(entry, activation, nowIso)
+  const kept = before ? earlier : cache
+  let bytes = kept.get(entry)
+  if (bytes === undefined) {
+    const shown = before ? entryAt(entry, activation, nowIso) : entry
+    kept.set(entry, (bytes = utf8.encode(JSON.stringify(toEntry(shown, activation)))))
+  }
   return bytes
 }
 
-/** The JSON of a participant. Not kept: what they entered changes with every entry they add. */
-export function participantBytes(participant: StoredParticipant, index: StoreIndex): Uint8Array {
-  return utf8.encode(JSON.stringify(toParticipant(participant, index)))
+/** The JSON of a participant at `nowIso`. Not kept: what they entered changes with every entry they add. */
+export function participantBytes(participant: StoredParticipant, index: StoreIndex, nowIso: string): Uint8Array {
+  return utf8.encode(JSON.stringify(toParticipant(participant, index, nowIso)))
 }
 
 const COMMA = 0x2c
@@ -38,11 +57,7 @@ const BRACKET = 0x5b
  * list's bracket, such as `"activations":`, as text or as pieces of bytes.
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
-export function listBody(
-  head: string | readonly Uint8Array[],
-  items: readonly Uint8Array[],
-  next: string | null,
-): Uint8Array {
+export function listBody(head: string | readonly Uint8Array[], items: readonly Uint8Array[], next: string | null): Uint8Array {
   // Copied once into a buffer of the exact length: no array of pieces to build, and so less garbage
   // per request for the collector to chase while other requests are in flight.
   const opening = typeof head === 'string' ? utf8.encode(`{${head}[`) : null

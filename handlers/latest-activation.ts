@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { activationExistsAt } from '../src/contract/at-instant.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { entriesPage, readEntryFilters } from './entries-page.js'
@@ -11,19 +12,18 @@ import { endpoint } from './route.js'
  * instant are taken in id order. 404 when none has started.
  */
 export function latestActivation(ctx: HandlerContext): HttpHandler {
-  return endpoint(ctx, '/activations/latest', {}, ({ account, query }) => {
+  return endpoint(ctx, '/activations/latest', {}, ({ account, query, nowIso: now }) => {
     const types = query.types()
     const filters = readEntryFilters(query, ctx)
     const list = ctx.index.activationsOf(account.name)
-    const now = new Date(ctx.clock.now()).toISOString()
     // The list is newest first: skip those that start after now, then the first of a wanted type.
     let at = lowerBound(list, now, (a, t) => (a.startTime.iso > t ? -1 : 1))
-    while (at < list.length && types && !types.has(list[at]!.type)) at++
+    while (at < list.length && ((types && !types.has(list[at]!.type)) || !activationExistsAt(list[at]!, now))) at++
     const activation = list[at]
     if (!activation) {
       const of = types ? ` of type ${[...types].join(' or ')}` : ''
       throw apiError(404, `Activation not found: no activation${of} has started yet`)
     }
-    return entriesPage(ctx, activation, filters)
+    return entriesPage(ctx, activation, filters, now)
   })
 }

@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { activationExistsAt } from '../src/contract/at-instant.js'
 import { STATES } from '../src/contract/enums.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
@@ -18,7 +19,7 @@ const startingBefore = (list: readonly StoredActivation[], iso: string) =>
  * Filters: `state`, `start_date` (startTime on that UTC day), `types[]`; `limit` 1..100; `next`.
  */
 export function listActivations(ctx: HandlerContext): HttpHandler {
-  return endpoint(ctx, '/activations/list', {}, ({ account, query }) => {
+  return endpoint(ctx, '/activations/list', {}, ({ account, query, nowIso: now }) => {
     const state = query.oneOf('state', STATES)
     const day = query.day('start_date')
     const types = query.types()
@@ -41,13 +42,14 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     // The list is ordered by startTime, so the date and the state bound a stretch of it; what else
     // they and the types exclude is skipped item by item.
     const stops: Array<(a: StoredActivation) => boolean> = []
-    const keeps: Array<(a: StoredActivation) => boolean> = []
+    // Those created after now do not exist yet: all start after now, so they are skipped only in the
+    // stretch of activations that have not started.
+    const keeps: Array<(a: StoredActivation) => boolean> = [(a) => activationExistsAt(a, now)]
     if (day !== undefined) {
       from = Math.max(from, startingBefore(list, nextDayIso(day)))
       stops.push((a) => a.startTime.iso < day)
     }
     if (state !== undefined) {
-      const now = new Date(ctx.clock.now()).toISOString()
       if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
       else {
         from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
@@ -57,7 +59,11 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     if (types) keeps.push((a) => types.has(a.type))
 
     const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
-    return listBody('"activations":', page.items.map(activationBytes), page.next)
+    return listBody(
+      '"activations":',
+      page.items.map((a) => activationBytes(a, now)),
+      page.next,
+    )
   })
 }
 

@@ -14,7 +14,7 @@ import { endpoint } from './route.js'
  * `last_updated_since` keeps those with a profile answer given on or after that day, checked one by one.
  */
 export function listParticipants(ctx: HandlerContext): HttpHandler {
-  return endpoint(ctx, '/experience/participants', { premium: true }, ({ account, query }) => {
+  return endpoint(ctx, '/experience/participants', { premium: true }, ({ account, query, nowIso }) => {
     const startDay = query.day('start_date')
     const endDay = query.day('end_date')
     const since = query.day('last_updated_since')
@@ -48,12 +48,16 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       )
     const end = endDay === undefined ? undefined : nextDayIso(endDay)
     const stop = end === undefined ? null : (p: StoredParticipant) => first(p) >= end
-    const keep = since === undefined ? null : (p: StoredParticipant) => p.extras.some((x) => x.answeredAt.iso >= since)
+    const keep =
+      since === undefined
+        ? null
+        : (p: StoredParticipant) => p.extras.some((x) => x.answeredAt.iso >= since && x.answeredAt.iso <= nowIso)
 
-    const page = takePage(list, from, limit, keep, stop)
+    // Those who first entered after now have not entered yet: cut off by binary search.
+    const page = takePage(list, from, limit, keep, stop, index.participantsBy(account.name, nowIso))
     return listBody(
       '"participants":',
-      page.items.map((p) => participantBytes(p, index)),
+      page.items.map((p) => participantBytes(p, index, nowIso)),
       page.next,
     )
   })

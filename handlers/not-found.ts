@@ -16,7 +16,7 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
       ({ request }) => {
         const started = performance.now()
         const url = urlOf(request)
-        const record = arrival(ctx, request, url, null)
+        const record = arrival(ctx, request, url, null, ctx.instant())
         const place = placeOf(url)
         const error =
           place.under && place.segments === null

@@ -2,8 +2,8 @@
 export type Page<T> = { items: T[]; next: string | null }
 
 /**
- * Takes up to `limit` items of a list, from position `from`, that `keep` accepts, stopping before the
- * first item that `stop` accepts. `next` is the id of the first item of the next page, or null when
+ * Takes up to `limit` items of a list, from position `from` up to (not including) position `end`, that
+ * `keep` accepts, stopping before the first item that `stop` accepts. `next` is the id of the first item of the next page, or null when
  * there is none. Costs O(limit) when nothing is skipped: the list is never scanned from its start.
  */
 export function takePage<T extends { id: string }>(
@@ -12,9 +12,10 @@ export function takePage<T extends { id: string }>(
   limit: number,
   keep: ((item: T) => boolean) | null = null,
   stop: ((item: T) => boolean) | null = null,
+  end = list.length,
 ): Page<T> {
   const items: T[] = []
-  for (let i = from; i < list.length; i++) {
+  for (let i = from; i < end; i++) {
     const item = list[i] as T
     if (stop?.(item)) break
     if (keep && !keep(item)) continue

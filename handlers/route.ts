@@ -9,6 +9,9 @@ export type EndpointRequest = {
   account: AccountSettings
   query: QueryParams
   params: Readonly<Record<string, string | readonly string[] | undefined>>
+  /** The request's instant on the emulator's clock (milliseconds), and the same as an ISO time. */
+  now: number
+  nowIso: string
 }
 
 const ALLOW = 'GET, HEAD'
@@ -61,7 +64,7 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
 }
 
 /** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
-export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null) {
+export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null, now: number) {
   const basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')
   // Through a Map: a parameter may be named `constructor` or `__proto__`.
   const values = new Map<string, string[]>()
@@ -74,7 +77,7 @@ export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoin
   const header = request.headers.get('authorization')
   const key = header === null ? null : (API_KEY.exec(header)?.[1] ?? null)
   return {
-    at: new Date(ctx.clock.now()).toISOString(),
+    at: new Date(now).toISOString(),
     realAt: Date.now(),
     method: request.method,
     path: url.pathname.slice(basePath.length) || '/',
@@ -115,12 +118,16 @@ export function endpoint(
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
     const started = performance.now()
     const url = urlOf(request)
-    const record: Omit<RequestRecord, 'status' | 'durationMs'> = arrival(ctx, request, url, name)
+    let now = ctx.instant()
+    const record: Omit<RequestRecord, 'status' | 'durationMs'> = arrival(ctx, request, url, name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
     const delay = name === null ? null : ctx.delayFor(name, record.key)
     if (delay) {
       record.fault = delay.id
-      if (delay.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delay.delayMs))
+      if (delay.delayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, delay.delayMs))
+        now = ctx.instant()
+      }
     }
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
@@ -133,7 +140,7 @@ export function endpoint(
       }
       const { key, account } = authenticate(request, ctx)
       if (account.rateLimit) {
-        const decision = ctx.rateLimiter.take(key, account.rateLimit, ctx.clock.now())
+        const decision = ctx.rateLimiter.take(key, account.rateLimit, now)
         const retryIn = seconds(decision.resetInMs)
         if (ctx.options.rateLimitHeaders) {
           headers = {
@@ -162,7 +169,7 @@ export function endpoint(
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
       const query = new QueryParams(url.searchParams)
-      body = answer({ account, query, params })
+      body = answer({ account, query, params, now, nowIso: new Date(now).toISOString() })
       if (!drop) record.next = nextOf(body)
       response = jsonResponse(200, head ? null : body, headers)
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { Activation } from '../src/contract/activation.js'
+import { participantExtrasAt } from '../src/contract/at-instant.js'
 import { ACTIVATION_KEYS } from '../src/contract/activation.js'
 import { ENTRY_KEYS, type Entry } from '../src/contract/entry.js'
 import type { Participant } from '../src/contract/participant.js'
@@ -24,17 +25,19 @@ export function toEntry(entry: StoredEntry, activation: StoredActivation): Entry
   return pickKeys(entry, ENTRY_KEYS[activation.type]) as Entry
 }
 
-/** The Participant the participants list sends, with what is derived from their entries. */
-export function toParticipant(participant: StoredParticipant, index: StoreIndex): Participant {
+/** The Participant the participants list sends at `nowIso`, with what is derived from their entries up to then. */
+export function toParticipant(participant: StoredParticipant, index: StoreIndex, nowIso: string): Participant {
   const firstEnteredAt = index.firstEnteredAt(participant.id)
-  if (!firstEnteredAt) throw new Error(`Failed to serialize participant ${participant.id}: they have no entry`)
+  if (!firstEnteredAt || firstEnteredAt.iso > nowIso) {
+    throw new Error(`Failed to serialize participant ${participant.id}: they have no entry by ${nowIso}`)
+  }
   return {
     id: participant.id,
     email: participant.email,
     firstName: participant.firstName,
     lastName: participant.lastName,
-    extras: participant.extras,
-    activationsEntered: index.activationsEntered(participant.id),
+    extras: participantExtrasAt(participant, nowIso),
+    activationsEntered: index.activationsEntered(participant.id, nowIso),
     firstEnteredAt,
   }
 }

@@ -6,6 +6,8 @@ export const busyScenario = defineScenario({
   name: 'busy',
   description: 'A large account: 300+ activations, 200,000+ entries (one activation with 25,000), 50,000 participants',
   seed: 7,
+  // With `live: true` (or --live): about 20 entries an hour in each running activation, 600 in the headline giveaway.
+  live: { entriesPerHour: 20 },
   accounts: [
     {
       name: 'busy',
@@ -24,6 +26,7 @@ export const busyScenario = defineScenario({
           subtype: 'instant_win' as const,
           state: 'running' as const,
           entries: 25000,
+          live: { entriesPerHour: 600 },
         },
       ],
     },

@@ -6,6 +6,8 @@ export const defaultScenario = defineScenario({
   name: 'default',
   description: 'A modest account: every response type in all three states, a few hundred entries each, premium on',
   seed: 20260601,
+  // With `live: true` (or --live), each running activation receives about 30 entries an hour.
+  live: { entriesPerHour: 30 },
   accounts: [
     {
       name: 'demo',

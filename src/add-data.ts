@@ -6,7 +6,6 @@ import { createParticipant } from '../factories/participant.js'
 import type { Person } from '../factories/person.js'
 import { chance, int } from '../factories/random-helpers.js'
 import { apiError } from '../handlers/errors.js'
-import type { Clock } from './clock.js'
 import type { DateObject } from './contract/date-object.js'
 import { activationTypeSchema, stateSchema, subtypeSchema, UNLISTED_TYPES } from './contract/enums.js'
 import { problemLines } from './contract/problems.js'
@@ -60,7 +59,7 @@ const newActivationSchema = z.strictObject({
  */
 export class DataAdder {
   readonly #scenario: Scenario
-  readonly #clock: Clock
+  readonly #now: () => number
   readonly #db: () => Database
   readonly #ids: WorldIds
   readonly #faker: SeededFaker
@@ -68,9 +67,10 @@ export class DataAdder {
   /** Each activation's added slot and how many entries were added in it. */
   #slots = new Map<string, { slot: number; added: number }>()
 
-  constructor(scenario: Scenario, clock: Clock, db: () => Database, builtAt: number) {
+  /** `now` reads the clock (with the world brought up to it). */
+  constructor(scenario: Scenario, now: () => number, db: () => Database, builtAt: number) {
     this.#scenario = scenario
-    this.#clock = clock
+    this.#now = now
     this.#db = db
     this.#ids = createIds(scenario.seed)
     this.#faker = createFaker(builtAt)
@@ -99,7 +99,7 @@ export class DataAdder {
     const activation = db.index.activations.get(activationId)
     if (!activation)
       throw apiError(404, `Activation not found: no activation has the id ${JSON.stringify(activationId)}`)
-    const now = this.#clock.now()
+    const now = this.#now()
     const state = stateOf(activation, now)
     if (state !== 'running') {
       throw new TypeError(
@@ -172,7 +172,7 @@ export class DataAdder {
     const accountName = result.data.account ?? this.#scenario.accounts[0]!.name
     const a = this.#accountIndex(accountName)
     const db = this.#db()
-    const now = this.#clock.now()
+    const now = this.#now()
     const slot = this.#ids.addedSlot(this.#slots.size)
     const made = this.#ids.addedActivation(slot)
     const faker = this.#faker

@@ -12,36 +12,44 @@ export type Clock = {
   run(): void
   /** Whether the clock stands still until it is set or advanced. */
   readonly frozen: boolean
+  /** How many times as fast as real time it runs when it runs. */
+  readonly speed: number
 }
 
 /**
  * A clock frozen at `at`, or running from it (`running: true`); running with the system clock when
- * `at` is undefined.
+ * `at` is undefined. A running clock runs `speed` times as fast as real time (default 1).
  * @example const clock = createClock(Date.parse('2026-06-01T12:00:00.000Z'))
  */
-export function createClock(at?: number, running = false): Clock {
+export function createClock(at?: number, running = false, speed = 1): Clock {
+  if (!(Number.isFinite(speed) && speed > 0)) throw new TypeError(`A clock's speed must be above 0, got ${speed}`)
   let frozen = at !== undefined && !running
-  // A frozen clock keeps its instant; a running one keeps its offset from the system clock.
-  let value = at === undefined ? 0 : frozen ? at : at - Date.now()
-  const now = () => (frozen ? value : Date.now() + value)
+  // The instant shown at the real time `since`; a frozen clock shows `instant` whatever the time.
+  let instant = at ?? Date.now()
+  let since = Date.now()
+  const now = () => (frozen ? instant : instant + Math.floor((Date.now() - since) * speed))
+  const moveTo = (ms: number) => {
+    instant = ms
+    since = Date.now()
+  }
   return {
     get frozen() {
       return frozen
     },
+    speed,
     now,
-    set(instant) {
-      const ms = parseInstant(instant, 'set')
-      value = frozen ? ms : ms - Date.now()
+    set(value) {
+      moveTo(parseInstant(value, 'set'))
     },
     advance(duration) {
-      value += parseDuration(duration, 'advance', true)
+      moveTo(now() + parseDuration(duration, 'advance', true))
     },
     freeze() {
-      value = now()
+      moveTo(now())
       frozen = true
     },
     run() {
-      if (frozen) value -= Date.now()
+      moveTo(now())
       frozen = false
     },
   }

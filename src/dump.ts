@@ -1,4 +1,12 @@
 import { z } from 'zod'
+import {
+  activationAt,
+  activationExistsAt,
+  entryAt,
+  entryExistsAt,
+  participantChangesAfter,
+  participantExtrasAt,
+} from './contract/at-instant.js'
 import { activationTypeSchema, type ActivationType } from './contract/enums.js'
 import { problemLines } from './contract/problems.js'
 import {
@@ -26,22 +34,40 @@ export type WorldDump = {
 } & World
 
 /**
- * The store's world as JSON, in pieces (for a stream), one record a line so that a hand edit is a
- * one-line diff. Entries come in their serving order, activation by activation.
- * @example await pipeline(Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.builtAt)), createWriteStream('world.json'))
+ * The store's world as it stands at the instant `at` (the clock's), as JSON in pieces (for a stream),
+ * one record a line so that a hand edit is a one-line diff. What the API would not show at `at` is
+ * left out or shown as it stood then (see src/contract/at-instant.ts), and `at` is the dump's
+ * `builtAt`: served, the dump gives back the same answers. Entries come in their serving order,
+ * activation by activation.
+ * @example await pipeline(Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.clock.now())), createWriteStream('world.json'))
  */
-export function* worldDumpChunks(db: Database, scenario: Scenario, builtAt: number): Generator<string> {
-  const head = { format: DUMP_FORMAT, builtAt: new Date(builtAt).toISOString(), scenario }
+export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): Generator<string> {
+  const nowIso = new Date(at).toISOString()
+  const head = { format: DUMP_FORMAT, builtAt: nowIso, scenario }
   yield `${JSON.stringify(head).slice(0, -1)},\n`
-  const activations = db.activations.all() as StoredActivation[]
-  yield* listChunks('activations', activations)
+  const activations = (db.activations.all() as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
+  yield* listChunks(
+    'activations',
+    activations.map((a) => activationAt(a, nowIso)),
+  )
   yield ',\n'
   yield* listChunks(
     'entries',
-    activations.flatMap((a) => db.index.entryListsOf(a.id).all),
+    activations.flatMap((a) =>
+      db.index
+        .entryListsOf(a.id)
+        .all.filter((e) => entryExistsAt(e, nowIso))
+        .map((e) => entryAt(e, a, nowIso)),
+    ),
   )
   yield ',\n'
-  yield* listChunks('participants', db.participants.all() as StoredParticipant[])
+  const participants = (db.participants.all() as StoredParticipant[]).filter(
+    (p) => (db.index.firstEnteredAt(p.id)?.iso ?? '') <= nowIso,
+  )
+  yield* listChunks(
+    'participants',
+    participants.map((p) => (participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p)),
+  )
   yield '\n}\n'
 }
 

@@ -29,6 +29,16 @@ export type EmulatorOptions = {
   now?: string | number | Date
   /** `running` lets the clock run from `now` instead of freezing it there. Default `frozen` (with `now`). */
   clock?: 'frozen' | 'running'
+  /** How fast a running clock runs: 10 runs it ten times as fast as real time. Default 1. */
+  clockSpeed?: number
+  /**
+   * A live world: running activations receive entries while the clock moves, at the rates the
+   * scenario sets (`live.entriesPerHour`, per group or for the whole scenario). Default false: no
+   * entry arrives, though the world is still shown as it stood at the clock's instant.
+   */
+  live?: boolean
+  /** Hears of the entries that arrived in each activation whenever a live world is brought up to the clock. */
+  onArrivals?: (arrivals: ReadonlyMap<string, number>, now: number) => void
   /** How many API requests the journal keeps (the last ones). Default 10,000. */
   journalSize?: number
   /** Every request to `adminHandlers` must carry `Authorization: Bearer <adminToken>` (401 otherwise). */
@@ -82,6 +92,9 @@ const optionsSchema = z.strictObject({
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   now: instantSchema.optional(),
   clock: z.enum(['frozen', 'running']).optional(),
+  clockSpeed: z.number().min(0.001).max(1_000_000).optional(),
+  live: z.boolean().optional(),
+  onArrivals: z.function().optional(),
   journalSize: z.number().int().min(1).max(1_000_000).optional(),
   adminToken: z
     .string()

@@ -21,7 +21,10 @@ import { Journal } from './journal.js'
 import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
 import { resolveScenario } from './resolve-scenario.js'
 import type { Scenario } from './scenario.js'
+import { activationExistsAt, entryExistsAt } from './contract/at-instant.js'
 import { createDatabase, type Database } from './store/database.js'
+import type { StoreIndex } from './store/indexes.js'
+import { LiveWorld } from './live.js'
 import { buildWorld } from './world.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
@@ -75,6 +78,8 @@ export type Emulator = {
   readonly builtAt: number
   /** Whether the admin handlers need `Authorization: Bearer <adminToken>`. */
   readonly adminProtected: boolean
+  /** Whether entries arrive in running activations as the clock moves (the `live` option). */
+  readonly live: boolean
   /** Changes settings of an account, or the clock. */
   set(settings: EmulatorSettings): void
   /** Restores the scenario's world, settings, clock, rate-limit counts, fault rules and journal. */
@@ -85,6 +90,29 @@ export type Emulator = {
   addEntries(activationId: string, count: number): Promise<Added>
   /** Adds an activation (with `entries` generated entries) around the clock's instant; the ids made. */
   addActivation(activation: NewActivation): Promise<Added>
+}
+
+/**
+ * What the API shows at `nowIso`: the activations created, the entries entered and the participants
+ * who had entered by then (participants the store holds without an entry are not counted).
+ */
+function countsAt(index: StoreIndex, nowIso: string): EmulatorState['counts'] {
+  let activations = 0
+  let entries = 0
+  const accounts = new Set<string>()
+  for (const activation of index.activations.values()) {
+    accounts.add(activation.account)
+    if (!activationExistsAt(activation, nowIso)) continue
+    activations++
+    const lists = index.entryListsOf(activation.id)
+    entries += lists.inTimeOrder
+      ? index.enteredBy(lists, lists.all, nowIso)
+      : lists.all.filter((e) => entryExistsAt(e, nowIso)).length
+  }
+  for (const participant of index.participants.values()) accounts.add(participant.account)
+  let participants = 0
+  for (const account of accounts) participants += index.participantsBy(account, nowIso)
+  return { activations, entries, participants }
 }
 
 /**
@@ -108,7 +136,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const startAt =
     frozenAt !== undefined ? parseInstant(frozenAt, 'now') : options.clock === 'frozen' ? builtAt : undefined
   const running = options.clock === 'running'
-  const clock = createClock(startAt, running)
+  const clock = createClock(startAt, running, options.clockSpeed)
   const endpointOptions = endpointOptionsOf(options, scenario)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const accounts = new AccountKeys(scenario)
@@ -140,7 +168,19 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return db
   }
   let db = await open()
-  const adder = new DataAdder(scenario, clock, () => db, builtAt)
+  const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)
+  // What happens at an instant is applied before anything reads the world at that instant.
+  const settle = (): number => {
+    const now = clock.now()
+    const arrived = live.settle(now)
+    if (arrived.size) options.onArrivals?.(arrived, now)
+    return now
+  }
+  const watchActivations = () => {
+    for (const event of ['create', 'update', 'delete'] as const) db.activations.hooks.on(event, () => live.replan())
+  }
+  watchActivations()
+  const adder = new DataAdder(scenario, settle, () => db, builtAt)
 
   const ctx: HandlerContext = {
     baseUrl,
@@ -148,6 +188,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return db.index
     },
     clock,
+    instant: settle,
     options: endpointOptions,
     rateLimiter,
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
@@ -190,6 +231,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     options: endpointOptions,
     builtAt,
     adminProtected: options.adminToken !== undefined,
+    live: options.live === true,
     set(settings) {
       // Check everything before changing anything.
       checkSettings(settings)
@@ -204,7 +246,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (now !== undefined) clock.set(now)
     },
     async reset() {
-      if (changed) db = await open()
+      if (changed || live.wrote) {
+        db = await open()
+        watchActivations()
+      }
+      live.reset()
       accounts.reset()
       rateLimiter.clear()
       startRules()
@@ -215,17 +261,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       clock.set(startAt ?? Date.now())
     },
     state() {
+      settle()
       return {
         scenario: scenario.name,
         seed: scenario.seed,
         builtAt: new Date(builtAt).toISOString(),
         clock: { now: new Date(clock.now()).toISOString(), frozen: clock.frozen },
         accounts: accounts.accounts.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
-        counts: {
-          activations: db.index.activations.size,
-          entries: db.index.entries.size,
-          participants: db.index.participants.size,
-        },
+        counts: countsAt(db.index, new Date(clock.now()).toISOString()),
         faults: rules.list(),
       }
     },

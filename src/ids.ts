@@ -102,7 +102,15 @@ export type WorldIds = {
   addedActivation(slot: number): { id: string; slugSuffix: string }
   /** The id of the `n`th entry added at run time in an added slot. */
   addedEntry(slot: number, n: number): string
+  /**
+   * The id of the `n`th entry that arrived in a live world in the `slot`th activation to receive
+   * arrivals: numbered from 2^34, past any activation's generated or added entries, so never theirs.
+   */
+  liveEntry(slot: number, n: number): string
 }
+
+/** The first entry number of live arrivals; generated and added entries are numbered below it. */
+const FIRST_LIVE_ENTRY = 2 ** 34
 
 /** The first slot past those of generated activations. */
 const FIRST_ADDED_SLOT = ID_LIMITS.accounts * ID_LIMITS.groups * ID_LIMITS.activationsPerGroup
@@ -133,9 +141,19 @@ export function createIds(seed: number): WorldIds {
       return slot
     },
     addedActivation: activationOfSlot,
-    addedEntry: entryOfSlot,
+    addedEntry(slot, n) {
+      if (!(n < FIRST_LIVE_ENTRY)) throw new RangeError(`Failed to make an id: added entry ${n} is past the limits`)
+      return entryOfSlot(slot, n)
+    },
+    liveEntry(slot, n) {
+      if (!(slot >= 0 && slot < M6)) throw new RangeError(`Failed to make an id: live activation ${slot} is past the limits`)
+      return entryOfSlot(slot, FIRST_LIVE_ENTRY + n)
+    },
     activation: (account, group, index) => activationOfSlot(slotOf(account, group, index)),
-    entry: (account, group, index, n) => entryOfSlot(slotOf(account, group, index), n),
+    entry(account, group, index, n) {
+      if (!(n < FIRST_LIVE_ENTRY)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
+      return entryOfSlot(slotOf(account, group, index), n)
+    },
     person(account, index) {
       if (!(account < ID_LIMITS.accounts && index >= 0 && index < ID_LIMITS.people)) {
         throw new RangeError(`Failed to make an id: person ${account}/${index} is past the limits`)

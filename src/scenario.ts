@@ -13,6 +13,12 @@ import { ID_LIMITS } from './ids.js'
 
 const count = z.number().int().min(0)
 
+/** How a live world grows while the clock moves (arrivals are on with the `live` option or `--live`). */
+export const liveSchema = z.strictObject({
+  /** Entries each running activation receives an hour, on average (a Poisson draw per hour); 0 for none. */
+  entriesPerHour: z.number().min(0).max(100_000),
+})
+
 /**
  * A group of alike activations. Its position in the world is its `key` (by default
  * `type/subtype/state`), so adding activations to one group leaves the others untouched.
@@ -55,6 +61,8 @@ export const activationGroupSchema = z
     endAt: z.union([z.literal('now'), z.iso.datetime({ offset: true })]).optional(),
     /** Put the first entry exactly at the start and the last exactly at the earlier of the end and now. */
     boundaryEntries: z.boolean().optional(),
+    /** How fast the group's activations receive entries while they run, in a live world; by default the scenario's `live`. */
+    live: liveSchema.optional(),
   })
   .superRefine((g, ctx) => {
     if (g.subtype !== undefined) {
@@ -174,6 +182,8 @@ const scenarioShape = {
    * ultimate_team, game), served as the emulator guesses them. Off: worlds hold only the ten documented types.
    */
   undocumentedTypes: z.boolean().default(false),
+  /** How fast running activations receive entries in a live world, where a group does not say; none by default (a still world). */
+  live: liveSchema.optional(),
 }
 
 /** A scenario: the world the emulator serves. Plain data; the library turns it into a world. */
@@ -222,6 +232,7 @@ export type ScenarioExtension = {
   endpoints?: z.input<typeof endpointDefaultsSchema>
   faults?: z.input<typeof faultsSchema>
   undocumentedTypes?: boolean
+  live?: z.input<typeof liveSchema>
 }
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>

@@ -17,9 +17,11 @@ export function banner(
   adminUrl: string | null = null,
 ): string {
   const { db, clock, scenario } = emulator
+  const counts = emulator.state().counts
   const now = clock.now()
   const states = { not_started: 0, running: 0, ended: 0 }
-  for (const a of db.index.activations.values()) states[stateOf(a, now)]++
+  const nowIso = new Date(now).toISOString()
+  for (const a of db.index.activations.values()) if (a.createdAt.iso <= nowIso) states[stateOf(a, now)]++
   const first = emulator.accounts[0]
   const key = first?.apiKeys[0] ?? 'KEY'
   const fmt = (n: number) => n.toLocaleString('en')
@@ -44,12 +46,17 @@ export function banner(
   const lines = [
     `activation-emulator ${version} listening on ${url}`,
     `  scenario   ${scenario.name} (seed ${scenario.seed}): ${scenario.description}`,
-    `  clock      ${clock.frozen ? `frozen at ${new Date(now).toISOString()}` : `running, now ${new Date(now).toISOString()} (world built at ${new Date(emulator.builtAt).toISOString()})`}`,
-    `  world      ${fmt(db.index.activations.size)} activations (${fmt(states.not_started)} not started, ${fmt(states.running)} running, ${fmt(states.ended)} ended), ${fmt(db.index.entries.size)} entries, ${fmt(db.index.participants.size)} participants`,
+    `  clock      ${clock.frozen ? `frozen at ${new Date(now).toISOString()}` : `running${clock.speed !== 1 ? ` ${clock.speed}x` : ''}, now ${new Date(now).toISOString()} (world built at ${new Date(emulator.builtAt).toISOString()})`}`,
+    `  world      ${fmt(counts.activations)} activations (${fmt(states.not_started)} not started, ${fmt(states.running)} running, ${fmt(states.ended)} ended), ${fmt(counts.entries)} entries, ${fmt(counts.participants)} participants`,
     ...emulator.accounts.map(
       (a) =>
         `  account    ${a.name}: key${a.apiKeys.length > 1 ? 's' : ''} ${a.apiKeys.join(', ')}; premium ${a.premium ? 'on' : 'off'}; ${a.rateLimit ? `${a.rateLimit.limit} requests per ${a.rateLimit.windowSeconds} s` : 'no rate limit'}`,
     ),
+    ...(emulator.live
+      ? [
+          `  live       entries arrive in running activations (${liveRates(emulator)} an hour each, the scenario's live.entriesPerHour)${clock.frozen ? '; the clock is frozen: move it to see them' : ''}`,
+        ]
+      : []),
     `  answers    ${answers.join('; ')}`,
     `  faults     ${faults.length ? faults.join('; ') : 'none'}`,
     `  try        curl -H 'Authorization: Api-Key ${key}' '${url}/activations/list?limit=5'`,
@@ -63,4 +70,18 @@ export function banner(
     `  ready in ${(readyMs / 1000).toFixed(2)} s; Ctrl-C stops`,
   ]
   return `${lines.join('\n')}\n`
+}
+
+/** The rates of the scenario's groups, as "30" or "20 to 600". */
+function liveRates(emulator: Emulator): string {
+  const rates = new Set<number>()
+  const fallback = emulator.scenario.live?.entriesPerHour
+  for (const account of emulator.scenario.accounts)
+    for (const group of account.activations) {
+      const rate = group.live?.entriesPerHour ?? fallback
+      if (rate !== undefined && group.state !== 'ended') rates.add(rate)
+    }
+  if (rates.size === 0) rates.add(fallback ?? 0)
+  const sorted = [...rates].sort((a, b) => a - b)
+  return sorted.length === 1 ? `${sorted[0]}` : `${sorted[0]} to ${sorted.at(-1)}`
 }

@@ -146,6 +146,20 @@ export const serveFlags: FlagTable = {
       return text
     }),
   },
+  live: {
+    type: 'string',
+    describe:
+      "A live world: the clock runs (from --now, if given) and running activations receive entries at the scenario's rates; --live 10x runs the clock ten times as fast",
+    coerce: (value: unknown): number => {
+      if (value === true || value === '' || value === 'true') return 1
+      const m = typeof value === 'string' ? /^(\d+(?:\.\d+)?)x?$/.exec(value.trim()) : null
+      const speed = m ? Number(m[1]) : NaN
+      if (!(speed >= 0.001 && speed <= 1_000_000)) {
+        throw new UsageError(`--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got ${JSON.stringify(value)}`)
+      }
+      return speed
+    },
+  },
   admin: {
     type: 'boolean',
     describe:

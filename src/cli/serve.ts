@@ -14,6 +14,8 @@ export type ServeArgs = WorldArgs & {
   rateLimitHeaders?: boolean | undefined
   quiet?: boolean | undefined
   clock?: 'frozen' | 'running' | undefined
+  /** --live: the clock's speed (1 for --live alone). */
+  live?: number | undefined
   admin?: boolean | undefined
   adminToken?: string | undefined
   journalSize?: number | undefined
@@ -33,6 +35,20 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }
   const options = await emulatorOptions(args)
   const progress = progressBar(process.stderr, 'Building the world')
+  // Entries that arrived in each activation since a page of it was last logged.
+  const unlogged = new Map<string, number>()
+  const live =
+    args.live === undefined
+      ? {}
+      : {
+          live: true,
+          clock: args.clock ?? ('running' as const),
+          clockSpeed: args.live,
+          onArrivals: (arrived: ReadonlyMap<string, number>) => {
+            if (args.quiet) return
+            for (const [id, n] of arrived) unlogged.set(id, (unlogged.get(id) ?? 0) + n)
+          },
+        }
   const emulator = await createEmulatorFor(args, {
     ...options,
     // The handlers see requests rewritten onto this origin; only its path matters to clients.
@@ -40,6 +56,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     ...(args.latency !== undefined ? { latency: args.latency } : {}),
     ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
     ...(args.clock !== undefined ? { clock: args.clock } : {}),
+    ...live,
     ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
     ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
     onProgress: args.quiet ? undefined : progress.onProgress,
@@ -58,7 +75,15 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     ...(args.admin === false ? { admin: false } : {}),
     onRequest: args.quiet
       ? undefined
-      : (log) => process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`),
+      : (log) => {
+          process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`)
+          const id = /\/activations\/([^/?]+)/.exec(log.url)?.[1]
+          const arrived = id === undefined ? undefined : unlogged.get(decodeURIComponent(id))
+          if (arrived) {
+            unlogged.delete(decodeURIComponent(id!))
+            process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${decodeURIComponent(id!)} since its last page\n`)
+          }
+        },
   })
   process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors, running.adminUrl))
 

@@ -6,6 +6,7 @@ import {
   storedParticipantSchema,
   type StoredActivation,
   type StoredEntry,
+  type StoredParticipant,
   type World,
 } from '../contract/stored-records.js'
 import { WritableStoreIndex, type StoreIndex } from './indexes.js'
@@ -29,6 +30,28 @@ function checkEntryFields(entry: StoredEntry, activation: StoredActivation): voi
   if (problems.length) {
     throw new Error(`Failed to write entry ${entry.id}: not an entry of a ${activation.type}: ${problems.join('; ')}`)
   }
+}
+
+/**
+ * What the emulator writes into a store without waiting, where the collections' own writes are
+ * promises: a live world's arrivals and results. Each keeps the indexes current, as the collections' writes do.
+ */
+export type StoreWriter = {
+  /** Adds records in one pass (entries last in their activations' serving order), with the same checks as one by one. */
+  append(records: World): void
+  /** Replaces an entry (same id) in its place in the serving order. */
+  replaceEntry(prev: StoredEntry, next: StoredEntry): void
+  /** Replaces a participant (same id). */
+  replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void
+}
+
+const writers = new WeakMap<Database, StoreWriter>()
+
+/** The writer of a store made by `createDatabase`. */
+export function writerOf(db: Database): StoreWriter {
+  const writer = writers.get(db)
+  if (!writer) throw new Error('Failed to write to the store: it was not made by createDatabase')
+  return writer
 }
 
 /**
@@ -67,5 +90,16 @@ export async function createDatabase(world: World): Promise<Database> {
   activations.load('activation', world.activations)
   participants.load('participant', world.participants)
   entries.load('entry', world.entries)
-  return { activations, entries, participants, index }
+  const db: Database = { activations, entries, participants, index }
+  writers.set(db, {
+    append(records) {
+      index.load(records)
+      activations.load('activation', records.activations)
+      participants.load('participant', records.participants)
+      entries.load('entry', records.entries)
+    },
+    replaceEntry: (prev, next) => entries.swap(prev, next),
+    replaceParticipant: (prev, next) => participants.swap(prev, next),
+  })
+  return db
 }

@@ -60,7 +60,16 @@ export interface StoreIndex {
   participantPosition(participant: StoredParticipant): number
   participantsOf(account: string): readonly StoredParticipant[]
   firstEnteredAt(participantId: string): DateObject | undefined
-  activationsEntered(participantId: string): ActivationEntered[]
+  /** The activations a participant entered, with entries up to `nowIso` (all of them without it). */
+  activationsEntered(participantId: string, nowIso?: string): ActivationEntered[]
+  /**
+   * The end of the stretch of `list` (one of an activation's entry lists) entered at or before
+   * `nowIso`: found by binary search while the activation's entries are in time order; the list's
+   * length otherwise, when what comes after must be checked entry by entry.
+   */
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number
+  /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
+  participantsBy(account: string, nowIso: string): number
 }
 
 /** A read-only view of a map: what it holds now, without `set`, `delete` or `clear`. */
@@ -201,9 +210,10 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   /** The activations a participant entered, by first entry, each with the first time they entered it. */
-  activationsEntered(participantId: string): ActivationEntered[] {
+  activationsEntered(participantId: string, nowIso?: string): ActivationEntered[] {
     const firsts = new Map<string, StoredEntry>()
     for (const entry of this.#entriesOfParticipant.get(participantId) ?? []) {
+      if (nowIso !== undefined && entry.enteredAt.iso > nowIso) continue
       const first = firsts.get(entry.activationId)
       if (!first || compareDates(entry.enteredAt, first.enteredAt) < 0) firsts.set(entry.activationId, entry)
     }
@@ -213,6 +223,19 @@ export class WritableStoreIndex implements StoreIndex {
       if (activation) list.push({ id, type: activation.type, title: activation.title, firstEnteredAt: entry.enteredAt })
     }
     return list.sort((a, b) => compareDates(a.firstEnteredAt, b.firstEnteredAt) || compareStrings(a.id, b.id))
+  }
+
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number {
+    const last = list[list.length - 1]
+    if (!lists.inTimeOrder || last === undefined || last.enteredAt.iso <= nowIso) return list.length
+    return lowerBound(list, nowIso, (e, t) => (e.enteredAt.iso <= t ? -1 : 1))
+  }
+
+  participantsBy(account: string, nowIso: string): number {
+    const list = this.participantsOf(account)
+    const last = list[list.length - 1]
+    if (last === undefined || (this.#firstEntered.get(last.id)?.iso ?? '') <= nowIso) return list.length
+    return lowerBound(list, nowIso, (p, t) => ((this.#firstEntered.get(p.id)?.iso ?? '') <= t ? -1 : 1))
   }
 
   /**
@@ -283,7 +306,8 @@ export class WritableStoreIndex implements StoreIndex {
       const { participant, entries, first, held } = loaded
       if (!first) continue
       if (held) {
-        this.#setFirstEntered(participant.id, first)
+        // A returning participant moves only if the batch holds an earlier entry of theirs.
+        if (first !== this.#firstEntered.get(participant.id)) this.#setFirstEntered(participant.id, first)
       } else {
         this.#entriesOfParticipant.set(participant.id, entries)
         this.#firstEntered.set(participant.id, first)
@@ -420,6 +444,16 @@ export class WritableStoreIndex implements StoreIndex {
 
   /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
+    if (prev.id === next.id && prev.account === next.account && this.#participants.get(prev.id) === prev) {
+      // The same place in every list (they are ordered by id and first entry): replaced where it stands.
+      const list = this.#participantsByAccount.get(prev.account) ?? []
+      const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
+      if (at < 0 || list[at] === prev) {
+        this.#participants.set(next.id, next)
+        if (at >= 0) list[at] = next
+        return
+      }
+    }
     this.removeParticipant(prev)
     try {
       this.addParticipant(next)

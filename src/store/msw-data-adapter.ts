@@ -56,6 +56,8 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   readonly #symbols: RecordSymbols
   /** Each record by primary key, to find what an update replaced; built on the first update, so that loading a world does not pay for it. */
   #byKey: Map<unknown, Output<S>> | undefined
+  /** Records put in by `load` so far: each load numbers its primary keys on from the last. */
+  #loaded = 0
 
   constructor(schema: S, symbols: RecordSymbols, listener: CollectionListener<Output<S>>) {
     super({ schema })
@@ -104,9 +106,8 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     // Both descriptors are reused from record to record: defineProperty reads them when called.
     const primaryKey: PropertyDescriptor = { value: '', enumerable: false, configurable: false }
     const relationMap = lazyRelationMap(kRelationMap)
-    let n = 0
     for (const record of records) {
-      primaryKey.value = `${kind}:${n++}`
+      primaryKey.value = `${kind}:${this.#loaded++}`
       Object.defineProperty(record, kPrimaryKey, primaryKey)
       Object.defineProperty(record, kRelationMap, relationMap)
       store.push(record)
@@ -114,6 +115,24 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     if (this.count() !== before + records.length) {
       throw new Error('Failed to load the world into @msw/data: this version of @msw/data does not expose its records')
     }
+  }
+
+  /**
+   * Replaces a record with another at once, as `update` does but without waiting: the replacement
+   * takes the record's primary key and place. The listener hears of it first and may refuse it, and
+   * then nothing changes.
+   */
+  swap(prev: Output<S>, next: Output<S>): void {
+    const records = this.all() as unknown[]
+    const at = records.indexOf(prev)
+    if (at < 0) throw new Error('Failed to replace a record: it is not in the collection')
+    const { primaryKey, relationMap } = this.#symbols
+    const key = this.#keyOf(prev)
+    Object.defineProperty(next, primaryKey, { value: key, enumerable: false, configurable: false })
+    Object.defineProperty(next, relationMap, lazyRelationMap(relationMap))
+    this.#listener.replaced(prev, next)
+    records[at] = next
+    this.#byKey?.set(key, next)
   }
 
   #keyOf(record: unknown): unknown {

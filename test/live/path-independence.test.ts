@@ -1,0 +1,97 @@
+/**
+ * The world at an instant is the same, every byte of every response, however the clock got there: in
+ * one jump, in many small steps (forward and back, with requests between them), or running in real
+ * time; and the same on every run with the same seed. This is what makes a CI failure replayable.
+ * `npm test` draws the step sequences from a fixed seed; `FC_SEED=random` hunts with fresh ones.
+ */
+import fc from 'fast-check'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
+import { everyTypeScenario } from '../../scenarios/every-type.js'
+import { NOW_ISO } from '../support/api.js'
+import { expectServedAsViewed, fetchText, viewAt } from '../support/served.js'
+
+const HOUR = 3_600_000
+const BUILT = Date.parse(NOW_ISO)
+const FC_SEED = process.env.FC_SEED === 'random' ? Date.now() : Number(process.env.FC_SEED ?? 20261122)
+
+const options = (extra: EmulatorOptions = {}): EmulatorOptions => ({
+  scenario: { ...everyTypeScenario, live: { entriesPerHour: 0.6 } },
+  now: NOW_ISO,
+  live: true,
+  ...extra,
+})
+
+/** Every response of the world at the clock's instant, hashed (and checked against a plain scan of the store). */
+async function worldHash(emulator: Emulator): Promise<string> {
+  return expectServedAsViewed(emulator, viewAt(emulator))
+}
+
+/** The hash of a fresh emulator's world after one jump to `at`. */
+async function jumpedTo(at: number): Promise<string> {
+  const emulator = await createEmulator(options())
+  emulator.clock.set(at)
+  return worldHash(emulator)
+}
+
+describe('the world at an instant', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('is the same after any sequence of steps, forward and back, as after one jump', async () => {
+    console.log(`path independence: FC_SEED=${FC_SEED}`)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: -8 * HOUR, max: 30 * HOUR }), fc.boolean()), { minLength: 1, maxLength: 25 }),
+        async (steps) => {
+          const stepped = await createEmulator(options())
+          for (const [by, ask] of steps) {
+            stepped.clock.advance(by)
+            // A request between steps brings the world up to the clock there, as a client would.
+            if (ask) expect((await fetchText(stepped, '/activations/latest?limit=5')).status).toBeLessThan(500)
+          }
+          expect(await worldHash(stepped)).toBe(await jumpedTo(stepped.clock.now()))
+        },
+      ),
+      { numRuns: 8, seed: FC_SEED },
+    )
+  }, 300_000)
+
+  it('is the same after a thousand small steps as after one jump, and on every run', async () => {
+    const stepped = await createEmulator(options())
+    const rng = fc.sample(fc.integer({ min: 1, max: 8 * 60_000 }), { numRuns: 1000, seed: FC_SEED })
+    for (const [i, by] of rng.entries()) {
+      stepped.clock.advance(by)
+      if (i % 7 === 0) stepped.state()
+    }
+    const target = stepped.clock.now()
+    expect(target - BUILT).toBeGreaterThan(24 * HOUR)
+    const once = await jumpedTo(target)
+    expect(await worldHash(stepped)).toBe(once)
+    expect(await jumpedTo(target)).toBe(once)
+  }, 120_000)
+
+  it('is the same with the clock running in real time (here 1 hour a second, on a mocked system clock)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.parse('2030-01-01T00:00:00.000Z'))
+    const running = await createEmulator(options({ clock: 'running', clockSpeed: 3600 }))
+    const steps = fc.sample(fc.integer({ min: 1, max: 400 }), { numRuns: 300, seed: FC_SEED })
+    for (const ms of steps) {
+      vi.advanceTimersByTime(0)
+      vi.setSystemTime(Date.now() + ms)
+      expect((await fetchText(running, '/activations/list?limit=1')).status).toBe(200)
+    }
+    running.clock.freeze()
+    const target = running.clock.now()
+    expect(target - BUILT).toBeGreaterThan(24 * HOUR)
+    vi.useRealTimers()
+    expect(await worldHash(running)).toBe(await jumpedTo(target))
+  }, 120_000)
+
+  it('differs with another seed', async () => {
+    const a = await createEmulator(options({ seed: 1 }))
+    const b = await createEmulator(options({ seed: 2 }))
+    a.clock.advance('2d')
+    b.clock.advance('2d')
+    expect(await worldHash(a)).not.toBe(await worldHash(b))
+  }, 60_000)
+})
