@@ -26,15 +26,15 @@ export async function buildExample(): Promise<BuiltExample> {
   cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) })
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(ROOT, join(dir, 'node_modules/activation-emulator'), 'dir')
-  symlinkSync(join(ROOT, 'node_modules/msw'), join(dir, 'node_modules/msw'), 'dir')
+  for (const name of ['msw', 'vite']) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
   const out = join(dir, 'dist')
   await build({
     root: dir,
-    configFile: false,
+    configFile: join(dir, 'vite.config.ts'),
     logLevel: 'warn',
     define: { 'import.meta.env.VITE_EMULATOR': JSON.stringify('on') },
     // The emulator's chunk (faker, zod, msw) is over Vite's 500 kB warning; bench/browser-cost.ts prints it.
-    build: { outDir: out, target: 'es2022', chunkSizeWarningLimit: 2048 },
+    build: { outDir: out, chunkSizeWarningLimit: 2048 },
   })
   // What `npx msw init public` puts in a project: the worker of the installed msw.
   copyFileSync(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(out, 'mockServiceWorker.js'))
