@@ -54,3 +54,26 @@ export type { StoredActivation, StoredEntry, StoredParticipant } from './contrac
 export { stateOf } from './contract/state.js'
 export { toActivation, toEntry, toParticipant } from '../handlers/serialize.js'
 export { scenarios } from '../scenarios/index.js'
+export {
+  useEmulator,
+  type EmulatorHandle,
+  type LifecycleHooks,
+  type MswServer,
+  type UseEmulatorOptions,
+} from './use-emulator.js'
+export { openApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js'
+export {
+  activationListSchema,
+  activationWithEntriesSchema,
+  errorBodySchema,
+  LIMIT_MAX,
+  participantListSchema,
+  type ActivationList,
+  type ActivationWithEntries,
+  type ErrorBody,
+  type ParticipantList,
+} from './contract/responses.js'
+export { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
+export type { Account } from './scenario.js'
+export type { EndpointName, RequestRecord } from '../handlers/index.js'
+export type { ActivationConfig, Bracket, EntryInternals, ExtraQuestion } from './contract/stored-records.js'

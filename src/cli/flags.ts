@@ -56,7 +56,8 @@ function worldFlags(command: 'serve' | 'dump'): FlagTable {
     },
     now: {
       type: 'string',
-      describe: 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
+      describe:
+        'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
       coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
         try {
           parseInstant(text, '--now')
@@ -191,6 +192,28 @@ export const dumpFlags: FlagTable = {
     type: 'string',
     describe: 'Write to this file instead of stdout',
     coerce: needs('out', 'a file to write', (text) => text),
+  },
+}
+
+/** The flags of `openapi`. */
+export const openApiFlags: FlagTable = {
+  out: {
+    alias: 'o',
+    type: 'string',
+    describe: 'Write to this file instead of stdout',
+    coerce: needs('out', 'a file to write', (text) => text),
+  },
+  'base-url': {
+    type: 'string',
+    describe: "The server URL the document names (default: the library's default base URL)",
+    coerce: needs('base-url', 'an http(s) URL such as http://127.0.0.1:4010', (text) => {
+      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+        throw new UsageError(
+          `--base-url must be an http(s) URL such as http://127.0.0.1:4010, got ${JSON.stringify(text)}`,
+        )
+      }
+      return text.replace(/\/+$/, '')
+    }),
   },
 }
 

@@ -7,11 +7,13 @@ import { dumpCommand, type DumpArgs } from './dump.js'
 import {
   dumpFlags,
   ignoreOtherCommandsVariables,
+  openApiFlags,
   rejectRepeats,
   serveFlags,
   UsageError,
   type FlagTable,
 } from './flags.js'
+import { openApiCommand, type OpenApiArgs } from './openapi.js'
 import { serveCommand, type ServeArgs } from './serve.js'
 
 /** The package's version, from the package.json above this file (in src/ or in dist/src/). */
@@ -108,6 +110,18 @@ export async function run(argv: string[], started = performance.now()): Promise<
           ]),
         ),
       async (args) => dumpCommand(args as unknown as DumpArgs),
+    )
+    .command(
+      'openapi',
+      'Print the OpenAPI 3.1 document of the API, generated from the contract',
+      (y) =>
+        flagsOf(y, openApiFlags).epilogue(
+          examples([
+            ['Write the document to a file', '$0 openapi -o activation-data-api.json'],
+            ['The document of a standalone server', '$0 openapi --base-url http://127.0.0.1:4010'],
+          ]),
+        ),
+      async (args) => openApiCommand(args as unknown as OpenApiArgs, v),
     )
     .fail((message, error) => {
       throw error ?? new UsageError(message)

@@ -119,6 +119,8 @@ describe('bad input', () => {
     ],
     [['--base-path', 'v1'], '--base-path must be a path such as /v1, got "v1"'],
     [['--cors', 'localhost'], '--cors must be an origin such as http://localhost:3000, or *, got "localhost"'],
+    [['--live', 'fast'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "fast"'],
+    [['--live', '0x'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "0x"'],
     [['--colour', 'blue'], /Unknown argument: colou?r/],
   ])('names the flag: %j', async (args, message) => {
     expectFailure(await runCli(['-s', 'every-type', ...args]), message)

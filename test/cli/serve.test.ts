@@ -289,3 +289,29 @@ describe('signals', () => {
     },
   )
 })
+
+describe('activation-emulator --live', () => {
+  let server: CliServer
+  beforeAll(async () => {
+    server = await startCli(['--scenario', 'default', '--now', NOW, '--live', '3600x'])
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('runs the clock from --now at the speed asked, says so in the banner, and logs what arrived in a page\'s activation', async () => {
+    const banner = server.stdout()
+    expect(banner).toMatch(/clock {6}running 3600x, now 2026-06-01T/)
+    expect(banner).toContain("live       entries arrive in running activations (30 an hour each, the scenario's live.entriesPerHour)")
+    const list = await (await fetch(`${server.url}/activations/list?state=running&limit=1`, { headers: DEMO })).json()
+    const id = list.activations[0].id as string
+    const first = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
+    // A second of real time is an hour of the emulator's: about 30 entries arrive in each running activation.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const second = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
+    expect(second.entries.length).toBeGreaterThan(first.entries.length)
+    expect(second.entries.slice(0, first.entries.length)).toEqual(first.entries)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(server.stdout()).toMatch(new RegExp(`\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since its last page\\n`))
+  })
+})

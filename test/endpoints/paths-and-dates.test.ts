@@ -152,7 +152,12 @@ describe('over HTTP, through the standalone server', () => {
     const server = await serve(api.emulator, { port: 0 })
     // This file's msw server intercepts fetch: let the requests to the real server through (with a
     // predicate: a string path would throw on %zz in msw, which is what the emulator's handlers avoid).
-    api.server.use(http.all(({ request }) => request.url.startsWith(`${server.url}/`), () => passthrough()))
+    api.server.use(
+      http.all(
+        ({ request }) => request.url.startsWith(`${server.url}/`),
+        () => passthrough(),
+      ),
+    )
     try {
       const headers = { authorization: 'Api-Key words-key' }
       const malformed = await fetch(`${server.url}/activations/%zz`, { headers })

@@ -2,6 +2,7 @@ import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
+import { expectMatchesOpenApi } from './openapi.js'
 
 /** The instant the endpoint tests freeze the clock at. */
 export const NOW_ISO = '2026-06-01T12:00:00.000Z'
@@ -47,8 +48,14 @@ export function useEmulator(options: EmulatorOptions): Api {
       const headers: Record<string, string> = { ...init.headers }
       if (key !== null) headers['authorization'] = `Api-Key ${key}`
       const url = /^https?:/.test(path) ? path : `${e.baseUrl}${path}`
-      const response = await fetch(url, { method: init.method ?? 'GET', headers })
+      const method = init.method ?? 'GET'
+      const response = await fetch(url, { method, headers })
       const text = await response.text()
+      await expectMatchesOpenApi(
+        e.baseUrl,
+        { method, url },
+        { status: response.status, headers: response.headers, text },
+      )
       return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
     },
   }
@@ -97,9 +104,15 @@ export function walk(
 /** One request straight through an emulator's handlers (msw's getResponse, no server), with a key. */
 export async function call(emulator: Emulator, path: string, key: string | null): Promise<Answer> {
   const headers: Record<string, string> = key === null ? {} : { authorization: `Api-Key ${key}` }
-  const response = await getResponse(emulator.handlers, new Request(`${emulator.baseUrl}${path}`, { headers }))
+  const url = `${emulator.baseUrl}${path}`
+  const response = await getResponse(emulator.handlers, new Request(url, { headers }))
   if (!response) throw new Error(`No handler answered ${path}`)
   const text = await response.text()
+  await expectMatchesOpenApi(
+    emulator.baseUrl,
+    { method: 'GET', url },
+    { status: response.status, headers: response.headers, text },
+  )
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
 }
 
