@@ -1,6 +1,7 @@
 // activation-emulator's public API for any JavaScript runtime, a browser included (the package's
 // `browser` export condition): the emulator, its handlers, world and contract, with no Node built-in
-// and no Buffer. The Node-only pieces (the server, file loading, the command line) are in index.ts.
+// and no Buffer. The Node-only pieces (the server, file loading, useEmulator over msw/node, the
+// command line) are in index.ts.
 
 export { createEmulator, type Emulator, type EmulatorFaults, type EmulatorState } from './emulator.js'
 export type { FaultRule, FaultRuleInput } from './fault-rules.js'
@@ -54,13 +55,6 @@ export type { StoredActivation, StoredEntry, StoredParticipant } from './contrac
 export { stateOf } from './contract/state.js'
 export { toActivation, toEntry, toParticipant } from '../handlers/serialize.js'
 export { scenarios } from '../scenarios/index.js'
-export {
-  useEmulator,
-  type EmulatorHandle,
-  type LifecycleHooks,
-  type MswServer,
-  type UseEmulatorOptions,
-} from './use-emulator.js'
 export { openApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js'
 export {
   activationListSchema,

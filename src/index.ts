@@ -3,3 +3,11 @@
 export * from './browser.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './server.js'
 export { isScenarioPath, loadScenarioFile } from './scenario-file.js'
+// useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.
+export {
+  useEmulator,
+  type EmulatorHandle,
+  type LifecycleHooks,
+  type MswServer,
+  type UseEmulatorOptions,
+} from './use-emulator.js'

@@ -60,8 +60,8 @@ describe('the browser entry', () => {
     expect(withBuffer).toEqual([])
   })
 
-  it('exports everything the Node entry does but the server and file loading', () => {
+  it('exports everything the Node entry does but the server, file loading and useEmulator (msw/node)', () => {
     const nodeOnly = Object.keys(nodeEntry).filter((name) => !(name in browserEntry))
-    expect(nodeOnly.sort()).toEqual(['isScenarioPath', 'loadScenarioFile', 'serve'])
+    expect(nodeOnly.sort()).toEqual(['isScenarioPath', 'loadScenarioFile', 'serve', 'useEmulator'])
   })
 })
