@@ -38,6 +38,8 @@ type ActivationState = {
 /** What `settle` did: the entries that arrived, by activation. */
 export type Arrivals = ReadonlyMap<string, number>
 
+const NOTHING: Arrivals = new Map()
+
 /**
  * Brings the store up to the clock: stores the entries that arrived and the results of ranked
  * activations that ended since the last instant it was brought to. Results happen whether or not
@@ -104,8 +106,8 @@ export class LiveWorld {
 
   /** Applies everything that happened up to `now` and not yet applied; what arrived, by activation. */
   settle(now: number): Arrivals {
+    if (now <= this.#until) return NOTHING
     const arrived = new Map<string, number>()
-    if (now <= this.#until) return arrived
     const batch: World = { activations: [], entries: [], participants: [] }
     const pending = new Map<string, StoredParticipant>()
     while (this.#until < now) {
@@ -168,7 +170,7 @@ export class LiveWorld {
     const activation = db.index.activations.get(event.activationId)
     const a = activation && this.#accounts.get(activation.account)
     if (!activation || a === undefined) return false
-    const state = this.#stateOf(activation, batch)
+    const state = this.#stateOf(activation)
     const faker = this.#faker
     faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, event.hour, event.k))
     const outcome = arrivalOutcome(faker, activation, event.at, {
@@ -249,22 +251,20 @@ export class LiveWorld {
     if (state) state.winners = results.filter((r) => r.isWinner).length
   }
 
-  /** The live state of an activation, read from the store (and the batch not yet stored) at its first arrival. */
-  #stateOf(activation: StoredActivation, batch: World): ActivationState {
+  /** The live state of an activation, read from the store at its first arrival. */
+  #stateOf(activation: StoredActivation): ActivationState {
     let state = this.#states.get(activation.id)
     if (!state) {
       const entrants: string[] = []
       const entered = new Set<string>()
       let winners = 0
-      const stored = this.#db().index.entryListsOf(activation.id).all
-      for (const list of [stored, batch.entries.filter((e) => e.activationId === activation.id)]) {
-        for (const e of list) {
-          if (!entered.has(e.participantId)) {
-            entered.add(e.participantId)
-            entrants.push(e.participantId)
-          }
-          if ((e as { isWinner?: boolean }).isWinner === true) winners++
+      // The batch holds none of its entries yet: they all arrive through here.
+      for (const e of this.#db().index.entryListsOf(activation.id).all) {
+        if (!entered.has(e.participantId)) {
+          entered.add(e.participantId)
+          entrants.push(e.participantId)
         }
+        if ((e as { isWinner?: boolean }).isWinner === true) winners++
       }
       state = { entrants, entered, winners, slot: this.#states.size, arrived: 0 }
       this.#states.set(activation.id, state)

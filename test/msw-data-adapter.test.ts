@@ -100,6 +100,45 @@ describe('@msw/data, as the store adapter assumes it', () => {
     expect(events).toEqual(['replaced a by z', 'deleted i1', 'created i2'])
   })
 
+  it('3e. a record swapped in at once takes the old one’s place and primary key, after loads and deletes, and can then be updated', async () => {
+    const symbols = await recordSymbols()
+    const events: string[] = []
+    let refuse = false
+    const collection = new ListenedCollection(schema, symbols, {
+      created: () => {},
+      replaced: (prev: Item, next: Item) => {
+        if (refuse) throw new Error('refused')
+        events.push(`replaced ${prev.name} by ${next.name}`)
+      },
+      deleted: () => {},
+    })
+    collection.load('item', [
+      { id: 'i0', name: 'a' },
+      { id: 'i1', name: 'b' },
+      { id: 'i2', name: 'c' },
+    ])
+    const [a, b, c] = collection.all()
+    collection.swap(b!, { id: 'i1', name: 'B' })
+    // A delete shifts the rest; a second load numbers its keys on; both are found again.
+    collection.delete((q) => q.where({ id: 'i0' }))
+    collection.load('item', [{ id: 'i3', name: 'd' }])
+    const [d] = collection.all().slice(-1)
+    collection.swap(c!, { id: 'i2', name: 'C' })
+    collection.swap(d!, { id: 'i3', name: 'D' })
+    expect(collection.all().map((r) => r.name)).toEqual(['B', 'C', 'D'])
+    const keys = collection.all().map((r) => (r as never)[symbols.primaryKey])
+    expect(new Set(keys).size).toBe(3)
+    expect(keys[1]).toBe((c as never)[symbols.primaryKey])
+    refuse = true
+    expect(() => collection.swap(collection.all()[0]!, { id: 'i1', name: 'x' })).toThrow('refused')
+    expect(collection.all().map((r) => r.name)).toEqual(['B', 'C', 'D'])
+    expect(() => collection.swap(a!, { id: 'i0', name: 'gone' })).toThrow('not in the collection')
+    refuse = false
+    await collection.update((q) => q.where({ id: 'i2' }), { data: (r) => void (r.name = 'CC') })
+    expect(collection.all().map((r) => r.name)).toEqual(['B', 'CC', 'D'])
+    expect(events).toEqual(['replaced b by B', 'replaced c by C', 'replaced d by D', 'replaced C by CC'])
+  })
+
   it('4. create throws and stores nothing when a create hook throws', async () => {
     const collection = await collectionOf('a')
     collection.hooks.on('create', () => {

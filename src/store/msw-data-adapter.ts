@@ -58,6 +58,8 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   #byKey: Map<unknown, Output<S>> | undefined
   /** Records put in by `load` so far: each load numbers its primary keys on from the last. */
   #loaded = 0
+  /** Each record's place in the collection's list, as `swap` last saw it. */
+  #positions: Map<unknown, number> | undefined
 
   constructor(schema: S, symbols: RecordSymbols, listener: CollectionListener<Output<S>>) {
     super({ schema })
@@ -124,7 +126,11 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
    */
   swap(prev: Output<S>, next: Output<S>): void {
     const records = this.all() as unknown[]
-    const at = records.indexOf(prev)
+    // Where each record stands, as last seen: checked before use, since a delete shifts the rest. A
+    // record not seen yet is looked for from the end, where new ones are.
+    this.#positions ??= new Map(records.map((r, i) => [r, i]))
+    let at = this.#positions.get(prev) ?? -1
+    if (records[at] !== prev) at = records.lastIndexOf(prev)
     if (at < 0) throw new Error('Failed to replace a record: it is not in the collection')
     const { primaryKey, relationMap } = this.#symbols
     const key = this.#keyOf(prev)
@@ -132,6 +138,8 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     Object.defineProperty(next, relationMap, lazyRelationMap(relationMap))
     this.#listener.replaced(prev, next)
     records[at] = next
+    this.#positions.delete(prev)
+    this.#positions.set(next, at)
     this.#byKey?.set(key, next)
   }
 
