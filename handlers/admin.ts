@@ -1,7 +1,8 @@
-import { http, type HttpHandler } from 'msw'
+import { getResponse, http, type HttpHandler } from 'msw'
 import { parseDuration, parseInstant, type Clock } from '../src/clock.js'
 import type { AccountSettings, RequestRecord } from './context.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
+import type { RateLimiter } from './rate-limit.js'
 
 /** The reserved prefix of the admin API, at the base URL's origin (outside its path). */
 export const ADMIN_PREFIX = '/__emulator'
@@ -19,7 +20,11 @@ export type AdminControl = {
     remove(id: string): unknown
     clear(): void
   }
-  readonly journal: { entries(): Array<RequestRecord & { seq: number }>; clear(): void }
+  readonly journal: {
+    entries(): Array<RequestRecord & { seq: number }>
+    clear(): void
+    subscribe(listener: (entry: (RequestRecord & { seq: number }) | null) => void): () => void
+  }
   addEntries(activationId: string, count: unknown): Promise<unknown>
   addActivation(input: never): Promise<unknown>
 }
@@ -29,6 +34,9 @@ const ENDPOINTS = ['list', 'activation', 'latest', 'participants'] as const
 /** The admin paths and their methods, for 405's `Allow`. */
 const PATHS: Array<[RegExp, string]> = [
   [/^\/state$/, 'GET'],
+  [/^\/accounts$/, 'GET'],
+  [/^\/requests\/stream$/, 'GET'],
+  [/^\/view\/[^/]+\/.*$/, 'GET'],
   [/^\/reset$/, 'POST'],
   [/^\/accounts\/[^/]+$/, 'PATCH'],
   [/^\/clock$/, 'GET, POST'],
@@ -128,6 +136,66 @@ function journalFilter(params: URLSearchParams) {
   return { endpoint, key: params.get('key'), status: number('status', 0, 599), limit: number('limit', 1, 1_000_000) }
 }
 
+/** Each key's requests left in its rate-limit window (`resetInSeconds` null: no window open); null without a limit. */
+function windowsOf(account: AccountSettings, limiter: RateLimiter | undefined, now: number) {
+  const limit = account.rateLimit
+  if (!limit || !limiter) return null
+  return account.apiKeys.map((key) => {
+    const { remaining, resetInMs } = limiter.peek(key, limit, now)
+    return { key, remaining, resetInSeconds: resetInMs === null ? null : Math.ceil(resetInMs / 1000) }
+  })
+}
+
+/** Whether a journal entry passes the journal's filters. */
+function matches(filter: ReturnType<typeof journalFilter>, r: RequestRecord): boolean {
+  return (
+    (filter.endpoint === null || r.endpoint === filter.endpoint) &&
+    (filter.key === null || r.key === filter.key) &&
+    (filter.status === undefined || r.status === filter.status)
+  )
+}
+
+const SSE_KEEP_ALIVE_MS = 15_000
+
+/**
+ * The journal as server-sent events: first the last `limit` requests (or, when the client reconnects
+ * with `Last-Event-ID`, those after it), then each request as it is recorded (`event: request`, the
+ * journal entry as `data`, its `seq` as `id`) and `event: clear` when the journal is cleared. A comment
+ * line every 15 s keeps proxies from closing an idle stream.
+ */
+function journalStream(
+  journal: AdminControl['journal'],
+  after: number | undefined,
+  limit: number,
+  keep: (entry: RequestRecord) => boolean,
+): Response {
+  const utf8 = new TextEncoder()
+  let stop = () => {}
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => controller.enqueue(utf8.encode(text))
+      const sendEntry = (entry: RequestRecord & { seq: number }) =>
+        send(`id: ${entry.seq}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
+      send('retry: 2000\n\n')
+      const past = journal.entries().filter(keep)
+      for (const entry of after === undefined ? past.slice(-limit) : past.filter((e) => e.seq > after)) sendEntry(entry)
+      const unsubscribe = journal.subscribe((entry) =>
+        entry === null ? send('event: clear\ndata: {}\n\n') : keep(entry) && sendEntry(entry),
+      )
+      const timer = setInterval(() => send(': keep-alive\n\n'), SSE_KEEP_ALIVE_MS)
+      stop = () => {
+        unsubscribe()
+        clearInterval(timer)
+      }
+    },
+    cancel: () => stop(),
+  })
+  return new Response(stream, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}
+
 /**
  * The admin API under `/__emulator` at the origin of `baseUrl`: state, reset, account settings,
  * clock, fault rules, the journal and added data, each a thin door onto the same operation of the
@@ -137,7 +205,19 @@ function journalFilter(params: URLSearchParams) {
  */
 export function createAdminHandlers(
   control: AdminControl,
-  { baseUrl, token }: { baseUrl: string; token?: string | undefined },
+  {
+    baseUrl,
+    token,
+    view = [],
+    rateLimiter,
+  }: {
+    baseUrl: string
+    token?: string | undefined
+    /** The API's handlers without the journal, rate limits and fault rules: what `GET /view/...` asks. */
+    view?: HttpHandler[]
+    /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
+    rateLimiter?: RateLimiter
+  },
 ): HttpHandler[] {
   const root = `${new URL(baseUrl).origin}${ADMIN_PREFIX}`
   type Resolver = (args: {
@@ -166,6 +246,47 @@ export function createAdminHandlers(
     http.get(
       `${root}/state`,
       door('read the state', () => json(200, control.state())),
+    ),
+    http.get(
+      `${root}/accounts`,
+      door('read the accounts', () =>
+        json(200, {
+          accounts: control.accounts.map((account) => ({
+            ...account,
+            apiKeys: [...account.apiKeys],
+            windows: windowsOf(account, rateLimiter, control.clock.now()),
+          })),
+        }),
+      ),
+    ),
+    http.get(
+      `${root}/view/:account/*`,
+      door('view the API', async ({ request, params }) => {
+        const name = param(params['account'])
+        const account = control.accounts.find((a) => a.name === name)
+        if (!account) {
+          const names = control.accounts.map((a) => a.name).join(', ')
+          throw apiError(404, `Unknown account ${JSON.stringify(name)}: the accounts are ${names}`)
+        }
+        const key = account.apiKeys[0]
+        if (key === undefined)
+          throw apiError(400, `Account ${JSON.stringify(name)} has no API key to view the API with`)
+        const url = new URL(request.url)
+        const rest = /^\/[^/]*\/view\/[^/]+(\/.*)$/.exec(url.pathname)?.[1] ?? '/'
+        const asked = new Request(`${baseUrl.replace(/\/+$/, '')}${rest}${url.search}`, {
+          headers: { authorization: `Api-Key ${key}` },
+        })
+        return (await getResponse(view, asked)) ?? errorResponse(apiError(404, `Not found: no endpoint at ${rest}`))
+      }),
+    ),
+    http.get(
+      `${root}/requests/stream`,
+      door('stream the journal', ({ request }) => {
+        const filter = journalFilter(new URL(request.url).searchParams)
+        const lastId = request.headers.get('last-event-id')
+        const after = lastId !== null && /^\d+$/.test(lastId) ? Number(lastId) : undefined
+        return journalStream(control.journal, after, filter.limit ?? 100, (r) => matches(filter, r))
+      }),
     ),
     http.post(
       `${root}/reset`,
@@ -222,14 +343,7 @@ export function createAdminHandlers(
       `${root}/requests`,
       door('read the journal', ({ request }) => {
         const filter = journalFilter(new URL(request.url).searchParams)
-        const requests = control.journal
-          .entries()
-          .filter(
-            (r) =>
-              (filter.endpoint === null || r.endpoint === filter.endpoint) &&
-              (filter.key === null || r.key === filter.key) &&
-              (filter.status === undefined || r.status === filter.status),
-          )
+        const requests = control.journal.entries().filter((r) => matches(filter, r))
         return json(200, { requests: filter.limit === undefined ? requests : requests.slice(-filter.limit) })
       }),
     ),

@@ -72,6 +72,8 @@ export type RequestRecord = {
   retryInSeconds?: number
   /** The id of the fault rule that changed the answer, if one did. */
   fault?: string
+  /** For an answer with an `{"error"}` body (a 4xx or 5xx): its message. */
+  error?: string
 }
 
 /** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */

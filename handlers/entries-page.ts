@@ -63,8 +63,9 @@ function applicableFilters(filters: EntryFilters, type: ActivationType, ctx: Han
   }
 }
 
-const ACTIVATION_KEY = Buffer.from('"activation":')
-const ENTRIES_KEY = Buffer.from(',"entries":')
+const utf8 = new TextEncoder()
+const ACTIVATION_KEY = utf8.encode('"activation":')
+const ENTRIES_KEY = utf8.encode(',"entries":')
 
 /**
  * The body of `/activations/:id` and `/activations/latest`: the activation and a page of its entries,
@@ -77,7 +78,7 @@ export function entriesPage(
   activation: StoredActivation,
   requested: EntryFilters,
   nowIso: string,
-): Buffer {
+): Uint8Array {
   const index = ctx.index
   const cursor = requested.cursor === undefined ? undefined : index.entries.get(requested.cursor)
   if (requested.cursor !== undefined) {
@@ -125,7 +126,7 @@ export function entriesPage(
   const end = index.enteredBy(lists, list, nowIso)
   if (!lists.inTimeOrder) keeps.push((e) => entryExistsAt(e, nowIso))
   const page = takePage(list, from, filters.limit, allOf(keeps), null, end)
-  const items = new Array<Buffer>(page.items.length)
+  const items = new Array<Uint8Array>(page.items.length)
   for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation, nowIso)
   return listBody(head, items, page.next)
 }

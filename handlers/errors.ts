@@ -21,7 +21,7 @@ export function apiError(status: number, message: string, headers?: Record<strin
 /** A JSON response from a body already serialized. Every answer of the API is `application/json`. */
 export function jsonResponse(
   status: number,
-  body: string | Buffer | null,
+  body: string | Uint8Array | null,
   headers: Record<string, string> = {},
 ): Response {
   return new Response(body as BodyInit | null, { status, headers: { 'content-type': 'application/json', ...headers } })

@@ -14,36 +14,38 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // one copy of those bytes, with no string to build and encode on every request.
 // A record has at most one other face, shown while something about it is still to come (see
 // src/contract/at-instant.ts): kept apart, so that moving the clock to and fro serializes each once.
-const cache = new WeakMap<object, Buffer>()
-const earlier = new WeakMap<object, Buffer>()
+const cache = new WeakMap<object, Uint8Array>()
+const earlier = new WeakMap<object, Uint8Array>()
+// TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
+const utf8 = new TextEncoder()
 
 /** The JSON of an activation as the API sends it at `nowIso`. */
-export function activationBytes(activation: StoredActivation, nowIso: string): Buffer {
+export function activationBytes(activation: StoredActivation, nowIso: string): Uint8Array {
   const before = activationChangesAfter(activation, nowIso)
   const kept = before ? earlier : cache
   let bytes = kept.get(activation)
   if (bytes === undefined) {
     const shown = before ? activationAt(activation, nowIso) : activation
-    kept.set(activation, (bytes = Buffer.from(JSON.stringify(toActivation(shown)))))
+    kept.set(activation, (bytes = utf8.encode(JSON.stringify(toActivation(shown)))))
   }
   return bytes
 }
 
 /** The JSON of an entry of an activation as the API sends it at `nowIso`. */
-export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Buffer {
+export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Uint8Array {
   const before = entryChangesAfter(entry, activation, nowIso)
   const kept = before ? earlier : cache
   let bytes = kept.get(entry)
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
-    kept.set(entry, (bytes = Buffer.from(JSON.stringify(toEntry(shown, activation)))))
+    kept.set(entry, (bytes = utf8.encode(JSON.stringify(toEntry(shown, activation)))))
   }
   return bytes
 }
 
 /** The JSON of a participant at `nowIso`. Not kept: what they entered changes with every entry they add. */
-export function participantBytes(participant: StoredParticipant, index: StoreIndex, nowIso: string): Buffer {
-  return Buffer.from(JSON.stringify(toParticipant(participant, index, nowIso)))
+export function participantBytes(participant: StoredParticipant, index: StoreIndex, nowIso: string): Uint8Array {
+  return utf8.encode(JSON.stringify(toParticipant(participant, index, nowIso)))
 }
 
 const COMMA = 0x2c
@@ -55,22 +57,22 @@ const BRACKET = 0x5b
  * list's bracket, such as `"activations":`, as text or as pieces of bytes.
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
-export function listBody(head: string | readonly Buffer[], items: readonly Buffer[], next: string | null): Buffer {
+export function listBody(head: string | readonly Uint8Array[], items: readonly Uint8Array[], next: string | null): Uint8Array {
   // Copied once into a buffer of the exact length: no array of pieces to build, and so less garbage
   // per request for the collector to chase while other requests are in flight.
-  const opening = typeof head === 'string' ? Buffer.from(`{${head}[`) : null
-  const closing = Buffer.from(`],"next":${next === null ? 'null' : JSON.stringify(next)}}`)
+  const opening = typeof head === 'string' ? utf8.encode(`{${head}[`) : null
+  const closing = utf8.encode(`],"next":${next === null ? 'null' : JSON.stringify(next)}}`)
   let length = (opening ? opening.length : 2) + closing.length + Math.max(0, items.length - 1)
-  if (!opening) for (const piece of head as readonly Buffer[]) length += piece.length
-  for (let i = 0; i < items.length; i++) length += (items[i] as Buffer).length
-  const body = Buffer.allocUnsafe(length)
+  if (!opening) for (const piece of head as readonly Uint8Array[]) length += piece.length
+  for (let i = 0; i < items.length; i++) length += (items[i] as Uint8Array).length
+  const body = new Uint8Array(length)
   let at = 0
   if (opening) {
     body.set(opening, at)
     at += opening.length
   } else {
     body[at++] = OPEN
-    for (const piece of head as readonly Buffer[]) {
+    for (const piece of head as readonly Uint8Array[]) {
       body.set(piece, at)
       at += piece.length
     }
@@ -78,7 +80,7 @@ export function listBody(head: string | readonly Buffer[], items: readonly Buffe
   }
   for (let i = 0; i < items.length; i++) {
     if (i > 0) body[at++] = COMMA
-    const item = items[i] as Buffer
+    const item = items[i] as Uint8Array
     body.set(item, at)
     at += item.length
   }

@@ -26,7 +26,7 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
               )
             : apiError(404, `Not found: no endpoint at ${url.pathname}`)
         const response = errorResponse(error)
-        ctx.record({ ...record, status: error.status, durationMs: performance.now() - started })
+        ctx.record({ ...record, status: error.status, error: error.message, durationMs: performance.now() - started })
         return request.method === 'HEAD'
           ? new Response(null, { status: response.status, headers: response.headers })
           : response

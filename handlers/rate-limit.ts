@@ -47,6 +47,15 @@ export class RateLimiter {
     return { allowed: true, limit: limit.limit, remaining: limit.limit - window.count, resetInMs }
   }
 
+  /** What `key` has left in its current window at `now`, without counting a request: `limit` when no window is open. */
+  peek(key: string, limit: RateLimit, now: number): { remaining: number; resetInMs: number | null } {
+    const window = this.#windows.get(key)
+    const length = limit.windowSeconds * 1000
+    const age = window ? Math.max(now - window.start, this.#realNow() - window.realStart) : length
+    if (!window || age >= length || now < window.start) return { remaining: limit.limit, resetInMs: null }
+    return { remaining: Math.max(0, limit.limit - window.count), resetInMs: length - age }
+  }
+
   /** Forgets every window (of one key, or of all). */
   clear(key?: string): void {
     if (key === undefined) this.#windows.clear()

@@ -49,7 +49,7 @@ export const DROP_LENGTH_HEADER = 'x-activation-emulator-length'
  * (`Response.error()`, which fetch rejects in-process and the server answers by destroying the socket);
  * `body`, the status and headers, then half the body, then an error (the server ends the socket there).
  */
-function dropped(response: Response, drop: 'connection' | 'body', body: Buffer | null): Response {
+function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Array | null): Response {
   if (drop === 'connection' || body === null) return Response.error()
   const half = body.subarray(0, Math.floor(body.length / 2))
   const stream = new ReadableStream<Uint8Array>({
@@ -93,10 +93,17 @@ export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoin
   }
 }
 
+const NEXT_KEY = new TextEncoder().encode('],"next":')
+const UTF8_DECODER = new TextDecoder()
+
 /** The `next` of a list body, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes searched for. */
-function nextOf(body: Buffer): string | null {
-  const at = body.lastIndexOf('],"next":')
-  return at < 0 ? null : (JSON.parse(body.subarray(at + 9, body.length - 1).toString()) as string | null)
+function nextOf(body: Uint8Array): string | null {
+  // Searched backwards by hand (a Uint8Array has no lastIndexOf for a sequence): the key is a few bytes from the end.
+  search: for (let at = body.length - NEXT_KEY.length; at >= 0; at--) {
+    for (let i = 0; i < NEXT_KEY.length; i++) if (body[at + i] !== NEXT_KEY[i]) continue search
+    return JSON.parse(UTF8_DECODER.decode(body.subarray(at + NEXT_KEY.length, body.length - 1))) as string | null
+  }
+  return null
 }
 
 /**
@@ -110,7 +117,7 @@ export function endpoint(
   ctx: HandlerContext,
   path: string,
   requires: { premium?: boolean },
-  answer: (request: EndpointRequest) => Buffer,
+  answer: (request: EndpointRequest) => Uint8Array,
 ): HttpHandler {
   const name = ENDPOINT_NAMES[path] ?? null
   return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
@@ -130,7 +137,7 @@ export function endpoint(
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
     let drop: 'connection' | 'body' | undefined
-    let body: Buffer | null = null
+    let body: Uint8Array | null = null
     let response: Response
     try {
       if (request.method !== 'GET' && !head) {
@@ -180,7 +187,8 @@ export function endpoint(
         error = apiError(500, `Failed to answer ${request.method} ${url.pathname}: ${reason}`)
       }
       response = errorResponse(error as ApiError, headers)
-      if (drop && !head) body = Buffer.from(await response.clone().arrayBuffer())
+      record.error = (error as ApiError).message
+      if (drop && !head) body = new Uint8Array(await response.clone().arrayBuffer())
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
     if (drop) response = dropped(response, drop, head ? null : body)

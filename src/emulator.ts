@@ -257,9 +257,26 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     addEntries: (activationId, count) => adder.addEntries(activationId, count),
     addActivation: (activation) => adder.addActivation(activation),
   }
+  // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.
+  const unlimited = {
+    take: (_key: string, limit: { limit: number }) => ({
+      allowed: true,
+      limit: limit.limit,
+      remaining: limit.limit,
+      resetInMs: 0,
+    }),
+  }
+  const quiet: HandlerContext = Object.create(ctx, {
+    rateLimiter: { value: unlimited },
+    delayFor: { value: () => null },
+    faultFor: { value: () => null },
+    record: { value: () => {} },
+  })
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
     baseUrl,
     token: options.adminToken,
+    view: createHandlers(quiet),
+    rateLimiter,
   })
   return emulator
 }

@@ -17,6 +17,7 @@ export class Journal {
   readonly #size: number
   #entries: JournalEntry[] = []
   #seq = 0
+  readonly #listeners = new Set<(entry: JournalEntry | null) => void>()
 
   constructor(size: number) {
     this.#size = size
@@ -30,6 +31,7 @@ export class Journal {
     if (this.#entries.length > this.#size + Math.max(64, this.#size >> 4)) {
       this.#entries = this.#entries.slice(-this.#size)
     }
+    for (const listener of this.#listeners) listener(recorded)
     return recorded
   }
 
@@ -42,5 +44,16 @@ export class Journal {
   clear(): void {
     this.#entries = []
     this.#seq = 0
+    for (const listener of this.#listeners) listener(null)
+  }
+
+  /**
+   * Hears each request as it is recorded, and `null` when the journal is cleared; returns the call
+   * that stops it (the admin API's live stream, `GET /__emulator/requests/stream`).
+   * @example const stop = journal.subscribe((entry) => console.log(entry?.status ?? 'cleared'))
+   */
+  subscribe(listener: (entry: JournalEntry | null) => void): () => void {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
   }
 }

@@ -16,6 +16,7 @@ import { askForBodyBytes, keptAnswerOf } from '../handlers/body-bytes.js'
 import { urlOf } from '../handlers/path.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
+import { inspectorHandlers } from './inspector/inspector-handlers.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -71,10 +72,13 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
   const origin = new URL(emulator.baseUrl).origin
   const admin = options.admin ?? (isLoopback(host) || emulator.adminProtected)
-  // The admin paths sit outside the base path, so they come before the API's catch-all 404. msw runs
+  // The admin paths sit outside the base path, so they come before the API's catch-all 404.
+  // The inspector page (`/__emulator/`) comes with the admin API it calls, and goes with it. msw runs
   // every handler before the one that answers (a URL parse, the cookies, a path match each), so a
-  // request outside the admin prefix, which no admin handler matches, is given the API's alone.
-  const adminFirst = admin ? [...emulator.adminHandlers, ...emulator.handlers] : emulator.handlers
+  // request outside the admin prefix, which no admin or inspector handler matches, is given the API's alone.
+  const adminFirst = admin
+    ? [...(await inspectorHandlers(emulator.baseUrl)), ...emulator.adminHandlers, ...emulator.handlers]
+    : emulator.handlers
   const handlersFor = (request: Request) =>
     urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers
 
@@ -242,6 +246,7 @@ async function answer(
   if (kept) Object.assign(out, kept.headers)
   else response.headers.forEach((value, key) => (out[key] = value))
   if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
   let body: Buffer | null = head
     ? null
     : kept
@@ -253,6 +258,21 @@ async function answer(
     out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
   }
   send(res, response.status, out, body)
+  return response.status
+}
+
+/** Sends a stream (the admin API's server-sent events) as it comes, until it ends or the client goes. */
+async function streamBody(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<number> {
+  res.writeHead(response.status, headers)
+  res.flushHeaders()
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  res.on('close', () => void reader.cancel().catch(() => {}))
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  res.end()
   return response.status
 }
 

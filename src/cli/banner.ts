@@ -63,6 +63,7 @@ export function banner(
     ...(adminUrl
       ? [
           `  admin      ${adminUrl}${emulator.adminProtected ? ' (Authorization: Bearer <admin token>)' : ''}`,
+          `  inspector  ${adminUrl}/ (open it in a browser: the world, the clock, the journal live, fault rules)`,
           `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}${adminUrl}/clock -d '{"advance":"1h"}'`,
         ]
       : ['  admin      off (--no-admin, or a non-loopback --host without --admin-token)']),

@@ -1,0 +1,582 @@
+// The inspector's script, run by the browser (served as client.js at /__emulator/client.js). It has no
+// dependencies and imports nothing: every figure it shows and every change it makes goes through the
+// documented admin API under /__emulator, and what it shows of the world comes from
+// `GET /__emulator/view/<account>/<API path>`, the API's own answer, never journaled or rate-limited.
+export {}
+
+type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any -- what the admin API answers
+type Account = {
+  name: string
+  apiKeys: string[]
+  premium: boolean
+  rateLimit: { limit: number; windowSeconds: number } | null
+}
+type ViewName = 'activations' | 'entries' | 'participants'
+
+const ADMIN = '/__emulator'
+const TOKEN_KEY = 'activation-emulator-admin-token'
+const API_BASE = `${location.origin}${document.body.dataset['basePath'] ?? ''}`
+const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T
+
+let accounts: Account[] = []
+let clock = { now: Date.now(), frozen: true, readAt: performance.now() }
+let token = sessionStorage.getItem(TOKEN_KEY)
+
+/** Says what happened, or what went wrong, in the page's status line. */
+function say(text: string, error = false): void {
+  const line = $('#message')
+  line.textContent = text
+  line.classList.toggle('error', error)
+}
+
+/** One admin request; its `{"error"}` becomes a thrown Error with that message. Asks for the admin token on a 401. */
+async function admin(method: string, path: string, body?: unknown): Promise<Json> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token) headers['authorization'] = `Bearer ${token}`
+  const response = await fetch(`${ADMIN}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  if (response.status === 401) {
+    const given = prompt('This emulator has an admin token (--admin-token). Token:')
+    if (given) {
+      token = given
+      sessionStorage.setItem(TOKEN_KEY, given)
+      return admin(method, path, body)
+    }
+  }
+  const answer = await response.json()
+  if (!response.ok) throw new Error(`${method} ${ADMIN}${path}: ${response.status} ${answer.error}`)
+  return answer
+}
+
+/** Runs an action of the page, and says its error if it fails. */
+function act(action: () => Promise<unknown>): void {
+  action().catch((error: Error) => say(error.message, true))
+}
+
+/** An element with attributes (or properties: `textContent`, `checked`...) and children. */
+function el(tag: string, props: Record<string, unknown> = {}, ...children: Array<Node | string>): HTMLElement {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(props)) {
+    if (name in node && !name.startsWith('data') && !name.startsWith('aria')) (node as Json)[name] = value
+    else node.setAttribute(name, String(value))
+  }
+  node.append(...children)
+  return node
+}
+
+const cell = (text: unknown, className = '') => el('td', className ? { className } : {}, String(text ?? ''))
+const statusClass = (status: number) => `s${Math.floor(status / 100)}`
+const shortTime = (iso: string) => iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z')
+
+// ---- the clock ------------------------------------------------------------------------------------
+
+function clockNow(): number {
+  return clock.frozen ? clock.now : clock.now + (performance.now() - clock.readAt)
+}
+
+function showClock(): void {
+  $('#clock-now').textContent = shortTime(new Date(clockNow()).toISOString())
+  $('#clock-mode').textContent = clock.frozen ? 'frozen' : 'running'
+  $('#clock-toggle').textContent = clock.frozen ? 'Run' : 'Freeze'
+}
+
+function tookClock(answer: { now: string; frozen: boolean }): void {
+  clock = { now: Date.parse(answer.now), frozen: answer.frozen, readAt: performance.now() }
+  showClock()
+}
+
+/** Sets, advances, freezes or runs the clock (`POST /__emulator/clock`), then shows the world as it is then. */
+async function moveClock(body: Record<string, unknown>, what: string): Promise<void> {
+  tookClock(await admin('POST', '/clock', body))
+  await refreshView()
+  say(`Clock: ${what}; now ${shortTime(new Date(clock.now).toISOString())}`)
+}
+
+/** The first instant after now at which an activation starts (`start`) or a running one ends (`end`), over every account. */
+async function nextInstant(kind: 'start' | 'end'): Promise<number | null> {
+  const now = clockNow()
+  let best = Infinity
+  for (const account of accounts) {
+    let next: string | null = null
+    do {
+      const query = new URLSearchParams({ state: kind === 'start' ? 'not_started' : 'running', limit: '100' })
+      if (next) query.set('next', next)
+      const { status, body } = await view(account.name, '/activations/list', query)
+      if (status !== 200) break
+      for (const a of body.activations) {
+        const at = Date.parse(kind === 'start' ? a.startTime.iso : a.endTime.iso)
+        if (at > now && at < best) best = at
+      }
+      next = body.next
+    } while (next)
+  }
+  return best === Infinity ? null : best
+}
+
+// ---- accounts -------------------------------------------------------------------------------------
+
+async function loadAccounts(): Promise<void> {
+  const answer = await admin('GET', '/accounts')
+  const first = accounts.length === 0
+  accounts = answer.accounts
+  if (first) {
+    for (const select of document.querySelectorAll<HTMLSelectElement>('.account-select')) {
+      select.replaceChildren(...accounts.map((a) => el('option', { value: a.name }, a.name)))
+    }
+  }
+  const rows = answer.accounts.map((a: Json) => {
+    const premium = el('input', { type: 'checkbox', checked: a.premium, 'aria-label': `premium for ${a.name}` })
+    premium.addEventListener('change', () =>
+      act(async () => {
+        await admin('PATCH', `/accounts/${encodeURIComponent(a.name)}`, {
+          premium: (premium as HTMLInputElement).checked,
+        })
+        await loadAccounts()
+        say(`Account ${a.name}: premium ${(premium as HTMLInputElement).checked ? 'on' : 'off'}`)
+      }),
+    )
+    const limit = el('input', {
+      type: 'number',
+      min: '1',
+      value: a.rateLimit?.limit ?? '',
+      'aria-label': `rate limit of ${a.name}: requests`,
+    }) as HTMLInputElement
+    const windowSeconds = el('input', {
+      type: 'number',
+      min: '1',
+      value: a.rateLimit?.windowSeconds ?? 60,
+      'aria-label': `rate limit of ${a.name}: window in seconds`,
+    }) as HTMLInputElement
+    const setLimit = (rateLimit: unknown, what: string) =>
+      act(async () => {
+        await admin('PATCH', `/accounts/${encodeURIComponent(a.name)}`, { rateLimit })
+        await loadAccounts()
+        say(`Account ${a.name}: ${what}`)
+      })
+    const set = el('button', { type: 'button' }, 'Set')
+    set.addEventListener('click', () =>
+      setLimit(
+        { limit: Number(limit.value), windowSeconds: Number(windowSeconds.value) },
+        `rate limit ${limit.value} per ${windowSeconds.value} s`,
+      ),
+    )
+    const clear = el('button', { type: 'button' }, 'Clear')
+    clear.addEventListener('click', () => setLimit(null, 'no rate limit'))
+    const left = a.windows
+      ? a.windows
+          .map(
+            (w: Json) =>
+              `${w.key}: ${w.remaining} left${w.resetInSeconds === null ? '' : `, resets in ${w.resetInSeconds} s`}`,
+          )
+          .join('; ')
+      : 'no rate limit'
+    return el(
+      'tr',
+      { 'data-account': a.name },
+      cell(a.name),
+      cell(a.apiKeys.join(', ')),
+      el('td', {}, el('label', {}, premium, ' premium')),
+      el('td', {}, limit, ' per ', windowSeconds, ' s ', set, ' ', clear),
+      cell(left, 'left'),
+    )
+  })
+  $('#accounts').replaceChildren(...rows)
+}
+
+// ---- the world, through the API's own answers -----------------------------------------------------
+
+/** The API's answer to `path?query` for an account, through `GET /__emulator/view/...`: never journaled, never limited. */
+async function view(account: string, path: string, query: URLSearchParams): Promise<{ status: number; body: Json }> {
+  const search = query.toString()
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
+  const response = await fetch(`${ADMIN}/view/${encodeURIComponent(account)}${path}${search ? `?${search}` : ''}`, {
+    headers,
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+/** The curl line that asks the API itself for the same data. */
+function curlOf(account: string, path: string, query: URLSearchParams): string {
+  const key = accounts.find((a) => a.name === account)?.apiKeys[0] ?? '<key>'
+  const search = query.toString().replaceAll('%5B%5D', '[]')
+  return `curl -g -H 'Authorization: Api-Key ${key}' '${API_BASE}${path}${search ? `?${search}` : ''}'`
+}
+
+/** Each browsing view's request and its cursors: `next` for the following page, `page` its number. */
+const pages: Record<ViewName, { next: string | null; page: number; cursor: string | null }> = {
+  activations: { next: null, page: 1, cursor: null },
+  entries: { next: null, page: 1, cursor: null },
+  participants: { next: null, page: 1, cursor: null },
+}
+
+/** A browsing form's request: the account, the API path and the query its fields make (empty fields left out). */
+function requestOf(name: ViewName): { account: string; path: string; query: URLSearchParams } {
+  const form = $<HTMLFormElement>(`#${name}-form`)
+  const query = new URLSearchParams()
+  let account = ''
+  let path = name === 'participants' ? '/experience/participants' : '/activations/list'
+  for (const field of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')) {
+    if (field.name === 'account') account = field.value
+    else if (field.name === 'id') path = `/activations/${encodeURIComponent(field.value.trim())}`
+    else if (field instanceof HTMLSelectElement && field.multiple) {
+      for (const option of field.selectedOptions) query.append(field.name, option.value)
+    } else if (field.value !== '') query.set(field.name, field.value)
+  }
+  const cursor = pages[name].cursor
+  if (cursor) query.set('next', cursor)
+  return { account, path, query }
+}
+
+function stateAt(activation: Json, now: number): string {
+  if (now < Date.parse(activation.startTime.iso)) return 'not_started'
+  return now < Date.parse(activation.endTime.iso) ? 'running' : 'ended'
+}
+
+/** Asks for the view's current page and shows it, with its curl line and pager. */
+async function showPage(name: ViewName): Promise<void> {
+  const { account, path, query } = requestOf(name)
+  $(`#${name}-curl`).textContent = curlOf(account, path, query)
+  const { status, body } = await view(account, path, query)
+  const tbody = $(`#${name}`)
+  const state = pages[name]
+  if (status !== 200) {
+    state.next = null
+    tbody.replaceChildren(
+      el('tr', {}, el('td', { colSpan: 6, className: `status ${statusClass(status)}` }, `${status}: ${body.error}`)),
+    )
+  } else if (name === 'activations') {
+    const now = clockNow()
+    tbody.replaceChildren(
+      ...body.activations.map((a: Json) => {
+        const open = el('button', { type: 'button', title: 'Show its entries' }, a.id)
+        open.addEventListener('click', () => act(() => openEntries(account, a.id)))
+        return el(
+          'tr',
+          { 'data-id': a.id },
+          el('td', {}, open),
+          cell(a.subtype ? `${a.type} (${a.subtype})` : a.type),
+          cell(stateAt(a, now), 'state'),
+          cell(a.title, 'wrap'),
+          cell(shortTime(a.startTime.iso)),
+          cell(shortTime(a.endTime.iso)),
+        )
+      }),
+    )
+  } else if (name === 'entries') {
+    const a = body.activation
+    $('#entries-activation').textContent = `${a.id}: ${a.title} (${a.type}, ${stateAt(a, clockNow())})`
+    tbody.replaceChildren(
+      ...body.entries.map((e: Json) => {
+        const { id, enteredAt, email, ...rest } = e
+        return el(
+          'tr',
+          { 'data-id': id },
+          cell(id),
+          cell(enteredAt ? shortTime(enteredAt.iso) : ''),
+          cell(email),
+          cell(JSON.stringify(rest).slice(0, 160), 'wrap'),
+        )
+      }),
+    )
+  } else {
+    tbody.replaceChildren(
+      ...body.participants.map((p: Json) =>
+        el(
+          'tr',
+          { 'data-id': p.id },
+          cell(p.id),
+          cell(p.email),
+          cell([p.firstName, p.lastName].filter(Boolean).join(' ')),
+          cell(p.firstEnteredAt ? shortTime(p.firstEnteredAt.iso) : ''),
+          cell(p.activationsEntered?.length ?? ''),
+        ),
+      ),
+    )
+  }
+  if (status === 200 && tbody.children.length === 0) {
+    tbody.replaceChildren(el('tr', {}, el('td', { colSpan: 6, className: 'muted' }, `No ${name} on this page`)))
+  }
+  state.next = status === 200 ? body.next : null
+  $(`#${name}-page`).textContent = status === 200 ? `page ${state.page}${state.next ? '' : ', the last'}` : ''
+  ;($(`[data-next="${name}"]`) as HTMLButtonElement).disabled = state.next === null
+}
+
+async function openEntries(account: string, id: string): Promise<void> {
+  const form = $<HTMLFormElement>('#entries-form')
+  ;(form.elements.namedItem('account') as HTMLSelectElement).value = account
+  ;(form.elements.namedItem('id') as HTMLInputElement).value = id
+  Object.assign(pages.entries, { cursor: null, page: 1 })
+  await select('entries')
+}
+
+// ---- the journal, live ----------------------------------------------------------------------------
+
+const journalRows = new Map<number, Json>()
+const JOURNAL_ROWS = 500
+
+function addJournalRow(r: Json): void {
+  journalRows.set(r.seq, r)
+  const query = new URLSearchParams()
+  for (const [name, values] of Object.entries(r.query as Record<string, string[]>))
+    for (const v of values) query.append(name, v)
+  const search = query.toString()
+  const show = el('button', { type: 'button', title: 'Show the response' }, String(r.seq))
+  show.addEventListener('click', () => act(() => showResponse(r)))
+  const row = el(
+    'tr',
+    { 'data-seq': r.seq },
+    el('td', {}, show),
+    el(
+      'td',
+      { className: 'status' },
+      el('span', { className: statusClass(r.status) }, r.status === 0 ? '0 dropped' : String(r.status)),
+    ),
+    cell(r.method),
+    cell(`${r.path}${search ? `?${decodeURIComponent(search)}` : ''}`, 'wrap'),
+    cell(r.key ?? '—'),
+    cell(r.durationMs.toFixed(1)),
+    cell(shortTime(r.at)),
+    cell(r.fault ?? ''),
+  )
+  const body = $('#journal')
+  body.prepend(row)
+  while (body.children.length > JOURNAL_ROWS) body.lastElementChild?.remove()
+  if (r.endpoint && !$('#view-accounts').hidden) act(loadAccounts)
+}
+
+/** What a journaled request was answered: an error's own `{"error"}`, or for a 200 the same request asked again now. */
+async function showResponse(r: Json): Promise<void> {
+  let text: string
+  if (r.status === 0) text = `The connection was dropped by the fault rule ${r.fault}: no response.`
+  else if (r.error !== undefined) text = JSON.stringify({ error: r.error }, null, 2)
+  else if (r.account) {
+    const query = new URLSearchParams()
+    for (const [name, values] of Object.entries(r.query as Record<string, string[]>))
+      for (const v of values) query.append(name, v)
+    const { status, body } = await view(r.account, r.path, query)
+    text = `${status}, asked again now (GET ${ADMIN}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
+  } else text = `${r.status}: no body kept`
+  $('#response-title').hidden = false
+  $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${r.path}: ${r.status}`
+  const pre = $('#response')
+  pre.hidden = false
+  pre.textContent = text
+}
+
+/** Reads `GET /__emulator/requests/stream` (server-sent events) through fetch, which can send the admin token; reconnects. */
+async function followJournal(lastId: number | null = null): Promise<void> {
+  const headers: Record<string, string> = { accept: 'text/event-stream' }
+  if (token) headers['authorization'] = `Bearer ${token}`
+  if (lastId !== null) headers['last-event-id'] = String(lastId)
+  try {
+    const response = await fetch(`${ADMIN}/requests/stream?limit=${JOURNAL_ROWS}`, { headers })
+    if (!response.ok || !response.body) throw new Error(`journal stream: ${response.status}`)
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffered = ''
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffered += read.value
+      let end: number
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const event = buffered.slice(0, end)
+        buffered = buffered.slice(end + 2)
+        const type = /^event: (.*)$/m.exec(event)?.[1]
+        const data = /^data: (.*)$/m.exec(event)?.[1]
+        if (type === 'clear') {
+          journalRows.clear()
+          $('#journal').replaceChildren()
+          lastId = null
+        } else if (type === 'request' && data) {
+          const entry = JSON.parse(data)
+          lastId = entry.seq
+          addJournalRow(entry)
+        }
+      }
+    }
+  } catch {
+    // The server went away or restarted: try again shortly.
+  }
+  setTimeout(() => void followJournal(lastId), 2000)
+}
+
+// ---- fault rules ----------------------------------------------------------------------------------
+
+async function loadFaults(): Promise<void> {
+  const { faults } = await admin('GET', '/faults')
+  $('#faults').replaceChildren(
+    ...faults.map((f: Json) => {
+      const remove = el('button', { type: 'button', 'aria-label': `Remove the rule ${f.id}` }, 'Remove')
+      remove.addEventListener('click', () =>
+        act(async () => {
+          await admin('DELETE', `/faults/${encodeURIComponent(f.id)}`)
+          await loadFaults()
+          say(`Removed the rule ${f.id}`)
+        }),
+      )
+      const appliesTo = [f.endpoint ?? 'any', f.key ? `key ${f.key}` : '', f.after ? `after ${f.after}` : '']
+        .filter(Boolean)
+        .join(', ')
+      const effect =
+        f.status !== undefined
+          ? `status ${f.status}${f.error ? ` "${f.error}"` : ''}`
+          : f.drop !== undefined
+            ? `drop ${f.drop}`
+            : `delay ${JSON.stringify(f.delay)}`
+      const often =
+        [f.times !== undefined ? `${f.times} times` : '', f.probability !== undefined ? `p ${f.probability}` : '']
+          .filter(Boolean)
+          .join(', ') || 'every time'
+      return el(
+        'tr',
+        { 'data-rule': f.id },
+        cell(f.id),
+        cell(appliesTo),
+        cell(effect),
+        cell(f.spent ? `${often} (spent)` : often),
+        cell(f.matched),
+        cell(f.fired),
+        el('td', {}, remove),
+      )
+    }),
+  )
+}
+
+/** The rule the form describes, as `POST /__emulator/faults` takes it. */
+function ruleOfForm(form: HTMLFormElement): Record<string, unknown> {
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value.trim()
+  const rule: Record<string, unknown> = { endpoint: value('endpoint') }
+  if (value('key')) rule['key'] = value('key')
+  if (value('after')) rule['after'] = Number(value('after'))
+  const effect = value('effect')
+  if (effect === 'status') {
+    rule['status'] = Number(value('status'))
+    if (value('error')) rule['error'] = value('error')
+  } else if (effect === 'delay') rule['delay'] = /^\d+$/.test(value('delay')) ? Number(value('delay')) : value('delay')
+  else rule['drop'] = value('drop')
+  if (value('times')) rule['times'] = Number(value('times'))
+  if (value('probability')) rule['probability'] = Number(value('probability'))
+  return rule
+}
+
+// ---- views ----------------------------------------------------------------------------------------
+
+let current = 'accounts'
+
+async function refreshView(): Promise<void> {
+  if (current === 'accounts') await loadAccounts()
+  else if (current === 'faults') await loadFaults()
+  else if (current === 'activations' || current === 'entries' || current === 'participants') {
+    if (current !== 'entries' || $<HTMLInputElement>('#entries-form [name=id]').value) await showPage(current)
+  }
+}
+
+async function select(name: string): Promise<void> {
+  current = name
+  for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]')) {
+    const on = tab.dataset['view'] === name
+    tab.setAttribute('aria-selected', String(on))
+    tab.tabIndex = on ? 0 : -1
+    $(`#view-${tab.dataset['view']}`).hidden = !on
+  }
+  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`)
+  await refreshView()
+}
+
+function wire(): void {
+  const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role=tab]')]
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => act(() => select(tab.dataset['view']!)))
+    // Arrow keys move between tabs, as in any tab list.
+    tab.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+      if (!step) return
+      const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length]!
+      next.focus()
+      act(() => select(next.dataset['view']!))
+    })
+  }
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance]')) {
+    button.addEventListener('click', () =>
+      act(() => moveClock({ advance: button.dataset['advance'] }, `advanced ${button.dataset['advance']}`)),
+    )
+  }
+  for (const kind of ['start', 'end'] as const) {
+    $(`#next-${kind}`).addEventListener('click', () =>
+      act(async () => {
+        const at = await nextInstant(kind)
+        if (at === null)
+          say(kind === 'start' ? 'No activation starts after now' : 'No running activation ends after now')
+        else await moveClock({ set: new Date(at).toISOString() }, `set to the next ${kind}`)
+      }),
+    )
+  }
+  $('#clock-toggle').addEventListener('click', () =>
+    act(() => moveClock({ freeze: !clock.frozen }, clock.frozen ? 'running' : 'frozen')),
+  )
+  $('#reset').addEventListener('click', () =>
+    act(async () => {
+      const state = await admin('POST', '/reset')
+      tookClock(state.clock)
+      await refreshView()
+      say('Reset: the world, accounts, clock, fault rules and journal are back to the start')
+    }),
+  )
+  for (const name of ['activations', 'entries', 'participants'] as const) {
+    $(`#${name}-form`).addEventListener('submit', (event) => {
+      event.preventDefault()
+      Object.assign(pages[name], { cursor: null, page: 1 })
+      act(() => showPage(name))
+    })
+    $(`[data-first="${name}"]`).addEventListener('click', () => {
+      Object.assign(pages[name], { cursor: null, page: 1 })
+      act(() => showPage(name))
+    })
+    $(`[data-next="${name}"]`).addEventListener('click', () => {
+      const state = pages[name]
+      if (state.next === null) return
+      Object.assign(state, { cursor: state.next, page: state.page + 1 })
+      act(() => showPage(name))
+    })
+  }
+  for (const button of document.querySelectorAll<HTMLButtonElement>('.copy')) {
+    button.addEventListener('click', () =>
+      act(async () => {
+        await navigator.clipboard.writeText($(`#${button.dataset['copy']}`).textContent ?? '')
+        say('Copied the curl line')
+      }),
+    )
+  }
+  $('#fault-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    act(async () => {
+      const rule = await admin('POST', '/faults', ruleOfForm(event.target as HTMLFormElement))
+      await loadFaults()
+      say(`Added the rule ${rule.id}`)
+    })
+  })
+  $('#faults-clear').addEventListener('click', () =>
+    act(async () => {
+      await admin('DELETE', '/faults')
+      await loadFaults()
+      say('Removed every rule')
+    }),
+  )
+  $('#journal-clear').addEventListener('click', () => act(() => admin('DELETE', '/requests')))
+}
+
+async function start(): Promise<void> {
+  wire()
+  const state = await admin('GET', '/state')
+  $('#scenario').textContent = `${state.scenario}, seed ${state.seed}`
+  tookClock(state.clock)
+  await loadAccounts()
+  setInterval(showClock, 1000)
+  setInterval(() => act(async () => tookClock(await admin('GET', '/clock'))), 5000)
+  void followJournal()
+  const first = location.hash.slice(1)
+  await select(document.querySelector(`[data-view="${first}"]`) ? first : 'accounts')
+}
+
+act(start)

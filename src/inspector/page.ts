@@ -1,0 +1,176 @@
+import { FILTER_TYPES, STATES } from '../contract/enums.js'
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+const options = (values: readonly string[], none?: string) =>
+  (none === undefined ? '' : `<option value="">${none}</option>`) +
+  values.map((v) => `<option value="${v}">${v}</option>`).join('')
+
+// Plain CSS, no framework: a top bar (the clock), tabs, one view at a time; tables scroll sideways on
+// a narrow window. Colours of a status by class, with the number always written out.
+const STYLE = `
+:root { color-scheme: light; --fg: #1d2430; --muted: #5b6472; --line: #d5dae1; --bg: #f6f7f9; --accent: #1f5fbf;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+* { box-sizing: border-box; }
+body { margin: 0; }
+header { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .6rem 1rem; background: #fff;
+  border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 1; }
+h1 { font-size: 1.05rem; margin: 0; }
+h1 small { font-weight: normal; color: var(--muted); }
+h2 { font-size: 1rem; margin: 1rem 0 .5rem; }
+#clock { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
+#clock-now { font-variant-numeric: tabular-nums; font-weight: 600; }
+.badge { border-radius: 1rem; padding: 0 .5rem; font-size: .8rem; border: 1px solid var(--line); }
+nav { display: flex; flex-wrap: wrap; gap: .25rem; padding: .5rem 1rem 0; }
+nav button[aria-selected="true"] { background: var(--accent); color: #fff; border-color: var(--accent); }
+main { padding: 0 1rem 1rem; }
+button, input, select { font: inherit; color: inherit; }
+button { background: #fff; border: 1px solid var(--line); border-radius: .3rem; padding: .25rem .65rem; cursor: pointer; }
+button:hover { border-color: var(--accent); }
+:focus-visible { outline: 3px solid #f0a500; outline-offset: 1px; }
+input, select { border: 1px solid var(--line); border-radius: .3rem; padding: .2rem .4rem; background: #fff; max-width: 100%; }
+input[type=number] { width: 6.5rem; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .75rem 0; }
+form.filters label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); gap: .1rem; }
+.scroll { overflow-x: auto; background: #fff; border: 1px solid var(--line); border-radius: .3rem; }
+table { border-collapse: collapse; width: 100%; font-size: .85rem; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
+td.wrap { white-space: normal; min-width: 16rem; }
+th { background: #eef1f5; font-weight: 600; }
+.curl { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
+.curl code { flex: 1; overflow-x: auto; white-space: nowrap; background: #fff; border: 1px solid var(--line); padding: .3rem .5rem; border-radius: .3rem; font-size: .8rem; }
+.pager { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; color: var(--muted); }
+.s2 { color: #0b6b2e; background: #e3f5e9; } .s3 { color: #2b4a8b; background: #e6edfa; }
+.s4 { color: #8a4b00; background: #fdf0dc; } .s5 { color: #a11a1a; background: #fbe4e4; } .s0 { color: #fff; background: #5b6472; }
+td.status span { border-radius: .25rem; padding: 0 .35rem; font-weight: 600; }
+pre { background: #fff; border: 1px solid var(--line); border-radius: .3rem; padding: .5rem; overflow: auto; max-height: 22rem; font-size: .8rem; }
+#message { margin: .5rem 1rem; min-height: 1.4em; }
+#message.error { color: #a11a1a; font-weight: 600; }
+.muted { color: var(--muted); }
+@media (max-width: 700px) { header { position: static; } input[type=number] { width: 5rem; } }
+`
+
+/**
+ * The inspector's page: markup and style, with the API's base path and the lists the filters offer;
+ * everything it shows it asks of the admin API (`client.ts`).
+ */
+export function inspectorPage(basePath: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>activation-emulator inspector</title>
+<link rel="icon" href="data:,">
+<style>${STYLE}</style>
+</head>
+<body data-base-path="${escape(basePath)}">
+<header>
+  <h1>activation-emulator <small id="scenario"></small></h1>
+  <section id="clock" aria-label="Clock">
+    <span>Clock</span> <output id="clock-now" aria-live="off">…</output> <span id="clock-mode" class="badge"></span>
+    <button type="button" data-advance="1h">+1 h</button>
+    <button type="button" data-advance="1d">+1 d</button>
+    <button type="button" id="next-start" title="Set the clock to the next instant an activation starts">Next start</button>
+    <button type="button" id="next-end" title="Set the clock to the next instant a running activation ends">Next end</button>
+    <button type="button" id="clock-toggle">Freeze</button>
+    <button type="button" id="reset" title="POST /__emulator/reset: the world, accounts, clock, rules and journal back to the start">Reset</button>
+  </section>
+</header>
+<nav role="tablist" aria-label="Views">
+  <button type="button" role="tab" data-view="accounts" aria-controls="view-accounts" accesskey="1">Accounts</button>
+  <button type="button" role="tab" data-view="activations" aria-controls="view-activations" accesskey="2">Activations</button>
+  <button type="button" role="tab" data-view="entries" aria-controls="view-entries" accesskey="3">Entries</button>
+  <button type="button" role="tab" data-view="participants" aria-controls="view-participants" accesskey="4">Participants</button>
+  <button type="button" role="tab" data-view="journal" aria-controls="view-journal" accesskey="5">Journal</button>
+  <button type="button" role="tab" data-view="faults" aria-controls="view-faults" accesskey="6">Faults</button>
+</nav>
+<p id="message" role="status" aria-live="polite"></p>
+<main>
+  <section id="view-accounts" role="tabpanel" aria-label="Accounts" hidden>
+    <div class="scroll"><table><thead><tr><th>account</th><th>API keys</th><th>premium</th><th>rate limit</th><th>left in the window</th></tr></thead>
+    <tbody id="accounts"></tbody></table></div>
+  </section>
+
+  <section id="view-activations" role="tabpanel" aria-label="Activations" hidden>
+    <form class="filters" id="activations-form">
+      <label>account <select name="account" class="account-select"></select></label>
+      <label>state <select name="state">${options(STATES, 'any')}</select></label>
+      <label>types[] <select name="types[]" multiple size="3">${options(FILTER_TYPES)}</select></label>
+      <label>start_date <input name="start_date" placeholder="YYYY-MM-DD"></label>
+      <label>limit <input name="limit" type="number" min="1" max="100" value="20"></label>
+      <button>Show</button>
+    </form>
+    <div class="curl"><code id="activations-curl"></code><button type="button" class="copy" data-copy="activations-curl">Copy</button></div>
+    <div class="scroll"><table><thead><tr><th>id</th><th>type</th><th>state</th><th>title</th><th>starts</th><th>ends</th></tr></thead>
+    <tbody id="activations"></tbody></table></div>
+    <div class="pager"><button type="button" data-first="activations">First page</button><button type="button" data-next="activations">Next page</button><span id="activations-page"></span></div>
+  </section>
+
+  <section id="view-entries" role="tabpanel" aria-label="Entries" hidden>
+    <form class="filters" id="entries-form">
+      <label>account <select name="account" class="account-select"></select></label>
+      <label>activation id <input name="id" required placeholder="an id, or latest"></label>
+      <label>is_completed <select name="is_completed"><option value="">any</option><option>1</option><option>0</option></select></label>
+      <label>is_winner <select name="is_winner"><option value="">any</option><option>1</option><option>0</option></select></label>
+      <label>bracket_round <input name="bracket_round" type="number" min="1"></label>
+      <label>bracket_seed <input name="bracket_seed" type="number" min="1"></label>
+      <label>start_date <input name="start_date" placeholder="YYYY-MM-DD[THH:mm:ss]"></label>
+      <label>limit <input name="limit" type="number" min="1" max="1000" value="20"></label>
+      <button>Show</button>
+    </form>
+    <div class="curl"><code id="entries-curl"></code><button type="button" class="copy" data-copy="entries-curl">Copy</button></div>
+    <p id="entries-activation" class="muted"></p>
+    <div class="scroll"><table><thead><tr><th>id</th><th>entered</th><th>email</th><th>fields</th></tr></thead>
+    <tbody id="entries"></tbody></table></div>
+    <div class="pager"><button type="button" data-first="entries">First page</button><button type="button" data-next="entries">Next page</button><span id="entries-page"></span></div>
+  </section>
+
+  <section id="view-participants" role="tabpanel" aria-label="Participants" hidden>
+    <form class="filters" id="participants-form">
+      <label>account <select name="account" class="account-select"></select></label>
+      <label>start_date <input name="start_date" placeholder="YYYY-MM-DD"></label>
+      <label>end_date <input name="end_date" placeholder="YYYY-MM-DD"></label>
+      <label>last_updated_since <input name="last_updated_since" placeholder="YYYY-MM-DD"></label>
+      <label>limit <input name="limit" type="number" min="1" max="100" value="20"></label>
+      <button>Show</button>
+    </form>
+    <div class="curl"><code id="participants-curl"></code><button type="button" class="copy" data-copy="participants-curl">Copy</button></div>
+    <div class="scroll"><table><thead><tr><th>id</th><th>email</th><th>name</th><th>first entered</th><th>activations entered</th></tr></thead>
+    <tbody id="participants"></tbody></table></div>
+    <div class="pager"><button type="button" data-first="participants">First page</button><button type="button" data-next="participants">Next page</button><span id="participants-page"></span></div>
+  </section>
+
+  <section id="view-journal" role="tabpanel" aria-label="Journal" hidden>
+    <p class="muted">Every API request, live (<code>GET /__emulator/requests/stream</code>). Choose a request's number to see its response. <button type="button" id="journal-clear">Clear the journal</button></p>
+    <div class="scroll"><table><thead><tr><th>#</th><th>status</th><th>method</th><th>path</th><th>key</th><th>ms</th><th>at (clock)</th><th>fault</th></tr></thead>
+    <tbody id="journal"></tbody></table></div>
+    <h2 id="response-title" hidden>Response</h2>
+    <pre id="response" hidden tabindex="0"></pre>
+  </section>
+
+  <section id="view-faults" role="tabpanel" aria-label="Faults" hidden>
+    <div class="scroll"><table><thead><tr><th>id</th><th>applies to</th><th>effect</th><th>how often</th><th>matched</th><th>fired</th><th></th></tr></thead>
+    <tbody id="faults"></tbody></table></div>
+    <h2>Add a rule</h2>
+    <form class="filters" id="fault-form">
+      <label>endpoint <select name="endpoint"><option value="any">any</option><option>list</option><option>activation</option><option>latest</option><option>participants</option></select></label>
+      <label>key <input name="key" placeholder="any key"></label>
+      <label>after <input name="after" type="number" min="0" placeholder="0"></label>
+      <label>effect <select name="effect"><option value="status">status</option><option value="delay">delay</option><option value="drop">drop</option></select></label>
+      <label>status <input name="status" type="number" min="400" max="599" value="503"></label>
+      <label>error <input name="error" value="Service unavailable"></label>
+      <label>delay <input name="delay" placeholder="2s, or 500"></label>
+      <label>drop <select name="drop"><option>connection</option><option>body</option></select></label>
+      <label>times <input name="times" type="number" min="1" placeholder="every time"></label>
+      <label>probability <input name="probability" type="number" min="0" max="1" step="0.05" placeholder="1"></label>
+      <button>Add the rule</button>
+    </form>
+    <p><button type="button" id="faults-clear">Remove every rule</button></p>
+  </section>
+</main>
+<script type="module" src="client.js"></script>
+</body>
+</html>
+`
+}

@@ -1,0 +1,246 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium } from '../../bench/browser-page.js'
+import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+
+// The inspector page at /__emulator/, in Debian's chromium, against a running server: each action is
+// a person's (a click, a key), and each outcome is read both in the page and from the emulator.
+const NOW = '2026-06-01T12:00:00.000Z'
+const KEY = { Authorization: 'Api-Key demo-key' }
+
+let emulator: Emulator
+let server: RunningServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  emulator = await createEmulator({ scenario: 'default', now: NOW })
+  server = await serve(emulator, { port: 0 })
+  browser = await launchChromium()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+/** A fresh page on a fresh world, at a view, at 1280x800. */
+async function open(view = 'accounts'): Promise<Page> {
+  await emulator.reset()
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(`${server.adminUrl}/#${view}`)
+  await page.waitForSelector('#accounts tr', { state: 'attached' })
+  return page
+}
+
+afterEach(async () => {
+  await page?.close()
+})
+
+const api = (path: string) => fetch(`${server.url}${path}`, { headers: KEY })
+const tab = (name: string) => page.getByRole('tab', { name })
+/** The journal's row of a request, by its number. */
+const journalRow = (seq: number) => page.locator(`#journal tr[data-seq="${seq}"]`)
+
+describe('the inspector', () => {
+  it('switches premium off through the admin API, and the next participants request shows as 403 in the journal', async () => {
+    await open()
+    const premium = page.getByLabel('premium for demo')
+    await expect(premium.isChecked()).resolves.toBe(true)
+    await premium.focus()
+    await page.keyboard.press('Space')
+    await page.waitForSelector('#message:has-text("premium off")')
+    expect(emulator.accounts[0]!.premium).toBe(false)
+
+    expect((await api('/experience/participants?limit=5')).status).toBe(403)
+    await tab('Journal').click()
+    const row = journalRow(1)
+    await row.waitFor()
+    await expect(row.locator('td.status').textContent()).resolves.toBe('403')
+    await expect(row.textContent()).resolves.toContain('/experience/participants?limit=5')
+    // A click on the request shows its response: the API's own {"error"} body.
+    await row.getByRole('button', { name: '1' }).click()
+    const shown = JSON.parse((await page.locator('#response').textContent())!)
+    expect(shown).toEqual({
+      error: 'The participants list is a premium feature, and it is not enabled for this account',
+    })
+  })
+
+  it('sets and clears a rate limit, and shows the requests left in the window', async () => {
+    await open()
+    await page.getByLabel('rate limit of demo: requests').fill('3')
+    await page.getByLabel('rate limit of demo: window in seconds').fill('60')
+    await page.locator('tr[data-account="demo"]').getByRole('button', { name: 'Set' }).click()
+    await page.waitForSelector('#message:has-text("rate limit 3 per 60 s")')
+    expect(emulator.accounts[0]!.rateLimit).toEqual({ limit: 3, windowSeconds: 60 })
+    await api('/activations/list')
+    await page.waitForSelector('td.left:has-text("demo-key: 2 left")')
+    await page.locator('tr[data-account="demo"]').getByRole('button', { name: 'Clear' }).click()
+    await page.waitForSelector('td.left:has-text("no rate limit")')
+    expect(emulator.accounts[0]!.rateLimit).toBeNull()
+  })
+
+  it('moves the clock to the next start, and an activation changes from not_started to running', async () => {
+    await open('activations')
+    await page.locator('#activations-form [name=limit]').fill('100')
+    await page.locator('#activations-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForFunction(() => document.querySelectorAll('#activations tr').length > 20)
+    const states = () =>
+      page.$$eval('#activations tr', (rows) =>
+        Object.fromEntries(rows.map((r) => [r.getAttribute('data-id'), r.querySelector('td.state')!.textContent])),
+      )
+    const before = await states()
+    expect(Object.keys(before)).toHaveLength(50)
+
+    await page.getByRole('button', { name: 'Next start' }).click()
+    await page.waitForSelector('#message:has-text("set to the next start")')
+    const after = await states()
+    const started = Object.keys(before).filter((id) => before[id] === 'not_started' && after[id] === 'running')
+    expect(started.length).toBeGreaterThan(0)
+    // The clock moved through the admin API to exactly that activation's start.
+    const activation = emulator.db.index.activations.get(started[0]!)!
+    expect(new Date(emulator.clock.now()).toISOString()).toBe(activation.startTime.iso)
+    await expect(page.locator('#clock-now').textContent()).resolves.toBe(
+      activation.startTime.iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z'),
+    )
+
+    await page.getByRole('button', { name: '+1 d' }).click()
+    await page.waitForSelector('#message:has-text("advanced 1d")')
+    expect(emulator.clock.now()).toBe(Date.parse(activation.startTime.iso) + 86_400_000)
+    await page.getByRole('button', { name: 'Run' }).click()
+    await page.waitForSelector('#clock-mode:has-text("running")')
+    expect(emulator.clock.frozen).toBe(false)
+  })
+
+  it('adds a fault rule, sees it fire in the journal, and removes it', async () => {
+    await open('faults')
+    const form = page.locator('#fault-form')
+    await form.locator('[name=endpoint]').selectOption('list')
+    await form.locator('[name=status]').fill('503')
+    await form.locator('[name=error]').fill('Down for a test')
+    await form.locator('[name=times]').fill('1')
+    await form.getByRole('button', { name: 'Add the rule' }).click()
+    await page.waitForSelector('#faults tr[data-rule="rule-1"]')
+    expect(emulator.faults.list()).toMatchObject([{ id: 'rule-1', endpoint: 'list', status: 503, times: 1 }])
+
+    const answer = await api('/activations/list?limit=2')
+    expect(answer.status).toBe(503)
+    await tab('Journal').click()
+    await journalRow(1).waitFor()
+    await expect(journalRow(1).locator('td').last().textContent()).resolves.toBe('rule-1')
+    await expect(journalRow(1).locator('td.status span').getAttribute('class')).resolves.toBe('s5')
+
+    await tab('Faults').click()
+    await page.waitForSelector('#faults tr[data-rule="rule-1"] >> text=(spent)')
+    await page.getByRole('button', { name: 'Remove the rule rule-1' }).click()
+    await page.waitForSelector('#faults tr[data-rule="rule-1"]', { state: 'detached' })
+    expect(emulator.faults.list()).toEqual([])
+  })
+
+  it("says the admin API's error when a rule is wrong, and adds nothing", async () => {
+    await open('faults')
+    await page.locator('#fault-form [name=effect]').selectOption('delay')
+    await page.locator('#fault-form [name=delay]').fill('soon')
+    await page.getByRole('button', { name: 'Add the rule' }).click()
+    await page.waitForSelector('#message.error')
+    await expect(page.locator('#message').textContent()).resolves.toMatch(
+      /^POST \/__emulator\/faults: 400 .*delay.*"soon"/,
+    )
+    expect(emulator.faults.list()).toEqual([])
+  })
+
+  it("pages through an activation's entries with the API's filters, showing the curl line of each page", async () => {
+    await open('activations')
+    await page.locator('#activations tr').first().waitFor()
+    // An activation of the page with winners (the admin API's view: nothing journaled).
+    let id = ''
+    for (const shown of await page.$$eval('#activations tr', (rows) => rows.map((r) => r.getAttribute('data-id')!))) {
+      const winners = await (
+        await fetch(`${server.adminUrl}/view/demo/activations/${shown}?is_winner=1&limit=1`)
+      ).json()
+      if (winners.entries.length > 0) {
+        id = shown
+        break
+      }
+    }
+    const first = page.locator(`#activations tr[data-id="${id}"]`)
+    await first.getByRole('button', { name: id }).click()
+    await page.waitForSelector('#entries tr')
+    await expect(tab('Entries').getAttribute('aria-selected')).resolves.toBe('true')
+
+    const ids = () => page.$$eval('#entries tr[data-id]', (rows) => rows.map((r) => r.getAttribute('data-id')))
+    const firstPage = await (await api(`/activations/${id}?limit=20`)).json()
+    expect(await ids()).toEqual(firstPage.entries.map((e: { id: string }) => e.id))
+    await page.getByRole('button', { name: 'Next page' }).click()
+    await page.waitForSelector('#entries-page:has-text("page 2")')
+    const secondPage = await (await api(`/activations/${id}?limit=20&next=${firstPage.next}`)).json()
+    expect(await ids()).toEqual(secondPage.entries.map((e: { id: string }) => e.id))
+    await expect(page.locator('#entries-curl').textContent()).resolves.toBe(
+      `curl -g -H 'Authorization: Api-Key demo-key' '${server.url}/activations/${id}?limit=20&next=${firstPage.next}'`,
+    )
+
+    // A filter of the API's own, from the first page again.
+    await page.locator('#entries-form [name=is_winner]').selectOption('1')
+    await page.locator('#entries-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#entries-page:has-text("page 1")')
+    const winners = await (await api(`/activations/${id}?is_winner=1&limit=20`)).json()
+    expect(winners.entries.length).toBeGreaterThan(0)
+    expect(await ids()).toEqual(winners.entries.map((e: { id: string }) => e.id))
+    // Browsing asks the admin API's view: nothing of it reaches the journal.
+    expect(emulator.journal.entries().map((r) => r.query['next']?.[0] ?? r.query['is_winner']?.[0] ?? '')).toEqual([
+      '',
+      firstPage.next,
+      '1',
+    ])
+  })
+
+  it('shows the participants, and a 403 when premium is off', async () => {
+    await open('participants')
+    await page.locator('#participants-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#participants tr')
+    expect(await page.locator('#participants tr').count()).toBe(20)
+    emulator.set({ premium: false })
+    await page.locator('#participants-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#participants td.s4')
+    await expect(page.locator('#participants td').textContent()).resolves.toMatch(/^403: The participants list/)
+  })
+
+  it('is used with the keyboard: arrow keys move between the views', async () => {
+    await open()
+    await tab('Accounts').focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(page.locator('#view-activations').isVisible()).resolves.toBe(true)
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Activations')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    await expect(page.locator('#view-faults').isVisible()).resolves.toBe(true)
+  })
+
+  it.each([
+    [1280, 800],
+    [375, 700],
+  ])('fits a %i px wide window without the page scrolling sideways', async (width, height) => {
+    await open('journal')
+    await api('/activations/list?limit=1&types[]=trivia&types[]=giveaway&state=running')
+    await journalRow(1).waitFor()
+    for (const view of ['accounts', 'activations', 'journal', 'faults']) {
+      await page.setViewportSize({ width, height })
+      await tab(view[0]!.toUpperCase() + view.slice(1)).click()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect({ view, overflow }).toEqual({ view, overflow: 0 })
+    }
+  })
+})
+
+describe('the inspector with --no-admin', () => {
+  it('is gone with the admin API', async () => {
+    const closed = await serve(emulator, { port: 0, admin: false })
+    try {
+      const response = await fetch(`${closed.url}/__emulator/`)
+      expect(response.status).toBe(404)
+      expect(await response.json()).toEqual({ error: 'Not found: no endpoint at /__emulator/' })
+    } finally {
+      await closed.close()
+    }
+  })
+})

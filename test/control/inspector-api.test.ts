@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+
+// What the inspector reads besides the Control operations: the accounts with what each key has left,
+// the API's answers without side effects (`view`), the journal as a live stream, and each error's message.
+const NOW = '2026-06-01T12:00:00.000Z'
+const KEY = { Authorization: 'Api-Key demo-key' }
+
+let emulator: Emulator
+let server: RunningServer
+let admin: string
+
+beforeAll(async () => {
+  emulator = await createEmulator({ scenario: 'default', now: NOW })
+  server = await serve(emulator, { port: 0 })
+  admin = server.adminUrl!
+})
+afterAll(() => server.close())
+beforeEach(() => emulator.reset())
+
+const api = (path: string) => fetch(`${server.url}${path}`, { headers: KEY })
+
+describe('GET /__emulator/accounts', () => {
+  it('answers each account with its settings and, under a rate limit, what each key has left in its window', async () => {
+    expect(await (await fetch(`${admin}/accounts`)).json()).toEqual({
+      accounts: [{ name: 'demo', apiKeys: ['demo-key'], premium: true, rateLimit: null, windows: null }],
+    })
+    emulator.set({ rateLimit: { limit: 5, windowSeconds: 60 } })
+    const fresh = (await (await fetch(`${admin}/accounts`)).json()).accounts[0]
+    expect(fresh.windows).toEqual([{ key: 'demo-key', remaining: 5, resetInSeconds: null }])
+    await api('/activations/list')
+    await api('/activations/list')
+    const used = (await (await fetch(`${admin}/accounts`)).json()).accounts[0]
+    expect(used.windows).toEqual([{ key: 'demo-key', remaining: 3, resetInSeconds: 60 }])
+    // Reading it spends nothing.
+    expect((await (await fetch(`${admin}/accounts`)).json()).accounts[0].windows[0].remaining).toBe(3)
+  })
+})
+
+describe('GET /__emulator/view/:account/<API path>', () => {
+  it("answers the API's own bytes for that account's key, and the request is not journaled, counted or faulted", async () => {
+    emulator.set({ rateLimit: { limit: 1, windowSeconds: 60 } })
+    emulator.faults.add({ endpoint: 'list', status: 500 })
+    const viewed = await fetch(`${admin}/view/demo/activations/list?state=running&limit=3`)
+    emulator.faults.clear()
+    const direct = await api('/activations/list?state=running&limit=3')
+    expect(viewed.status).toBe(200)
+    expect(viewed.headers.get('content-type')).toBe('application/json')
+    expect(await viewed.text()).toBe(await direct.text())
+    expect(emulator.journal.entries()).toHaveLength(1)
+    expect((await api('/activations/list')).status).toBe(429)
+  })
+
+  it('answers what the API answers, errors too: a 403 without premium, a 400 for a bad parameter', async () => {
+    emulator.set({ premium: false })
+    const premium = await fetch(`${admin}/view/demo/experience/participants`)
+    expect(premium.status).toBe(403)
+    const bad = await fetch(`${admin}/view/demo/activations/list?limit=101`)
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      { error: 'limit must be an integer from 1 to 100, got "101"' },
+    ])
+    expect(emulator.journal.entries()).toEqual([])
+  })
+
+  it('answers 404 naming the accounts for an unknown one, and 405 for another method', async () => {
+    const unknown = await fetch(`${admin}/view/nobody/activations/list`)
+    expect([unknown.status, await unknown.json()]).toEqual([
+      404,
+      { error: 'Unknown account "nobody": the accounts are demo' },
+    ])
+    const post = await fetch(`${admin}/view/demo/activations/list`, { method: 'POST' })
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET'])
+  })
+})
+
+/** Reads server-sent events from a stream until `done` says enough; returns them as { event, id, data }. */
+async function readEvents(
+  response: Response,
+  done: (events: Array<{ event: string; id?: string; data: any }>) => boolean,
+): Promise<Array<{ event: string; id?: string; data: any }>> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  const events: Array<{ event: string; id?: string; data: any }> = []
+  let text = ''
+  while (!done(events)) {
+    const { value, done: ended } = await reader.read()
+    if (ended) break
+    text += value
+    let end: number
+    while ((end = text.indexOf('\n\n')) >= 0) {
+      const block = text.slice(0, end)
+      text = text.slice(end + 2)
+      const event = /^event: (.*)$/m.exec(block)?.[1]
+      if (!event) continue
+      const id = /^id: (.*)$/m.exec(block)?.[1]
+      events.push({ event, ...(id ? { id } : {}), data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) })
+    }
+  }
+  await reader.cancel()
+  return events
+}
+
+describe('GET /__emulator/requests/stream', () => {
+  it('sends the last requests, then each new one as it is recorded, and a clear', async () => {
+    await api('/activations/list?limit=1')
+    await api('/activations/nope')
+    const response = await fetch(`${admin}/requests/stream?limit=1`)
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+    const reading = readEvents(response, (events) => events.length === 3)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await api('/experience/participants?limit=2')
+    await fetch(`${admin}/requests`, { method: 'DELETE' })
+    const events = await reading
+    expect(events.map((e) => [e.event, e.id, e.data.seq, e.data.path])).toEqual([
+      ['request', '2', 2, '/activations/nope'],
+      ['request', '3', 3, '/experience/participants'],
+      ['clear', undefined, undefined, undefined],
+    ])
+    expect(events[0]!.data).toMatchObject({
+      status: 404,
+      error: 'Activation not found: no activation has the id "nope"',
+    })
+  })
+
+  it('takes up after Last-Event-ID, and the journal filters', async () => {
+    await api('/activations/list?limit=1')
+    await api('/activations/nope')
+    await api('/activations/list?limit=2')
+    const response = await fetch(`${admin}/requests/stream?endpoint=list`, { headers: { 'Last-Event-ID': '1' } })
+    const events = await readEvents(response, (events) => events.length === 1)
+    expect(events.map((e) => e.data.seq)).toEqual([3])
+  })
+
+  it('answers 400 for a bad filter', async () => {
+    const response = await fetch(`${admin}/requests/stream?status=abc`)
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      { error: 'status must be an integer from 0 to 599, got "abc"' },
+    ])
+  })
+})
