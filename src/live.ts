@@ -56,8 +56,6 @@ export class LiveWorld {
   readonly #accounts: Map<string, number>
   /** Whether entries arrive. */
   arrivals: boolean
-  /** Whether it has written to the store since it was made or reset. */
-  wrote = false
   /** The last instant whose events are applied. */
   #until: number
   /** The hour being applied, its events in order, and how many are applied. */
@@ -86,7 +84,6 @@ export class LiveWorld {
 
   /** Forgets what it applied: the store is the world as built again. */
   reset(): void {
-    this.wrote = false
     this.#until = this.#builtAt
     this.#hour = -1
     this.#events = []
@@ -220,10 +217,7 @@ export class LiveWorld {
       if (updated) {
         const inBatch = batch.participants.indexOf(known as StoredParticipant)
         if (inBatch >= 0) batch.participants[inBatch] = updated
-        else {
-          writerOf(db).replaceParticipant(known as StoredParticipant, updated)
-          this.wrote = true
-        }
+        else writerOf(db).replaceParticipant(known as StoredParticipant, updated)
         pending.set(personId, updated)
       }
     }
@@ -242,7 +236,6 @@ export class LiveWorld {
     this.#faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
     const results = resultsAtEnd(this.#faker, activation, entries.length)
     const writer = writerOf(db)
-    this.wrote = true
     entries.forEach((entry, i) => {
       const { rank, isWinner, isFulfilled, prize } = results[i]!
       writer.replaceEntry(entry, { ...entry, rank, isWinner, isFulfilled, prize } as StoredEntry)
@@ -273,10 +266,7 @@ export class LiveWorld {
   }
 
   #flush(batch: World, pending: Map<string, StoredParticipant>): void {
-    if (batch.entries.length || batch.participants.length) {
-      writerOf(this.#db()).append(batch)
-      this.wrote = true
-    }
+    if (batch.entries.length || batch.participants.length) writerOf(this.#db()).append(batch)
     batch.entries = []
     batch.participants = []
     pending.clear()
