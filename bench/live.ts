@@ -47,10 +47,14 @@ for (const [what, by] of moves) {
     `  ${what.padEnd(8)} ${String(after - before).padStart(7)} entries arrived in ${ms.toFixed(0).padStart(5)} ms: ${((ms * 1000) / (after - before)).toFixed(1)} µs an entry`,
   )
 }
-console.log(`  cost an entry, 2 days against 1 hour: ${(perEntry[3]! / perEntry[0]!).toFixed(2)}x (1.00 is proportional)`)
+console.log(
+  `  cost an entry, 2 days against 1 hour: ${(perEntry[3]! / perEntry[0]!).toFixed(2)}x (1.00 is proportional)`,
+)
 
 const emulator = await busy()
-const headline = emulator.db.activations.all().find((a) => a.title && emulator.db.index.entryListsOf(a.id).all.length >= 25_000)!
+const headline = emulator.db.activations
+  .all()
+  .find((a) => a.title && emulator.db.index.entryListsOf(a.id).all.length >= 25_000)!
 await pageMs(emulator, headline.id) // warm: each record's JSON is made once, and the code compiled
 const atBuild = await pageMs(emulator, headline.id)
 emulator.clock.advance('1d')
@@ -59,4 +63,6 @@ const dayOn = await pageMs(emulator, headline.id)
 emulator.clock.set('2026-05-31T00:00:00.000Z')
 const back = await pageMs(emulator, headline.id)
 console.log(`a page of 1,000 entries of the headline giveaway (median of ${REPEATS}):`)
-console.log(`  as built ${atBuild.toFixed(2)} ms; a day on ${dayOn.toFixed(2)} ms (${(dayOn / atBuild).toFixed(2)}x); back before the build ${back.toFixed(2)} ms (${(back / atBuild).toFixed(2)}x)`)
+console.log(
+  `  as built ${atBuild.toFixed(2)} ms; a day on ${dayOn.toFixed(2)} ms (${(dayOn / atBuild).toFixed(2)}x); back before the build ${back.toFixed(2)} ms (${(back / atBuild).toFixed(2)}x)`,
+)

@@ -70,7 +70,8 @@ export function arrivalOutcome(
     isWinner =
       'share' in byDefault ? chance(faker, byDefault.share) : context.winners < byDefault.atMost && chance(faker, 0.5)
   }
-  const voided = isWinner && rules.voids && chance(faker, defaults.voided) ? at + int(faker, 60_000, 2 * 86_400_000) : null
+  const voided =
+    isWinner && rules.voids && chance(faker, defaults.voided) ? at + int(faker, 60_000, 2 * 86_400_000) : null
   const fields = entryFieldsByType[activation.type]
   const fulfilsUnconfirmed = 'isFulfilled' in fields && !('isConfirmed' in fields)
   const isConfirmed = isWinner && voided === null && chance(faker, 0.7)
@@ -79,7 +80,12 @@ export function arrivalOutcome(
 }
 
 /** A ranked activation's result for one of its entries, decided when it ends. */
-export type RankedResult = { rank: number; isWinner: boolean; isFulfilled: boolean; prize: StoredActivation['config']['prizes'][number] | null }
+export type RankedResult = {
+  rank: number
+  isWinner: boolean
+  isFulfilled: boolean
+  prize: StoredActivation['config']['prizes'][number] | null
+}
 
 /**
  * The results of a ranked activation's `n` entries (in serving order) once it has ended: ranks 1..n in a
@@ -87,7 +93,11 @@ export type RankedResult = { rank: number; isWinner: boolean; isFulfilled: boole
  */
 export function resultsAtEnd(faker: SeededFaker, activation: StoredActivation, n: number): RankedResult[] {
   const byDefault = TYPE_RULES[activation.type].defaults.winners
-  const winners = !byDefault ? 0 : 'share' in byDefault ? Math.floor(n * byDefault.share) : Math.min(byDefault.atMost, n)
+  const winners = !byDefault
+    ? 0
+    : 'share' in byDefault
+      ? Math.floor(n * byDefault.share)
+      : Math.min(byDefault.atMost, n)
   const order = faker.helpers.shuffle(Array.from({ length: n }, (_, i) => i))
   const results = new Array<RankedResult>(n)
   order.forEach((i, r) => {

@@ -46,5 +46,11 @@ export function answerProfileQuestion(
   const open = PROFILE_QUESTIONS.filter((q) => !participant.extras.some((x) => x.key === q.key))
   if (open.length === 0 || int(faker, 0, 4) !== 0) return null
   const q = pick(faker, open)
-  return { ...participant, extras: [...participant.extras, { key: q.key, label: q.label, value: pick(faker, q.answers), answeredAt: { ...at } }] }
+  return {
+    ...participant,
+    extras: [
+      ...participant.extras,
+      { key: q.key, label: q.label, value: pick(faker, q.answers), answeredAt: { ...at } },
+    ],
+  }
 }

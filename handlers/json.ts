@@ -1,9 +1,4 @@
-import {
-  activationAt,
-  activationChangesAfter,
-  entryAt,
-  entryChangesAfter,
-} from '../src/contract/at-instant.js'
+import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
@@ -57,7 +52,11 @@ const BRACKET = 0x5b
  * list's bracket, such as `"activations":`, as text or as pieces of bytes.
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
-export function listBody(head: string | readonly Uint8Array[], items: readonly Uint8Array[], next: string | null): Uint8Array {
+export function listBody(
+  head: string | readonly Uint8Array[],
+  items: readonly Uint8Array[],
+  next: string | null,
+): Uint8Array {
   // Copied once into a buffer of the exact length: no array of pieces to build, and so less garbage
   // per request for the collector to chase while other requests are in flight.
   const opening = typeof head === 'string' ? utf8.encode(`{${head}[`) : null

@@ -66,7 +66,9 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
   )
   yield* listChunks(
     'participants',
-    participants.map((p) => (participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p)),
+    participants.map((p) =>
+      participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p,
+    ),
   )
   yield '\n}\n'
 }

@@ -96,12 +96,10 @@ export type Emulator = {
  * What the API shows at `nowIso`: the activations created, the entries entered and the participants
  * who had entered by then (participants the store holds without an entry are not counted).
  */
-function countsAt(index: StoreIndex, nowIso: string): EmulatorState['counts'] {
+function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string): EmulatorState['counts'] {
   let activations = 0
   let entries = 0
-  const accounts = new Set<string>()
   for (const activation of index.activations.values()) {
-    accounts.add(activation.account)
     if (!activationExistsAt(activation, nowIso)) continue
     activations++
     const lists = index.entryListsOf(activation.id)
@@ -109,7 +107,6 @@ function countsAt(index: StoreIndex, nowIso: string): EmulatorState['counts'] {
       ? index.enteredBy(lists, lists.all, nowIso)
       : lists.all.filter((e) => entryExistsAt(e, nowIso)).length
   }
-  for (const participant of index.participants.values()) accounts.add(participant.account)
   let participants = 0
   for (const account of accounts) participants += index.participantsBy(account, nowIso)
   return { activations, entries, participants }
@@ -250,7 +247,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         builtAt: new Date(builtAt).toISOString(),
         clock: { now: new Date(clock.now()).toISOString(), frozen: clock.frozen },
         accounts: accounts.accounts.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
-        counts: countsAt(db.index, new Date(clock.now()).toISOString()),
+        counts: countsAt(
+          db.index,
+          accounts.accounts.map((a) => a.name),
+          new Date(clock.now()).toISOString(),
+        ),
         faults: rules.list(),
       }
     },

@@ -229,10 +229,10 @@ export class LiveWorld {
     const db = this.#db()
     const activation = db.index.activations.get(event.activationId)
     if (!activation) return
-    const entries = db.index.entryListsOf(activation.id).all.filter((e) => !('rank' in e))
-    if (entries.length === 0) return
-    const all = db.index.entryListsOf(activation.id).all
-    if (entries.length !== all.length) return // ranked already (as generated): results are decided once
+    // A copy: each replacement takes its entry's place in the index's own list.
+    const entries = [...db.index.entryListsOf(activation.id).all]
+    // Results are decided once: an activation ranked already (as generated) keeps its ranks.
+    if (entries.length === 0 || entries.some((e) => 'rank' in e)) return
     this.#faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
     const results = resultsAtEnd(this.#faker, activation, entries.length)
     const writer = writerOf(db)

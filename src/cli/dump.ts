@@ -13,7 +13,9 @@ export async function dumpCommand(args: DumpArgs): Promise<void> {
   const progress = progressBar(process.stderr, 'Building the world')
   const emulator = await createEmulatorFor(args, { ...options, onProgress: progress.onProgress })
   progress.done()
-  const chunks = Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.state() && emulator.clock.now()))
+  const chunks = Readable.from(
+    worldDumpChunks(emulator.db, emulator.scenario, emulator.state() && emulator.clock.now()),
+  )
   const target: Writable = args.out === undefined ? process.stdout : createWriteStream(args.out)
   try {
     await pipeline(chunks, target, { end: args.out !== undefined })

@@ -156,7 +156,9 @@ export const serveFlags: FlagTable = {
       const m = typeof value === 'string' ? /^(\d+(?:\.\d+)?)x?$/.exec(value.trim()) : null
       const speed = m ? Number(m[1]) : NaN
       if (!(speed >= 0.001 && speed <= 1_000_000)) {
-        throw new UsageError(`--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got ${JSON.stringify(value)}`)
+        throw new UsageError(
+          `--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got ${JSON.stringify(value)}`,
+        )
       }
       return speed
     },

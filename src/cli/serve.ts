@@ -81,7 +81,9 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
           const arrived = id === undefined ? undefined : unlogged.get(decodeURIComponent(id))
           if (arrived) {
             unlogged.delete(decodeURIComponent(id!))
-            process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${decodeURIComponent(id!)} since its last page\n`)
+            process.stdout.write(
+              `  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${decodeURIComponent(id!)} since its last page\n`,
+            )
           }
         },
   })

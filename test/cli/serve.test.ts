@@ -299,10 +299,12 @@ describe('activation-emulator --live', () => {
     await server?.stop()
   })
 
-  it('runs the clock from --now at the speed asked, says so in the banner, and logs what arrived in a page\'s activation', async () => {
+  it("runs the clock from --now at the speed asked, says so in the banner, and logs what arrived in a page's activation", async () => {
     const banner = server.stdout()
     expect(banner).toMatch(/clock {6}running 3600x, now 2026-06-01T/)
-    expect(banner).toContain("live       entries arrive in running activations (30 an hour each, the scenario's live.entriesPerHour)")
+    expect(banner).toContain(
+      "live       entries arrive in running activations (30 an hour each, the scenario's live.entriesPerHour)",
+    )
     const list = await (await fetch(`${server.url}/activations/list?state=running&limit=1`, { headers: DEMO })).json()
     const id = list.activations[0].id as string
     const first = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()

@@ -87,7 +87,9 @@ describe('arrivals', () => {
     const returning = participants.filter((p) => !isNew(p))
     expect(participants.filter(isNew).length).toBeGreaterThan(0)
     // Returning people entered activations since, and some answered a profile question since.
-    expect(returning.filter((p) => p.activationsEntered.some((a: any) => a.firstEnteredAt.iso > NOW_ISO)).length).toBeGreaterThan(0)
+    expect(
+      returning.filter((p) => p.activationsEntered.some((a: any) => a.firstEnteredAt.iso > NOW_ISO)).length,
+    ).toBeGreaterThan(0)
     expect(returning.filter((p) => p.extras.some((x: any) => x.answeredAt.iso > NOW_ISO)).length).toBeGreaterThan(0)
     // The added entries keep their place: after what arrived before them, before what arrived after.
     const order = view.entries.filter((e) => e.activationId === giveaway.id).map((e) => e.id)

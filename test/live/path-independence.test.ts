@@ -41,7 +41,10 @@ describe('the world at an instant', () => {
     console.log(`path independence: FC_SEED=${FC_SEED}`)
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.integer({ min: -8 * HOUR, max: 30 * HOUR }), fc.boolean()), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.tuple(fc.integer({ min: -8 * HOUR, max: 30 * HOUR }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 25,
+        }),
         async (steps) => {
           const stepped = await createEmulator(options())
           for (const [by, ask] of steps) {

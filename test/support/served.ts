@@ -76,7 +76,15 @@ export function viewAt(emulator: Emulator): WorldAt & { served: { participants: 
         })
         .sort((x, y) => compareDates(x.firstEnteredAt, y.firstEnteredAt) || (x.id < y.id ? -1 : 1))
       const { id, email, firstName, lastName, extras } = p
-      return { id, email, firstName, lastName, extras, activationsEntered, firstEnteredAt: activationsEntered[0]!.firstEnteredAt }
+      return {
+        id,
+        email,
+        firstName,
+        lastName,
+        extras,
+        activationsEntered,
+        firstEnteredAt: activationsEntered[0]!.firstEnteredAt,
+      }
     })
     .sort((x, y) => compareDates(x.firstEnteredAt, y.firstEnteredAt) || (x.id < y.id ? -1 : 1))
   return { activations, entries, participants, now, served: { participants: served } }
