@@ -36,14 +36,25 @@ function slotOf(account: number, group: number, index: number): number {
  * Exported for its test, which checks it is a bijection over small moduli.
  */
 export function permute(key: number, m: number, left: number, right: number): [number, number] {
+  feistel(key, m, left, right)
+  return [outLeft, outRight]
+}
+
+/** The two halves `feistel` made last: module state rather than a pair, which would cost an allocation per id. */
+let outLeft = 0
+let outRight = 0
+
+function feistel(key: number, m: number, left: number, right: number): void {
   let l = left
   let r = right
   for (let round = 0; round < 4; round++) {
-    const next = (l + roundValue(key, round, r, m)) % m
+    const sum = l + roundValue(key, round, r, m)
+    const next = sum < m ? sum : sum - m
     l = r
     r = next
   }
-  return [l, r]
+  outLeft = l
+  outRight = r
 }
 
 /** The round function: a hash of the key, the round and a value under 2^53, reduced modulo m. */
@@ -53,7 +64,15 @@ function roundValue(key: number, round: number, x: number, m: number): number {
   const a = mix(key ^ Math.imul(round + 1, 0x9e3779b9), lo, hi)
   const b = mix(a ^ 0x5bd1e995, hi, lo)
   // 53 bits of the two words, then reduced: exact in a double.
-  return ((a & 0x1fffff) * 4294967296 + b) % m
+  return remainder((a & 0x1fffff) * 4294967296 + b, m)
+}
+
+/**
+ * `x % m` for integers 0 <= x < 2^53 and m >= 1, without the floating-point remainder (a library call,
+ * several times slower). Exact: the quotient of two such integers never rounds up to the next integer.
+ */
+function remainder(x: number, m: number): number {
+  return x - Math.floor(x / m) * m
 }
 
 function mix(seed: number, x: number, y: number): number {
@@ -65,8 +84,9 @@ function mix(seed: number, x: number, y: number): number {
 function writeDigits(codes: number[], at: number, value: number, digits: number, alphabet: string): void {
   const base = alphabet.length
   for (let i = digits - 1; i >= 0; i--) {
-    codes[at + i] = alphabet.charCodeAt(value % base)
-    value = Math.floor(value / base)
+    const quotient = Math.floor(value / base)
+    codes[at + i] = alphabet.charCodeAt(value - quotient * base)
+    value = quotient
   }
 }
 
@@ -124,15 +144,17 @@ export function createIds(seed: number): WorldIds {
   const entryKey = deriveSeed(seed, 'id', 'entry')
   const personKey = deriveSeed(seed, 'id', 'person')
   const activationOfSlot = (slot: number) => {
-    const [l, r] = permute(activationKey, M4, Math.floor(slot / M4), slot % M4)
+    feistel(activationKey, M4, Math.floor(slot / M4), remainder(slot, M4))
+    const l = outLeft
+    const r = outRight
     const codes = new Array<number>(10)
     writeDigits(codes, 0, l * M4 + r, 10, BASE36) // under 62^8, which 10 base-36 digits hold
     return { id: mixedCaseId(l, r, 4), slugSuffix: String.fromCharCode(...codes) }
   }
   const entryOfSlot = (slot: number, n: number) => {
     if (!(n >= 0 && n < M6)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
-    const [l, r] = permute(entryKey, M6, slot, n)
-    return mixedCaseId(l, r, 6)
+    feistel(entryKey, M6, slot, n)
+    return mixedCaseId(outLeft, outRight, 6)
   }
   return {
     addedSlot(k) {
@@ -159,8 +181,8 @@ export function createIds(seed: number): WorldIds {
         throw new RangeError(`Failed to make an id: person ${account}/${index} is past the limits`)
       }
       const position = account * ID_LIMITS.people + index // under 2^48
-      const [l, r] = permute(personKey, M5, Math.floor(position / M5), position % M5)
-      return mixedCaseId(l, r, 5)
+      feistel(personKey, M5, Math.floor(position / M5), remainder(position, M5))
+      return mixedCaseId(outLeft, outRight, 5)
     },
   }
 }

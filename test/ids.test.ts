@@ -1,5 +1,24 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createIds, ID_LIMITS, permute } from '../src/ids.js'
+import { finalMix } from '../src/random.js'
+
+/** The permutation as first written, with the floating-point remainder: the oracle for the faster arithmetic. */
+function plainPermute(key: number, m: number, left: number, right: number): [number, number] {
+  const mix = (seed: number, x: number, y: number) => {
+    const h = Math.imul(seed ^ x, 0xcc9e2d51)
+    return finalMix(Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ y)
+  }
+  let [l, r] = [left, right]
+  for (let round = 0; round < 4; round++) {
+    const lo = r >>> 0
+    const hi = Math.floor(r / 4294967296) >>> 0
+    const a = mix(key ^ Math.imul(round + 1, 0x9e3779b9), lo, hi)
+    const b = mix(a ^ 0x5bd1e995, hi, lo)
+    ;[l, r] = [r, (l + (((a & 0x1fffff) * 4294967296 + b) % m)) % m]
+  }
+  return [l, r]
+}
 
 describe('the id scheme', () => {
   it.each([2, 62, 301])('permutes the pairs of Z_%i: each maps to a different pair of the same square', (m) => {
@@ -57,6 +76,35 @@ describe('the id scheme', () => {
     }
     expect(made.size).toBe(3 * 50 * 200)
     expect(suffixes.size).toBe(3 * 50 * 200)
+  })
+
+  it('computes the same permutation as plain remainders, over the moduli of every id length', () => {
+    const moduli = fc.constantFrom(62 ** 4, 62 ** 5, 62 ** 6, 2 ** 36 - 5)
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        moduli,
+        fc.double({ min: 0, max: 1, maxExcluded: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true }),
+        (key, m, x, y) => {
+          const l = Math.floor(x * m)
+          const r = Math.floor(y * m)
+          expect(permute(key, m, l, r)).toEqual(plainPermute(key, m, l, r))
+        },
+      ),
+      { numRuns: 20_000 },
+    )
+  })
+
+  it('keeps the ids it has given: the same seed and position give the same id in every release', () => {
+    const ids = createIds(20260601)
+    expect(ids.activation(255, 1023, 131071)).toEqual({ id: 'Rjes8V8ZZE', slugSuffix: '12crqthili' })
+    expect(ids.entry(255, 1023, 131071, 2 ** 34 - 1)).toBe('LwlFiWas7hf7vn')
+    expect(ids.entry(0, 0, 0, 0)).toBe('Xn6QAaGaTqmHnt')
+    expect(ids.person(255, 2 ** 40 - 1)).toBe('IaMtCV7mjMJg')
+    expect(ids.person(0, 0)).toBe('IjtcVIro95v9')
+    expect(ids.liveEntry(62 ** 6 - 1, 5)).toBe('PsUz0DHSsjs9zE')
+    expect(ids.addedEntry(ids.addedSlot(0), 3)).toBe('HrSBJNMdvEZEmw')
   })
 
   it('is a function of the seed and the position only', () => {
