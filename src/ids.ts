@@ -168,7 +168,8 @@ export function createIds(seed: number): WorldIds {
       return entryOfSlot(slot, n)
     },
     liveEntry(slot, n) {
-      if (!(slot >= 0 && slot < M6)) throw new RangeError(`Failed to make an id: live activation ${slot} is past the limits`)
+      if (!(slot >= 0 && slot < M6))
+        throw new RangeError(`Failed to make an id: live activation ${slot} is past the limits`)
       return entryOfSlot(slot, FIRST_LIVE_ENTRY + n)
     },
     activation: (account, group, index) => activationOfSlot(slotOf(account, group, index)),
