@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['test/server/soak.test.ts'],
     testTimeout: 300_000,
     globalSetup: ['test/support/build.ts'],
+    // Each test builds its worlds: none is read from a cache an earlier run left (test/world-cache.test.ts turns it on).
+    env: { ACTIVATION_EMULATOR_CACHE: 'off' },
   },
 })

@@ -119,7 +119,22 @@ function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string
  * const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })
  * const server = setupServer(...emulator.handlers)
  */
-export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+export const createEmulator: (options?: EmulatorOptions) => Promise<Emulator> = createEmulatorWith(
+  (scenario, builtAt, options) => buildWorld(scenario, builtAt, options.onProgress),
+)
+
+/**
+ * Where an emulator's world comes from: built from the scenario around the instant, or, in Node,
+ * read from the cache of worlds built around a fixed one (`fixed`: the instant was given, not the clock's).
+ */
+export type WorldSource = (scenario: Scenario, builtAt: number, options: EmulatorOptions, fixed: boolean) => World
+
+/** `createEmulator` with the world from `worlds`: the browser's builds it, Node's may read it from disk. */
+export function createEmulatorWith(worlds: WorldSource): (options?: EmulatorOptions) => Promise<Emulator> {
+  return (options = {}) => create(options, worlds)
+}
+
+async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Emulator> {
   checkOptions(options)
   const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
   if (data && (options.scenario !== undefined || options.seed !== undefined)) {
@@ -149,7 +164,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   // A dump's records become the store's (which marks them), so the store takes a copy.
   const world: World = data
     ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
-    : buildWorld(scenario, builtAt, options.onProgress)
+    : worlds(scenario, builtAt, options, frozenAt !== undefined)
   options.onProgress?.(world.entries.length, world.entries.length, true)
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
   const db: Database = await createDatabase(world)

@@ -1,5 +1,6 @@
 import type { setupServer } from 'msw/node'
-import { createEmulator, type Emulator } from './emulator.js'
+import type { Emulator } from './emulator.js'
+import { createEmulator } from './node-emulator.js'
 import type { EmulatorOptions } from './emulator-options.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { scenarios } from '../../scenarios/index.js'
-import { createEmulator, type Emulator, type EmulatorOptions } from '../emulator.js'
+import type { Emulator, EmulatorOptions } from '../emulator.js'
+import { createEmulator } from '../node-emulator.js'
 import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
 import { UsageError } from './flags.js'
 

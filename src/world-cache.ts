@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { World } from './contract/stored-records.js'
+import type { WorldSource } from './emulator.js'
+import type { Scenario } from './scenario.js'
+import { buildWorld } from './world.js'
+
+// Worlds built around a fixed instant, kept on disk so that the next process with the same scenario,
+// seed and instant (the next test file) reads the world instead of generating it. A cached world is
+// found by a key over everything that decides its bytes: the scenario as parsed, the instant, the
+// code that builds worlds (every module of the package, by content) and Faker's version. Whatever
+// changes, the key changes: a stale world is never found, only a missing one.
+
+/** How many worlds the cache keeps; past it, the least recently used go. */
+const MAX_WORLDS = 64
+/** A world written as JSON larger than this is not cached (the busy world is about 100 MB). */
+const MAX_BYTES = 512 * 2 ** 20
+/** The cache file's format; a new one makes every older file a miss. */
+const FORMAT = 1
+
+/**
+ * Where worlds are cached, or null for nowhere: the `cache` option's folder; with `true` or nothing, the
+ * folder `ACTIVATION_EMULATOR_CACHE` names, else the project's node_modules/.cache, else the temp dir.
+ * The variable's `0`, `false` or `off` turns the cache off when the option says nothing.
+ */
+export function cacheDirectory(cache: boolean | string | undefined): string | null {
+  if (cache === false) return null
+  if (typeof cache === 'string') return cache
+  const env = process.env['ACTIVATION_EMULATOR_CACHE'] ?? ''
+  const word = env.toLowerCase()
+  if (['0', 'false', 'off'].includes(word)) {
+    if (cache === undefined) return null
+  } else if (env !== '' && !['1', 'true', 'on'].includes(word)) {
+    return env
+  }
+  const modules = join(process.cwd(), 'node_modules')
+  return existsSync(modules)
+    ? join(modules, '.cache', 'activation-emulator')
+    : join(tmpdir(), 'activation-emulator-cache')
+}
+
+let codeHash: string | undefined
+
+/** A hash of every module of the package (the code that builds worlds among them), and of Faker's version. */
+export function codeFingerprint(): string {
+  if (codeHash !== undefined) return codeHash
+  const here = fileURLToPath(new URL('.', import.meta.url))
+  return (codeHash = fingerprintOf(here, [here, join(here, '../factories'), join(here, '../scenarios')]))
+}
+
+/** A hash of the modules under `roots` (their paths from `base` and their bytes), and of Faker's version. */
+export function fingerprintOf(base: string, roots: string[]): string {
+  const hash = createHash('sha256')
+  for (const root of roots) {
+    for (const file of moduleFiles(root)) hash.update(`${relative(base, file)}\0`).update(readFileSync(file))
+  }
+  return hash.update(`faker ${fakerVersion()}`).digest('hex')
+}
+
+/** The modules under a folder, sorted: JavaScript or TypeScript, not declarations or maps. */
+function moduleFiles(root: string): string[] {
+  if (!existsSync(root)) return []
+  const files: string[] = []
+  for (const entry of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    const name = entry.name
+    if (!entry.isFile() || name.endsWith('.d.ts') || !/\.(m?js|ts)$/.test(name)) continue
+    files.push(join(entry.parentPath, name))
+  }
+  return files.sort()
+}
+
+function fakerVersion(): string {
+  try {
+    const path = createRequire(import.meta.url).resolve('@faker-js/faker/package.json')
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
+  } catch {
+    return 'unknown' // bundled: its code is part of the package's, which the fingerprint reads
+  }
+}
+
+/** The key of the world a scenario gives around an instant. */
+export function worldKey(scenario: Scenario, builtAt: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ format: FORMAT, code: codeFingerprint(), builtAt, scenario }))
+    .digest('hex')
+}
+
+type CacheFile = { key: string; world: World }
+
+/**
+ * The cached world of `key` in `dir`, or null when there is none (or it cannot be read: the cache
+ * never makes creating an emulator fail).
+ */
+export function readCachedWorld(dir: string, key: string): World | null {
+  const path = join(dir, `${key}.json`)
+  try {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile
+    if (file.key !== key || !file.world || !Array.isArray(file.world.entries)) return null
+    const now = new Date()
+    utimesSync(path, now, now) // recently used
+    return file.world
+  } catch {
+    return null
+  }
+}
+
+/** Keeps a world under `key` in `dir`: written whole to a temporary file, then renamed into place. */
+export function writeCachedWorld(dir: string, key: string, world: World): void {
+  try {
+    const text = JSON.stringify({ key, world } satisfies CacheFile)
+    if (text.length > MAX_BYTES) return
+    mkdirSync(dir, { recursive: true })
+    const temporary = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
+    writeFileSync(temporary, text)
+    renameSync(temporary, join(dir, `${key}.json`))
+    prune(dir)
+  } catch {
+    // A full disk or a read-only folder: the world is simply not cached.
+  }
+}
+
+/** Removes the least recently used worlds past MAX_WORLDS, and temporary files left by killed processes. */
+function prune(dir: string): void {
+  const now = Date.now()
+  const worlds: { path: string; used: number }[] = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const used = statSync(path).mtimeMs
+    if (name.endsWith('.tmp') && now - used > 10 * 60_000) unlinkSync(path)
+    else if (name.endsWith('.json')) worlds.push({ path, used })
+  }
+  worlds.sort((a, b) => b.used - a.used)
+  for (const { path } of worlds.slice(MAX_WORLDS)) unlinkSync(path)
+}
+
+/**
+ * The world of a scenario around an instant, read from the cache when it was built before around
+ * the same fixed instant, else built (and kept when the instant is fixed and `cache` allows).
+ */
+export const cachedWorlds: WorldSource = (scenario, builtAt, options, fixed) => {
+  const dir = fixed ? cacheDirectory(options.cache) : null
+  if (dir === null) return buildWorld(scenario, builtAt, options.onProgress)
+  const key = worldKey(scenario, builtAt)
+  const cached = readCachedWorld(dir, key)
+  if (cached) return cached
+  const world = buildWorld(scenario, builtAt, options.onProgress)
+  writeCachedWorld(dir, key, world)
+  return world
+}

@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { changeWorld } from '../bench/changes.js'
+import { pagesHash } from '../bench/pages-hash.js'
+import { createEmulator, parseScenario, scenarios } from '../src/index.js'
+import { cacheDirectory, fingerprintOf, worldKey } from '../src/world-cache.js'
+import { NOW_ISO } from './support/api.js'
+
+const NOW = Date.parse(NOW_ISO)
+const SCENARIO = 'edge-cases'
+
+/** The cache files in a folder. */
+const files = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.json'))
+
+describe('the world cache', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ae-world-cache-'))
+  })
+
+  it('serves a world read from the cache byte for byte as the world built without it', async () => {
+    const built = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: false })
+    const first = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    expect(files(dir)).toHaveLength(1)
+    const second = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const expected = await pagesHash(built)
+    expect((await pagesHash(first)).hash).toBe(expected.hash)
+    expect((await pagesHash(second)).hash).toBe(expected.hash)
+    // The same after changes through the collections and a reset: the cached records are the store's own.
+    await changeWorld(second, 12)
+    expect((await pagesHash(second)).hash).not.toBe(expected.hash)
+    await second.reset()
+    expect((await pagesHash(second)).hash).toBe(expected.hash)
+  })
+
+  it('reads the world from the cache instead of generating it', async () => {
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const [name] = files(dir)
+    const path = join(dir, name!)
+    // A title changed in the file shows: what is served came from it.
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { world: { activations: { title: string }[] } }
+    file.world.activations[0]!.title = 'Read from the cache'
+    writeFileSync(path, JSON.stringify(file))
+    const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    expect(emulator.db.activations.findMany().map((a) => a.title)).toContain('Read from the cache')
+  })
+
+  it('finds another world for another scenario, seed or instant, and none when the instant is the clock’s', async () => {
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, seed: 7, cache: dir })
+    await createEmulator({ scenario: SCENARIO, now: '2026-06-02T12:00:00.000Z', cache: dir })
+    await createEmulator({ scenario: 'every-type', now: NOW_ISO, cache: dir })
+    expect(files(dir)).toHaveLength(4)
+    // Built around the clock's instant (every-type has no `now` of its own): never the same world twice.
+    await createEmulator({ scenario: 'every-type', cache: dir })
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: false })
+    expect(files(dir)).toHaveLength(4)
+  })
+
+  it('keys a world by everything that decides it', () => {
+    const scenario = parseScenario(scenarios['edge-cases'])
+    const key = worldKey(scenario, NOW)
+    expect(worldKey(parseScenario(scenarios['edge-cases']), NOW)).toBe(key)
+    expect(worldKey({ ...scenario, seed: scenario.seed + 1 }, NOW)).not.toBe(key)
+    expect(worldKey(scenario, NOW + 1)).not.toBe(key)
+    const accounts = structuredClone(scenario.accounts)
+    accounts[0]!.activations[0]!.entries += 1
+    expect(worldKey({ ...scenario, accounts }, NOW)).not.toBe(key)
+  })
+
+  it('fingerprints the code by every module’s content, not by declarations or maps', () => {
+    const root = join(dir, 'src')
+    mkdirSync(join(root, 'store'), { recursive: true })
+    writeFileSync(join(root, 'world.js'), 'export const a = 1')
+    writeFileSync(join(root, 'store', 'indexes.js'), 'export const b = 2')
+    const fingerprint = () => fingerprintOf(root, [root])
+    const first = fingerprint()
+    expect(fingerprint()).toBe(first)
+    writeFileSync(join(root, 'world.d.ts'), 'export declare const a: 1')
+    writeFileSync(join(root, 'world.js.map'), '{}')
+    expect(fingerprint()).toBe(first)
+    writeFileSync(join(root, 'store', 'indexes.js'), 'export const b = 3')
+    const changed = fingerprint()
+    expect(changed).not.toBe(first)
+    writeFileSync(join(root, 'store', 'sorted.ts'), '')
+    expect(fingerprint()).not.toBe(changed)
+  })
+
+  it('rebuilds a world whose file is truncated or not one of its own, and writes it again', async () => {
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const path = join(dir, files(dir)[0]!)
+    const whole = readFileSync(path, 'utf8')
+    const expected = (await pagesHash(await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: false }))).hash
+    for (const broken of [whole.slice(0, whole.length / 2), '{"key":"another","world":{"entries":[]}}', 'null']) {
+      writeFileSync(path, broken)
+      const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+      expect((await pagesHash(emulator)).hash).toBe(expected)
+      expect(readFileSync(path, 'utf8')).toBe(whole)
+    }
+  })
+
+  it('never fails to create an emulator because the cache cannot be written', async () => {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, '')
+    const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: join(file, 'below') })
+    expect(emulator.db.activations.count()).toBeGreaterThan(0)
+  })
+
+  it('keeps the most recently used worlds and drops the rest', async () => {
+    const old = Date.now() / 1000 - 3600
+    for (let i = 0; i < 70; i++) {
+      const path = join(dir, `${String(i).padStart(64, '0')}.json`)
+      writeFileSync(path, '{}')
+      utimesSync(path, old + i, old + i)
+    }
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const kept = files(dir)
+    expect(kept).toHaveLength(64)
+    // The new world, and the 63 most recently used of the others.
+    expect(kept.filter((name) => !name.startsWith('0000'))).toHaveLength(1)
+    expect(kept).not.toContain(`${String(6).padStart(64, '0')}.json`)
+    expect(kept).toContain(`${String(7).padStart(64, '0')}.json`)
+  })
+
+  it('takes its folder from the option, else the environment, where 0 or off turns it off', () => {
+    const env = process.env['ACTIVATION_EMULATOR_CACHE']
+    const fallback = join(process.cwd(), 'node_modules', '.cache', 'activation-emulator')
+    try {
+      process.env['ACTIVATION_EMULATOR_CACHE'] = 'off'
+      expect(cacheDirectory(undefined)).toBeNull()
+      expect(cacheDirectory(dir)).toBe(dir)
+      expect(cacheDirectory(true)).toBe(fallback)
+      process.env['ACTIVATION_EMULATOR_CACHE'] = '0'
+      expect(cacheDirectory(undefined)).toBeNull()
+      process.env['ACTIVATION_EMULATOR_CACHE'] = dir
+      expect(cacheDirectory(undefined)).toBe(dir)
+      expect(cacheDirectory(true)).toBe(dir)
+      expect(cacheDirectory(false)).toBeNull()
+      delete process.env['ACTIVATION_EMULATOR_CACHE']
+      expect(cacheDirectory(undefined)).toBe(fallback)
+    } finally {
+      process.env['ACTIVATION_EMULATOR_CACHE'] = env
+    }
+  })
+
+  it('refuses a cache option that is neither a folder nor a boolean', async () => {
+    await expect(createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: '' })).rejects.toThrow(/cache/)
+    await expect(createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: 3 as never })).rejects.toThrow(/cache/)
+  })
+})
