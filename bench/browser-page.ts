@@ -26,7 +26,8 @@ export async function buildExample(): Promise<BuiltExample> {
   cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) })
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(ROOT, join(dir, 'node_modules/activation-emulator'), 'dir')
-  for (const name of ['msw', 'vite']) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+  for (const name of ['msw', 'vite'])
+    symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
   const out = join(dir, 'dist')
   await build({
     root: dir,

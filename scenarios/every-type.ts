@@ -6,7 +6,8 @@ const started = ['running', 'ended'] as const
 /** Every documented type and subtype in every state, with entries that use every type-specific field. */
 export const everyTypeScenario = defineScenario({
   name: 'every-type',
-  description: 'Every one of the 10 documented types and 11 subtypes in every state, with entries using every type-specific field',
+  description:
+    'Every one of the 10 documented types and 11 subtypes in every state, with entries using every type-specific field',
   seed: 14,
   accounts: [
     {
