@@ -4,19 +4,23 @@ import { ADMIN_PREFIX } from '../../handlers/admin.js'
 import { inspectorPage } from './page.js'
 
 /**
- * The page's script: `client.js` beside this module once built; from source (tsx, the tests), its
- * `client.ts` stripped of types by TypeScript, a development dependency that is there then.
+ * The page's script: `client.js` beside this module once built (in `inspector/` beside the package's
+ * bundled `index.js`, which this module is part of); from source (tsx, the tests), its `client.ts`
+ * stripped of types by TypeScript, a development dependency that is there then.
  */
 async function clientScript(): Promise<string> {
-  try {
-    return await readFile(new URL('./client.js', import.meta.url), 'utf8')
-  } catch {
-    const ts = (await import('typescript')).default
-    const source = await readFile(new URL('./client.ts', import.meta.url), 'utf8')
-    return ts.transpileModule(source, {
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-    }).outputText
+  for (const built of ['./client.js', './inspector/client.js']) {
+    try {
+      return await readFile(new URL(built, import.meta.url), 'utf8')
+    } catch {
+      // not there
+    }
   }
+  const ts = (await import('typescript')).default
+  const source = await readFile(new URL('./client.ts', import.meta.url), 'utf8')
+  return ts.transpileModule(source, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText
 }
 
 /**
