@@ -25,10 +25,12 @@ import { buildWorld } from './world.js'
 // code that builds worlds (every module of the package, by content) and Faker's version. Whatever
 // changes, the key changes: a stale world is never found, only a missing one.
 
-/** How many worlds the cache keeps; past it, the least recently used go. */
-const MAX_WORLDS = 64
+/** How many worlds, and how many bytes of them, the cache keeps; past either, the least recently used go. */
+const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
 /** A world written as JSON larger than this is not cached (the busy world is about 100 MB). */
 const MAX_BYTES = 512 * 2 ** 20
+
+export type CacheLimits = { worlds: number; bytes: number }
 /** The cache file's format; a new one makes every older file a miss. */
 const FORMAT = 1
 
@@ -133,18 +135,25 @@ export function writeCachedWorld(dir: string, key: string, world: World): void {
   }
 }
 
-/** Removes the least recently used worlds past MAX_WORLDS, and temporary files left by killed processes. */
-function prune(dir: string): void {
+/**
+ * Removes the least recently used worlds past the limits (the most recent one is always kept), and
+ * temporary files left by killed processes.
+ */
+export function prune(dir: string, limits: CacheLimits = LIMITS): void {
   const now = Date.now()
-  const worlds: { path: string; used: number }[] = []
+  const worlds: { path: string; used: number; size: number }[] = []
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    const used = statSync(path).mtimeMs
-    if (name.endsWith('.tmp') && now - used > 10 * 60_000) unlinkSync(path)
-    else if (name.endsWith('.json')) worlds.push({ path, used })
+    const { mtimeMs, size } = statSync(path)
+    if (name.endsWith('.tmp') && now - mtimeMs > 10 * 60_000) unlinkSync(path)
+    else if (name.endsWith('.json')) worlds.push({ path, used: mtimeMs, size })
   }
   worlds.sort((a, b) => b.used - a.used)
-  for (const { path } of worlds.slice(MAX_WORLDS)) unlinkSync(path)
+  let bytes = 0
+  worlds.forEach(({ path, size }, i) => {
+    bytes += size
+    if (i > 0 && (i >= limits.worlds || bytes > limits.bytes)) unlinkSync(path)
+  })
 }
 
 /**

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import { createEmulator, parseScenario, scenarios } from '../src/index.js'
-import { cacheDirectory, fingerprintOf, worldKey } from '../src/world-cache.js'
+import { cacheDirectory, fingerprintOf, prune, worldKey } from '../src/world-cache.js'
 import { NOW_ISO } from './support/api.js'
 
 const NOW = Date.parse(NOW_ISO)
@@ -122,6 +122,19 @@ describe('the world cache', () => {
     expect(kept.filter((name) => !name.startsWith('0000'))).toHaveLength(1)
     expect(kept).not.toContain(`${String(6).padStart(64, '0')}.json`)
     expect(kept).toContain(`${String(7).padStart(64, '0')}.json`)
+  })
+
+  it('keeps no more bytes than its budget, dropping the least recently used first', () => {
+    const old = Date.now() / 1000 - 3600
+    const names = ['a', 'b', 'c', 'd'].map((c) => `${c.repeat(64)}.json`)
+    names.forEach((name, i) => {
+      writeFileSync(join(dir, name), 'x'.repeat(100))
+      utimesSync(join(dir, name), old + i, old + i) // d is the most recently used
+    })
+    prune(dir, { worlds: 10, bytes: 200 }) // exactly the two most recent
+    expect(files(dir).sort()).toEqual([names[2], names[3]])
+    prune(dir, { worlds: 10, bytes: 50 }) // the most recent is kept, even over the budget
+    expect(files(dir)).toEqual([names[3]])
   })
 
   it('takes its folder from the option, else the environment, where 0 or off turns it off', () => {
