@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { createActivation } from '../factories/activation.js'
 import { createEntries } from '../factories/entries.js'
 import { createEntry } from '../factories/entry-fields.js'

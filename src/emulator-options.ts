@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { EndpointOptions } from '../handlers/index.js'
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'

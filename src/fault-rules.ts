@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { FaultDecision, EndpointName } from '../handlers/index.js'
 import { parseDuration } from './clock.js'
 import { problemLines } from './contract/problems.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { activationSchema } from './contract/activation.js'
 import { dateObjectSchema } from './contract/date-object.js'
 import { entrySchemas } from './contract/entry.js'

@@ -1,6 +1,6 @@
 import { Collection } from '@msw/data'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ListenedCollection, recordSymbols } from '../src/store/msw-data-adapter.js'
 
 // Each assumption src/store/msw-data-adapter.ts makes about @msw/data's internals, one test each:

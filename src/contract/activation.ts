@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateObjectSchema } from './date-object.js'
 import { activationTypeSchema, hasSubtype, SUBTYPES_BY_TYPE, subtypeSchema } from './enums.js'
 

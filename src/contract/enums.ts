@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The ten values of an activation's `type` that the spec lists in the response schema. */
 export const RESPONSE_TYPES = [

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateObjectSchema } from './date-object.js'
 
 // The spec names these structures but does not show their fields. Every shape below is the

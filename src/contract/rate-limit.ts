@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The rate limit of an account: `limit` requests per `windowSeconds`. */
 export const rateLimitSchema = z.strictObject({

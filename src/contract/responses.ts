@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { activationSchema } from './activation.js'
 import { entrySchemas, type Entry } from './entry.js'
 import { FILTER_TYPES, STATES } from './enums.js'

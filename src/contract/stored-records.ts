@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { activationShape, checkActivation } from './activation.js'
 import { commonEntryShape, entrySchemas, type EntryOf } from './entry.js'
 import type { ActivationType } from './enums.js'

@@ -16,7 +16,7 @@ import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   activationSchema,
   createEmulator,
