@@ -25,12 +25,13 @@ import { buildWorld } from './world.js'
 // code that builds worlds (every module of the package, by content) and Faker's version. Whatever
 // changes, the key changes: a stale world is never found, only a missing one.
 
-/** How many worlds, and how many bytes of them, the cache keeps; past either, the least recently used go. */
-const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
-/** A world written as JSON larger than this is not cached (the busy world is about 100 MB). */
-const MAX_BYTES = 512 * 2 ** 20
-
+/** How many worlds, and how many bytes of them, a cache folder keeps. */
 export type CacheLimits = { worlds: number; bytes: number }
+
+/** The limits kept to: past either, the least recently used worlds go. */
+const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
+/** A world written as JSON larger than this is not cached (the busy world is about 120 MB). */
+const MAX_BYTES = 512 * 2 ** 20
 /** The cache file's format; a new one makes every older file a miss. */
 const FORMAT = 1
 
