@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-/** Builds dist/ once before the suite, so the command-line tests run what a user would: the built command. */
+/**
+ * Builds dist/ once before the suite as `npm run build` does (tsc, then the bundled Node entry), so the
+ * command-line and package tests run what a user would.
+ */
 export default function setup(): void {
   const root = fileURLToPath(new URL('../..', import.meta.url))
-  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
 }

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ENTRY = `${ROOT}dist/src/index.js`
+
+/** Runs a module in a fresh Node process from the repository's root and returns what it prints. */
+const run = (source: string) =>
+  execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8' })
+
+describe('the built Node entry (dist/src/index.js, what `import "activation-emulator"` loads in Node)', () => {
+  it('is one file that imports nothing of the package and only msw, typescript and Node of the rest', () => {
+    const source = readFileSync(ENTRY, 'utf8')
+    const imports = new Set(
+      [...source.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]),
+    )
+    expect([...imports].filter((name) => !/^(node:|msw(\/|$)|typescript$)/.test(name!))).toEqual([])
+  })
+
+  it('serves the API and the inspector with its script, from the bundle', () => {
+    const out = run(`
+      const { createEmulator, serve } = await import(${JSON.stringify(ENTRY)})
+      const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z', cache: false })
+      const server = await serve(emulator, { port: 0 })
+      const list = await fetch(server.url + '/activations/list?limit=1', { headers: { authorization: 'Api-Key demo-key' } })
+      const script = await fetch(server.adminUrl + '/client.js')
+      console.log(JSON.stringify({ list: list.status, script: script.status, type: script.headers.get('content-type'), text: await script.text() }))
+      await server.close()
+    `)
+    const answer = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      list: number
+      script: number
+      type: string
+      text: string
+    }
+    expect(answer.list).toBe(200)
+    expect(answer.script).toBe(200)
+    expect(answer.type).toMatch(/^text\/javascript/)
+    expect(answer.text).toBe(readFileSync(`${ROOT}dist/src/inspector/client.js`, 'utf8'))
+  })
+})
