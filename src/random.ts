@@ -1,6 +1,7 @@
 import type { Faker, Randomizer } from '@faker-js/faker'
 // The English-only entry: the package's main entry loads every locale (about 140 ms at start-up).
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
+import { withCompiledPatterns } from './fake-patterns.js'
 
 /** Faker's class, and the English locale (merged with the base one) that its English instance was made with. */
 const FakerClass = englishFaker.constructor as new (options: { locale: unknown; randomizer: Randomizer }) => Faker
@@ -49,7 +50,7 @@ export type SeededFaker = Faker & { readonly randomizer: Randomizer }
  */
 export function createFaker(referenceDate: number): SeededFaker {
   const randomizer = createRandomizer()
-  const faker = Object.assign(new FakerClass({ locale: ENGLISH, randomizer }), { randomizer })
+  const faker = withCompiledPatterns(Object.assign(new FakerClass({ locale: ENGLISH, randomizer }), { randomizer }))
   faker.setDefaultRefDate(referenceDate)
   return faker
 }
