@@ -12,7 +12,7 @@ import type { Faker } from '@faker-js/faker'
 /** A compiled pattern: literal text, and the lists a word is drawn from, in order. */
 type Piece = string | readonly string[]
 
-/** Patterns compiled per Faker; null for one left to faker. Bounded: faker's own `fake` calls back with text it has half filled. */
+/** Patterns compiled per Faker (null for one left to faker): a bound, for callers that make patterns on the fly. */
 const MAX_PATTERNS = 512
 
 /** An expression faker resolves by property lookups alone: names joined by dots. */
@@ -24,9 +24,15 @@ const PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/
  * @example withCompiledPatterns(faker).person.lastName()
  */
 export function withCompiledPatterns<F extends Faker>(faker: F): F {
-  const original = faker.helpers.fake.bind(faker.helpers) as (pattern: string | ReadonlyArray<string>) => string
+  type Fake = (pattern: string | ReadonlyArray<string>) => string
+  // Faker's `fake` fills the first expression and calls `this.fake` on the text so far. It is called on
+  // a shadow of the helpers whose `fake` is faker's own, so that text half filled is not compiled anew.
+  const fakersOwn = Object.getPrototypeOf(faker.helpers).fake as (this: object, ...args: Parameters<Fake>) => string
+  const shadow: object = Object.create(faker.helpers)
+  const original: Fake = (pattern) => fakersOwn.call(shadow, pattern)
+  Object.defineProperty(shadow, 'fake', { value: original })
   const compiled = new Map<string, readonly Piece[] | null>()
-  const fake = (pattern: string | ReadonlyArray<string>): string => {
+  const fake: Fake = (pattern) => {
     if (typeof pattern !== 'string') return original(pattern)
     let pieces = compiled.get(pattern)
     if (pieces === undefined) {
