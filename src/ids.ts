@@ -90,9 +90,12 @@ function writeDigits(codes: number[], at: number, value: number, digits: number,
   }
 }
 
+/** Character codes of an id being written, one array per length: reused, and packed, which `fromCharCode(...)` spreads fastest. */
+const CODES: number[][] = Array.from({ length: 15 }, (_, length) => new Array<number>(length).fill(0))
+
 /** An id: an upper- then a lower-case letter (from a hash of the rest), then both halves in base 62. */
 function mixedCaseId(l: number, r: number, digits: number): string {
-  const codes = new Array<number>(2 + 2 * digits)
+  const codes = CODES[2 + 2 * digits] as number[]
   const h = mix(0x2545f491, l >>> 0, r >>> 0)
   codes[0] = UPPER.charCodeAt(h % 26)
   codes[1] = LOWER.charCodeAt((h >>> 8) % 26)
@@ -147,9 +150,10 @@ export function createIds(seed: number): WorldIds {
     feistel(activationKey, M4, Math.floor(slot / M4), remainder(slot, M4))
     const l = outLeft
     const r = outRight
-    const codes = new Array<number>(10)
+    const codes = CODES[10] as number[]
     writeDigits(codes, 0, l * M4 + r, 10, BASE36) // under 62^8, which 10 base-36 digits hold
-    return { id: mixedCaseId(l, r, 4), slugSuffix: String.fromCharCode(...codes) }
+    const slugSuffix = String.fromCharCode(...codes) // before mixedCaseId, which writes over the same codes
+    return { id: mixedCaseId(l, r, 4), slugSuffix }
   }
   const entryOfSlot = (slot: number, n: number) => {
     if (!(n >= 0 && n < M6)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
