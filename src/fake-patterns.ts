@@ -1,13 +1,12 @@
 import type { Faker } from '@faker-js/faker'
 
 // Faker fills a pattern such as `{{person.last_name.generic}}` by evaluating the expression between the
-// braces anew on every call: a parse, two lookups per step, arrays built and filtered. A busy world asks
-// for 60,000 last names (and thousands of streets and cities) through such patterns, and that evaluator
-// was an eighth of its build. A pattern made of literal text and expressions that each end in one list
-// of the locale's words is compiled here once, into its pieces, and filled by drawing one word from each
-// list with `faker.helpers.arrayElement`: the draws faker's evaluator makes, in its order, so the result
-// and the random stream after it are faker's own. Any other pattern (a function call, a draw part-way
-// along the path, braces in the text or in a word) goes to faker's `fake` unchanged.
+// braces anew on every call, and a world asks for tens of thousands of names through such patterns. A
+// pattern of literal text and expressions that each end in one list of the locale's words is compiled
+// here once, and filled by drawing from each list with `faker.helpers.arrayElement`: the draws faker's
+// evaluator makes, in its order, so the result and the random stream after it are faker's own. Any
+// other pattern (a function call, a draw part-way along the path, a brace in the text or in a word)
+// goes to faker's `fake` unchanged.
 
 /** A compiled pattern: literal text, and the lists a word is drawn from, in order. */
 type Piece = string | readonly string[]
