@@ -47,9 +47,37 @@ const COMMA = 0x2c
 const OPEN = 0x7b
 const BRACKET = 0x5b
 
+/** A body recently put together, with the pieces it was made of. */
+type MadeBody = {
+  head: string | readonly Uint8Array[]
+  items: readonly Uint8Array[]
+  next: string | null
+  body: Uint8Array
+}
+
+// The bodies last put together, for a page asked for again: a body is a function of its pieces, which
+// are each record's bytes (a new array when the record or its face changes), so the same pieces, by
+// identity, give the same bytes. A few slots, taken in turn; bodies above a megabyte are not kept.
+const MADE_SLOTS = 16
+const MADE_MAX_BYTES = 1 << 20
+const made: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
+let nextSlot = 0
+
+/** Whether two lists hold the same byte arrays, by identity, in the same order. */
+function samePieces(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+function sameHead(a: string | readonly Uint8Array[], b: string | readonly Uint8Array[]): boolean {
+  return typeof a === 'string' || typeof b === 'string' ? a === b : samePieces(a, b)
+}
+
 /**
  * A body `{<head>[items...],"next":<next>}`. `head` is what stands between the opening brace and the
- * list's bracket, such as `"activations":`, as text or as pieces of bytes.
+ * list's bracket, such as `"activations":`, as text or as pieces of bytes. The same pieces as a body
+ * made a moment ago give that body again: the caller must not write into it.
  * @example listBody('"activations":', page.items.map(activationBytes), page.next)
  */
 export function listBody(
@@ -57,6 +85,19 @@ export function listBody(
   items: readonly Uint8Array[],
   next: string | null,
 ): Uint8Array {
+  for (let i = 0; i < MADE_SLOTS; i++) {
+    const slot = made[i]
+    if (slot && slot.next === next && sameHead(slot.head, head) && samePieces(slot.items, items)) return slot.body
+  }
+  const body = joinBody(head, items, next)
+  if (body.length <= MADE_MAX_BYTES) {
+    made[nextSlot] = { head, items, next, body }
+    nextSlot = (nextSlot + 1) % MADE_SLOTS
+  }
+  return body
+}
+
+function joinBody(head: string | readonly Uint8Array[], items: readonly Uint8Array[], next: string | null): Uint8Array {
   // Copied once into a buffer of the exact length: no array of pieces to build, and so less garbage
   // per request for the collector to chase while other requests are in flight.
   const opening = typeof head === 'string' ? utf8.encode(`{${head}[`) : null
