@@ -96,8 +96,17 @@ export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoin
 const NEXT_KEY = new TextEncoder().encode('],"next":')
 const UTF8_DECODER = new TextDecoder()
 
+/** The `next` read from each body: a page asked for again is the same body (see `listBody`). */
+const nextOfBody = new WeakMap<Uint8Array, string | null>()
+
 /** The `next` of a list body, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes searched for. */
 function nextOf(body: Uint8Array): string | null {
+  let next = nextOfBody.get(body)
+  if (next === undefined) nextOfBody.set(body, (next = readNext(body)))
+  return next
+}
+
+function readNext(body: Uint8Array): string | null {
   // Searched backwards by hand (a Uint8Array has no lastIndexOf for a sequence): the key is a few bytes from the end.
   search: for (let at = body.length - NEXT_KEY.length; at >= 0; at--) {
     for (let i = 0; i < NEXT_KEY.length; i++) if (body[at + i] !== NEXT_KEY[i]) continue search
