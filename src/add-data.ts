@@ -13,7 +13,7 @@ import { stateOf } from './contract/state.js'
 import type { StoredEntry } from './contract/stored-records.js'
 import { TYPE_RULES } from './contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
-import { createFaker, deriveSeed, type SeededFaker } from './random.js'
+import { deriveSeed, WorldFakers, type SeededFaker } from './random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import { personOf } from './world.js'
@@ -62,8 +62,8 @@ export class DataAdder {
   readonly #now: () => number
   readonly #db: () => Database
   readonly #ids: WorldIds
-  readonly #faker: SeededFaker
-  readonly #personFaker: SeededFaker
+  /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
+  readonly #fakers: WorldFakers
   /** Each activation's added slot and how many entries were added in it. */
   #slots = new Map<string, { slot: number; added: number }>()
 
@@ -73,8 +73,7 @@ export class DataAdder {
     this.#now = now
     this.#db = db
     this.#ids = createIds(scenario.seed)
-    this.#faker = createFaker(builtAt)
-    this.#personFaker = createFaker(builtAt)
+    this.#fakers = new WorldFakers(builtAt)
   }
 
   /** Forgets what was added (the world is rebuilt): slots count from the first again. */
@@ -111,7 +110,7 @@ export class DataAdder {
     const rules = TYPE_RULES[activation.type]
     const entered = new Set(db.index.entryListsOf(activationId).all.map((e) => e.participantId))
     const place = this.#slotOf(activationId)
-    const faker = this.#faker
+    const faker = this.#fakers.records
     const made: StoredEntry[] = []
     const people: Person[] = []
     for (let k = 0; k < parsed.data; k++) {
@@ -175,7 +174,7 @@ export class DataAdder {
     const now = this.#now()
     const slot = this.#ids.addedSlot(this.#slots.size)
     const made = this.#ids.addedActivation(slot)
-    const faker = this.#faker
+    const faker = this.#fakers.records
     faker.seed(deriveSeed(this.#scenario.seed, 'added', slot, 'activation'))
     const activation = createActivation(faker, {
       account: accountName,
@@ -216,7 +215,7 @@ export class DataAdder {
       const id = people[i]!.id
       if (!db.index.participants.has(id)) (times.get(id) ?? times.set(id, []).get(id)!).push(e.enteredAt)
     })
-    const faker = this.#faker
+    const faker = this.#fakers.records
     for (const [id, entryTimes] of times) {
       const person = people.find((p) => p.id === id)!
       faker.seed(deriveSeed(this.#scenario.seed, 'added', 'participant', id))
@@ -233,7 +232,7 @@ export class DataAdder {
   }
 
   #person(a: number, index: number): Person {
-    return personOf(this.#scenario, a, index, this.#personFaker, this.#ids)
+    return personOf(this.#scenario, a, index, this.#fakers.people, this.#ids)
   }
 
   #accountIndex(name: string): number {

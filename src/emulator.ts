@@ -25,6 +25,7 @@ import { activationExistsAt, entryExistsAt } from './contract/at-instant.js'
 import { createDatabase, type Database } from './store/database.js'
 import type { StoreIndex } from './store/indexes.js'
 import { LiveWorld } from './live.js'
+import { loadFaker } from './random.js'
 import { buildWorld } from './world.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
@@ -119,8 +120,14 @@ function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string
  * const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })
  * const server = setupServer(...emulator.handlers)
  */
-export const createEmulator: (options?: EmulatorOptions) => Promise<Emulator> = createEmulatorWith(
-  (scenario, builtAt, options) => buildWorld(scenario, builtAt, options.onProgress),
+export const createEmulator = async (options?: EmulatorOptions): Promise<Emulator> => {
+  // Outside Node, Faker cannot be loaded the moment it is needed (adding entries, a world that moves).
+  await loadFaker()
+  return createBuilding(options)
+}
+
+const createBuilding = createEmulatorWith((scenario, builtAt, options) =>
+  buildWorld(scenario, builtAt, options.onProgress),
 )
 
 /**

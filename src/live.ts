@@ -7,7 +7,7 @@ import { toDateObject, toMillis } from './contract/date-object.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from './contract/stored-records.js'
 import { TYPE_RULES } from './contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
-import { createFaker, deriveSeed, type SeededFaker } from './random.js'
+import { deriveSeed, WorldFakers, type SeededFaker } from './random.js'
 import type { Scenario } from './scenario.js'
 import { writerOf, type Database } from './store/database.js'
 import { groupRates, personOf } from './world.js'
@@ -50,8 +50,8 @@ export class LiveWorld {
   readonly #builtAt: number
   readonly #db: () => Database
   readonly #ids: WorldIds
-  readonly #faker: SeededFaker
-  readonly #personFaker: SeededFaker
+  /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
+  readonly #fakers: WorldFakers
   readonly #rates: Map<string, number>
   readonly #accounts: Map<string, number>
   /** Whether entries arrive. */
@@ -69,8 +69,7 @@ export class LiveWorld {
     this.#builtAt = builtAt
     this.#db = db
     this.#ids = createIds(scenario.seed)
-    this.#faker = createFaker(builtAt)
-    this.#personFaker = createFaker(builtAt)
+    this.#fakers = new WorldFakers(builtAt)
     this.#rates = groupRates(scenario)
     this.#accounts = new Map(scenario.accounts.map((a, i) => [a.name, i]))
     this.arrivals = arrivals
@@ -142,8 +141,8 @@ export class LiveWorld {
       }
       const rate = this.arrivals ? this.rateOf(activation) : 0
       if (rate <= 0) continue
-      this.#faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, hour))
-      arrivalTimes(this.#faker, Math.max(from, start), Math.min(to, end), rate).forEach((at, k) =>
+      this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, hour))
+      arrivalTimes(this.#fakers.records, Math.max(from, start), Math.min(to, end), rate).forEach((at, k) =>
         events.push({ at, activationId: activation.id, kind: 'arrival', hour, k }),
       )
     }
@@ -168,7 +167,7 @@ export class LiveWorld {
     const a = activation && this.#accounts.get(activation.account)
     if (!activation || a === undefined) return false
     const state = this.#stateOf(activation)
-    const faker = this.#faker
+    const faker = this.#fakers.records
     faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, event.hour, event.k))
     const outcome = arrivalOutcome(faker, activation, event.at, {
       hasEntrants: state.entrants.length > 0,
@@ -190,7 +189,7 @@ export class LiveWorld {
     }
     const known = pending.get(personId) ?? db.index.participants.get(personId)
     if (outcome.isReplay && !known) return false // an entrant whose participant was deleted
-    const person: Person = known ?? personOf(this.#scenario, a, index, this.#personFaker, this.#ids)
+    const person: Person = known ?? personOf(this.#scenario, a, index, this.#fakers.people, this.#ids)
     const entry = createEntry(faker, activation, person, {
       ...outcome,
       id: this.#ids.liveEntry(state.slot, state.arrived),
@@ -204,7 +203,7 @@ export class LiveWorld {
     if (outcome.isWinner) state.winners++
     batch.entries.push(entry)
 
-    const participantFaker = this.#personFaker
+    const participantFaker = this.#fakers.people
     if (!known) {
       participantFaker.seed(deriveSeed(this.#scenario.seed, 'live', 'participant', personId))
       const participant = createParticipant(participantFaker, person, activation.account, [entry.enteredAt])
@@ -233,8 +232,8 @@ export class LiveWorld {
     const entries = [...db.index.entryListsOf(activation.id).all]
     // Results are decided once: an activation ranked already (as generated) keeps its ranks.
     if (entries.length === 0 || entries.some((e) => 'rank' in e)) return
-    this.#faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
-    const results = resultsAtEnd(this.#faker, activation, entries.length)
+    this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
+    const results = resultsAtEnd(this.#fakers.records, activation, entries.length)
     const writer = writerOf(db)
     entries.forEach((entry, i) => {
       const { rank, isWinner, isFulfilled, prize } = results[i]!

@@ -1,11 +1,29 @@
 import type { Faker, Randomizer } from '@faker-js/faker'
-// The English-only entry: the package's main entry loads every locale (about 140 ms at start-up).
-import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { withCompiledPatterns } from './fake-patterns.js'
 
-/** Faker's class, and the English locale (merged with the base one) that its English instance was made with. */
-const FakerClass = englishFaker.constructor as new (options: { locale: unknown; randomizer: Randomizer }) => Faker
-const ENGLISH = englishFaker.rawDefinitions
+// Faker is loaded when a Faker is first made, not with the package: an emulator whose world comes from
+// the cache (or a dump) never needs it, and it is half the package's code. Its English-only entry: the
+// main one loads every locale.
+const FAKER_ENGLISH = '@faker-js/faker/locale/en'
+let english: Faker | undefined
+
+/**
+ * Loads Faker ahead of its first use, where it cannot be loaded when needed (a browser: the browser
+ * entry's `createEmulator` calls it). In Node it is loaded at first use.
+ */
+export async function loadFaker(): Promise<void> {
+  english ??= ((await import('@faker-js/faker/locale/en')) as { faker: Faker }).faker
+}
+
+/** Faker's English instance: its class, and the English locale merged with the base one, make ours. */
+function englishFaker(): Faker {
+  if (english) return english
+  type NodeModule = { createRequire(from: string): (id: string) => { faker: Faker } }
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => NodeModule | undefined } }).process
+  const nodeModule = process?.getBuiltinModule?.('node:module')
+  if (!nodeModule) throw new Error('Failed to make a Faker: Faker is not loaded (await loadFaker() first)')
+  return (english = nodeModule.createRequire(import.meta.url)(FAKER_ENGLISH).faker)
+}
 
 /**
  * A 32-bit seed derived from a world seed and a position ("account", "giveaway/running", 3, ...).
@@ -50,9 +68,32 @@ export type SeededFaker = Faker & { readonly randomizer: Randomizer }
  */
 export function createFaker(referenceDate: number): SeededFaker {
   const randomizer = createRandomizer()
-  const faker = withCompiledPatterns(Object.assign(new FakerClass({ locale: ENGLISH, randomizer }), { randomizer }))
+  const loaded = englishFaker()
+  const FakerClass = loaded.constructor as new (options: { locale: unknown; randomizer: Randomizer }) => Faker
+  const faker = withCompiledPatterns(
+    Object.assign(new FakerClass({ locale: loaded.rawDefinitions, randomizer }), { randomizer }),
+  )
   faker.setDefaultRefDate(referenceDate)
   return faker
+}
+
+/** A world's two Fakers, one for records and one for people, each made at its first use (which loads Faker). */
+export class WorldFakers {
+  readonly #referenceDate: number
+  #records: SeededFaker | undefined
+  #people: SeededFaker | undefined
+
+  constructor(referenceDate: number) {
+    this.#referenceDate = referenceDate
+  }
+
+  get records(): SeededFaker {
+    return (this.#records ??= createFaker(this.#referenceDate))
+  }
+
+  get people(): SeededFaker {
+    return (this.#people ??= createFaker(this.#referenceDate))
+  }
 }
 
 /** sfc32, seeded through splitmix32: cheap to reseed, which a world does once per activation, person and participant. */

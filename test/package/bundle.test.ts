@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -17,6 +19,42 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
       [...source.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]),
     )
     expect([...imports].filter((name) => !/^(node:|msw(\/|$)|typescript$)/.test(name!))).toEqual([])
+  })
+
+  it('loads Faker only once a Faker is needed: not for a world read from the cache, but for one built or for added entries', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'activation-emulator-faker-'))
+    try {
+      const loads = (create: string) =>
+        JSON.parse(
+          run(`
+            import Module from 'node:module'
+            const load = Module._load
+            const fakers = []
+            Module._load = function (request, ...rest) {
+              if (String(request).includes('@faker-js/faker')) fakers.push(request)
+              return load.call(this, request, ...rest)
+            }
+            const { createEmulator } = await import(${JSON.stringify(ENTRY)})
+            const options = { scenario: 'default', now: '2026-06-01T12:00:00.000Z', cache: ${JSON.stringify(cache)} }
+            ${create}
+            console.log(JSON.stringify(fakers))
+          `)
+            .trim()
+            .split('\n')
+            .at(-1)!,
+        ) as string[]
+      expect(loads('await createEmulator(options)')).toEqual(['@faker-js/faker/locale/en']) // built, then cached
+      expect(loads('await createEmulator(options)')).toEqual([]) // read from the cache
+      const addOne = `
+        const { getResponse } = await import('msw')
+        const e = await createEmulator(options)
+        const request = new Request(e.baseUrl + '/activations/list?state=running&limit=1', { headers: { authorization: 'Api-Key demo-key' } })
+        const { activations } = await (await getResponse(e.handlers, request)).json()
+        await e.addEntries(activations[0].id, 1)`
+      expect(loads(addOne)).toEqual(['@faker-js/faker/locale/en'])
+    } finally {
+      rmSync(cache, { recursive: true, force: true })
+    }
   })
 
   it('serves the API and the inspector with its script, from the bundle', () => {
