@@ -33,7 +33,7 @@ const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
 /** A world written as JSON larger than this is not cached (the busy world is about 120 MB). */
 const MAX_BYTES = 512 * 2 ** 20
 /** The cache file's format; a new one makes every older file a miss. */
-const FORMAT = 1
+const FORMAT = 2
 
 /**
  * Where worlds are cached, or null for nowhere: the `cache` option's folder; with `true` or nothing, the
@@ -111,7 +111,9 @@ type CacheFile = { key: string; world: World }
 export function readCachedWorld(dir: string, key: string): World | null {
   const path = join(dir, `${key}.json`)
   try {
-    const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile
+    // Written as ASCII (see writeCachedWorld): read as Latin-1, a byte a character, which decodes and
+    // parses faster than UTF-8.
+    const file = JSON.parse(readFileSync(path, 'latin1')) as CacheFile
     if (file.key !== key || !file.world || !Array.isArray(file.world.entries)) return null
     const now = new Date()
     utimesSync(path, now, now) // recently used
@@ -121,10 +123,15 @@ export function readCachedWorld(dir: string, key: string): World | null {
   }
 }
 
+/** JSON with every character past ASCII written as its `\u` escape: the same value, one byte a character. */
+function asciiJson(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** Keeps a world under `key` in `dir`: written whole to a temporary file, then renamed into place. */
 export function writeCachedWorld(dir: string, key: string, world: World): void {
   try {
-    const text = JSON.stringify({ key, world } satisfies CacheFile)
+    const text = asciiJson(JSON.stringify({ key, world } satisfies CacheFile))
     if (text.length > MAX_BYTES) return
     mkdirSync(dir, { recursive: true })
     const temporary = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
