@@ -25,7 +25,7 @@ import { activationExistsAt, entryExistsAt } from './contract/at-instant.js'
 import { createDatabase, type Database } from './store/database.js'
 import type { StoreIndex } from './store/indexes.js'
 import { LiveWorld } from './live.js'
-import { loadFaker } from './random.js'
+import { fakerLoadsWhenNeeded, loadFaker } from './random.js'
 import { buildWorld } from './world.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
@@ -120,14 +120,8 @@ function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string
  * const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })
  * const server = setupServer(...emulator.handlers)
  */
-export const createEmulator = async (options?: EmulatorOptions): Promise<Emulator> => {
-  // Outside Node, Faker cannot be loaded the moment it is needed (adding entries, a world that moves).
-  await loadFaker()
-  return createBuilding(options)
-}
-
-const createBuilding = createEmulatorWith((scenario, builtAt, options) =>
-  buildWorld(scenario, builtAt, options.onProgress),
+export const createEmulator: (options?: EmulatorOptions) => Promise<Emulator> = createEmulatorWith(
+  (scenario, builtAt, options) => buildWorld(scenario, builtAt, options.onProgress),
 )
 
 /**
@@ -143,6 +137,9 @@ export function createEmulatorWith(worlds: WorldSource): (options?: EmulatorOpti
 
 async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Emulator> {
   checkOptions(options)
+  // Where Faker cannot be loaded the moment it is needed (a world built, entries added, results drawn
+  // as the clock passes an end), it is loaded now.
+  if (!fakerLoadsWhenNeeded()) await loadFaker()
   const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
   if (data && (options.scenario !== undefined || options.seed !== undefined)) {
     throw new TypeError('Invalid createEmulator options: data is a whole world; it takes no scenario or seed')

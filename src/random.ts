@@ -2,15 +2,42 @@ import type { Faker, Randomizer } from '@faker-js/faker'
 import { withCompiledPatterns } from './fake-patterns.js'
 
 // Faker is loaded when a Faker is first made, not with the package: an emulator whose world comes from
-// the cache (or a dump) never needs it, and it is half the package's code. Its English-only entry: the
-// main one loads every locale.
+// the cache (or a dump) never needs it, and it is half the package's code. In Node it is then loaded
+// with a synchronous `require`, which can load an ES module since Node 20.19; where that is not so (a
+// browser, Jest's own module registry), `createEmulator` loads it first (`fakerLoadsWhenNeeded`).
+// Its English-only entry: the main one loads every locale.
 const FAKER_ENGLISH = '@faker-js/faker/locale/en'
 let english: Faker | undefined
 
+type Require = (id: string) => unknown
+
+/** A `require` for this module's folder, where the runtime offers Node's `node:module`. */
+function nodeRequire(): Require | undefined {
+  type NodeModule = { createRequire(from: string): Require }
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => NodeModule | undefined } }).process
+  return process?.getBuiltinModule?.('node:module')?.createRequire(import.meta.url)
+}
+
+let requiresEsm: boolean | undefined
+
 /**
- * Loads Faker ahead of its first use, where it cannot be loaded when needed (a browser: the browser
- * entry's `createEmulator` calls it). In Node it is loaded at first use.
+ * Whether Faker can be loaded the moment it is needed: whether `require` loads an ES module here,
+ * tried on an empty one of this package's own (`esm-probe.js`, beside this module once built).
  */
+export function fakerLoadsWhenNeeded(): boolean {
+  if (english) return true
+  if (requiresEsm === undefined) {
+    try {
+      nodeRequire()?.('./esm-probe.js')
+      requiresEsm = nodeRequire() !== undefined
+    } catch {
+      requiresEsm = false
+    }
+  }
+  return requiresEsm
+}
+
+/** Loads Faker now, for a runtime where it cannot be loaded when needed (see `fakerLoadsWhenNeeded`). */
 export async function loadFaker(): Promise<void> {
   english ??= ((await import('@faker-js/faker/locale/en')) as { faker: Faker }).faker
 }
@@ -18,11 +45,9 @@ export async function loadFaker(): Promise<void> {
 /** Faker's English instance: its class, and the English locale merged with the base one, make ours. */
 function englishFaker(): Faker {
   if (english) return english
-  type NodeModule = { createRequire(from: string): (id: string) => { faker: Faker } }
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => NodeModule | undefined } }).process
-  const nodeModule = process?.getBuiltinModule?.('node:module')
-  if (!nodeModule) throw new Error('Failed to make a Faker: Faker is not loaded (await loadFaker() first)')
-  return (english = nodeModule.createRequire(import.meta.url)(FAKER_ENGLISH).faker)
+  const require = nodeRequire()
+  if (!require) throw new Error('Failed to make a Faker: Faker is not loaded (await loadFaker() first)')
+  return (english = (require(FAKER_ENGLISH) as { faker: Faker }).faker)
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { listBody } from '../../handlers/json.js'
+import { listBody } from '../handlers/json.js'
 
 // listBody gives a body made a moment ago again when its pieces are the same arrays. Each call is
 // checked against the body written out plainly from the pieces' text, over sequences of calls that
