@@ -27,9 +27,10 @@ let requiresEsm: boolean | undefined
 export function fakerLoadsWhenNeeded(): boolean {
   if (english) return true
   if (requiresEsm === undefined) {
+    const require = nodeRequire()
     try {
-      nodeRequire()?.('./esm-probe.js')
-      requiresEsm = nodeRequire() !== undefined
+      require?.('./esm-probe.js')
+      requiresEsm = require !== undefined
     } catch {
       requiresEsm = false
     }
