@@ -54,7 +54,7 @@ function child<T>(...args: string[]): T {
 }
 
 // Times are read from the process's own clock: performance.now() counts from the process's start.
-const emulatorFile = (pkg: string) => `
+const emulatorFile = (pkg: string, path = '/activations/list') => `
   const t0 = performance.now()
   const { createEmulator } = await import(${JSON.stringify(pkg)})
   const { setupServer } = await import('msw/node')
@@ -63,7 +63,7 @@ const emulatorFile = (pkg: string) => `
   const t2 = performance.now()
   const server = setupServer(...emulator.handlers)
   server.listen({ onUnhandledRequest: 'error' })
-  const response = await fetch(emulator.baseUrl + '/activations/list', { headers: { authorization: 'Api-Key demo-key' } })
+  const response = await fetch(emulator.baseUrl + ${JSON.stringify(path)}, { headers: { authorization: 'Api-Key demo-key' } })
   const body = await response.text()
   const t3 = performance.now()
   if (response.status !== 200 || body.length < 1000) throw new Error('Failed to answer: ' + response.status)
@@ -92,6 +92,9 @@ async function testFile(): Promise<void> {
   const theirs: FileCost[] = []
   const other: FileCost[] = []
   const uncached: FileCost[] = []
+  // The same file whose one request reads entries: an activation's (the latest) or every one (participants).
+  const latest: FileCost[] = []
+  const participants: FileCost[] = []
   // The operating system's file cache warm for each, and the world cache holding `default`'s world.
   fresh(MSW_FILE)
   fresh(emulatorFile(PACKAGE))
@@ -102,6 +105,8 @@ async function testFile(): Promise<void> {
     () => theirs.push(fresh(MSW_FILE)),
     () => ours.push(fresh(emulatorFile(PACKAGE))),
     () => uncached.push(fresh(emulatorFile(PACKAGE), { ACTIVATION_EMULATOR_CACHE: 'off' })),
+    () => latest.push(fresh(emulatorFile(PACKAGE, '/activations/latest'))),
+    () => participants.push(fresh(emulatorFile(PACKAGE, '/experience/participants'))),
     ...(COMPARE ? [() => other.push(fresh(emulatorFile(COMPARE)))] : []),
   ]
   for (let run = 0; run < RUNS; run++) {
@@ -117,6 +122,14 @@ async function testFile(): Promise<void> {
   console.log(
     `| activation-emulator, no world cache (a first run) | ${ms(m(uncached, 'start'))} | ${ms(m(uncached, 'import'))} | ${ms(m(uncached, 'create'))} | ${ms(m(uncached, 'first'))} | ${ms(m(uncached, 'total'))} |`,
   )
+  for (const [label, list] of [
+    ['its one request `/activations/latest` (an activation and its entries)', latest],
+    ['its one request `/experience/participants` (every entry read)', participants],
+  ] as const) {
+    console.log(
+      `| activation-emulator, ${label} | ${ms(m(list, 'start'))} | ${ms(m(list, 'import'))} | ${ms(m(list, 'create'))} | ${ms(m(list, 'first'))} | ${ms(m(list, 'total'))} |`,
+    )
+  }
   console.log(
     `| msw, one handler | ${ms(m(theirs, 'start'))} | ${ms(m(theirs, 'import'))} | | ${ms(m(theirs, 'first'))} | ${ms(m(theirs, 'total'))} |`,
   )
@@ -127,6 +140,10 @@ async function testFile(): Promise<void> {
     console.log(`ratio of totals, ${COMPARE}: ${(m(other, 'total') / m(theirs, 'total')).toFixed(2)}x`)
   }
   console.log(`ratio of totals, no world cache: ${(m(uncached, 'total') / m(theirs, 'total')).toFixed(2)}x`)
+  console.log(`ratio of totals, \`/activations/latest\`: ${(m(latest, 'total') / m(theirs, 'total')).toFixed(2)}x`)
+  console.log(
+    `ratio of totals, \`/experience/participants\`: ${(m(participants, 'total') / m(theirs, 'total')).toFixed(2)}x`,
+  )
   const ratios = ours.map((o, i) => o.total / theirs[i]!.total)
   console.log(
     `ratio of totals: ${(m(ours, 'total') / m(theirs, 'total')).toFixed(2)}x (paired runs ${ratios.map((r) => r.toFixed(2)).join(', ')}; goal at most 1.5x)\n`,

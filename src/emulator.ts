@@ -22,7 +22,7 @@ import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
 import { resolveScenario } from './resolve-scenario.js'
 import type { Scenario } from './scenario.js'
 import { activationExistsAt, entryExistsAt } from './contract/at-instant.js'
-import { createDatabase, type Database } from './store/database.js'
+import { createDatabase, type Database, type DeferredWorld } from './store/database.js'
 import type { StoreIndex } from './store/indexes.js'
 import { LiveWorld } from './live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from './random.js'
@@ -126,9 +126,15 @@ export const createEmulator: (options?: EmulatorOptions) => Promise<Emulator> = 
 
 /**
  * Where an emulator's world comes from: built from the scenario around the instant, or, in Node,
- * read from the cache of worlds built around a fixed one (`fixed`: the instant was given, not the clock's).
+ * read from the cache of worlds built around a fixed one (`fixed`: the instant was given, not the
+ * clock's), whose participants and entries are read when first needed.
  */
-export type WorldSource = (scenario: Scenario, builtAt: number, options: EmulatorOptions, fixed: boolean) => World
+export type WorldSource = (
+  scenario: Scenario,
+  builtAt: number,
+  options: EmulatorOptions,
+  fixed: boolean,
+) => World | DeferredWorld
 
 /** `createEmulator` with the world from `worlds`: the browser's builds it, Node's may read it from disk. */
 export function createEmulatorWith(worlds: WorldSource): (options?: EmulatorOptions) => Promise<Emulator> {
@@ -166,10 +172,11 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   const rateLimiter = new RateLimiter()
 
   // A dump's records become the store's (which marks them), so the store takes a copy.
-  const world: World = data
+  const world: World | DeferredWorld = data
     ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
     : worlds(scenario, builtAt, options, frozenAt !== undefined)
-  options.onProgress?.(world.entries.length, world.entries.length, true)
+  const entryCount = 'entryRuns' in world ? world.counts.entries : world.entries.length
+  options.onProgress?.(entryCount, entryCount, true)
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
   const db: Database = await createDatabase(world)
   const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)

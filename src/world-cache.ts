@@ -16,6 +16,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { World } from './contract/stored-records.js'
 import type { WorldSource } from './emulator.js'
+import type { DeferredWorld } from './store/database.js'
 import type { Scenario } from './scenario.js'
 import { buildWorld } from './world.js'
 
@@ -33,7 +34,7 @@ const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
 /** A world written as JSON larger than this is not cached (the busy world is about 120 MB). */
 const MAX_BYTES = 512 * 2 ** 20
 /** The cache file's format; a new one makes every older file a miss. */
-const FORMAT = 2
+const FORMAT = 3
 
 /**
  * Where worlds are cached, or null for nowhere: the `cache` option's folder; with `true` or nothing, the
@@ -102,40 +103,96 @@ export function worldKey(scenario: Scenario, builtAt: number): string {
     .digest('hex')
 }
 
-type CacheFile = { key: string; world: World }
+/**
+ * A cache file is lines of ASCII JSON: the head (the key, the counts, the activation of each run of
+ * entries, the length of what follows it, the activations), the participants, then each run of
+ * entries (one activation's, in serving order) on a line of its own. The store parses a run when
+ * that activation's entries are first read, and the rest when anything else is.
+ */
+type CacheHead = {
+  key: string
+  counts: DeferredWorld['counts']
+  runs: string[]
+  bodyLength: number
+  activations: World['activations']
+}
 
 /**
  * The cached world of `key` in `dir`, or null when there is none (or it cannot be read: the cache
- * never makes creating an emulator fail).
+ * never makes creating an emulator fail). Only the head is parsed now; a file that does not hold as
+ * many bytes and lines as its head says (truncated) is not read.
  */
-export function readCachedWorld(dir: string, key: string): World | null {
+export function readCachedWorld(dir: string, key: string): DeferredWorld | null {
   const path = join(dir, `${key}.json`)
   try {
+    const bytes = readFileSync(path)
+    const newline = bytes.indexOf(10)
+    if (newline < 0) return null
     // Written as ASCII (see writeCachedWorld): read as Latin-1, a byte a character, which decodes and
     // parses faster than UTF-8.
-    const file = JSON.parse(readFileSync(path, 'latin1')) as CacheFile
-    if (file.key !== key || !file.world || !Array.isArray(file.world.entries)) return null
+    const head = JSON.parse(bytes.toString('latin1', 0, newline)) as CacheHead
+    if (head?.key !== key || !Array.isArray(head.activations) || bytes.length !== newline + 1 + head.bodyLength) {
+      return null
+    }
+    // Where each line after the head starts, and the end of the file after the last.
+    const starts = [newline + 1]
+    for (let at = bytes.indexOf(10, newline + 1); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1)
+    if (starts.length !== head.runs.length + 1) return null
+    starts.push(bytes.length + 1)
+    const line = <T>(n: number): T => {
+      try {
+        const value = JSON.parse(bytes.toString('latin1', starts[n], starts[n + 1]! - 1)) as unknown
+        if (Array.isArray(value)) return value as T
+      } catch {
+        // Refused below.
+      }
+      throw new Error(`Failed to read the cached world ${path}: line ${n + 2} is not a JSON list; delete the file`)
+    }
     const now = new Date()
     utimesSync(path, now, now) // recently used
-    return file.world
+    return {
+      activations: head.activations,
+      counts: head.counts,
+      participants: () => line(0),
+      entryRuns: head.runs.map((activationId, r) => ({ activationId, entries: () => line(r + 1) })),
+    }
   } catch {
     return null
   }
 }
 
 /** JSON with every character past ASCII written as its `\u` escape: the same value, one byte a character. */
-function asciiJson(json: string): string {
-  return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Keeps a world under `key` in `dir`: written whole to a temporary file, then renamed into place. */
 export function writeCachedWorld(dir: string, key: string, world: World): void {
   try {
-    const text = asciiJson(JSON.stringify({ key, world } satisfies CacheFile))
-    if (text.length > MAX_BYTES) return
+    // Runs: each stretch of consecutive entries of one activation.
+    const runs: string[] = []
+    const lines = [asciiJson(world.participants)]
+    for (let from = 0; from < world.entries.length;) {
+      const activationId = world.entries[from]!.activationId
+      let to = from + 1
+      while (to < world.entries.length && world.entries[to]!.activationId === activationId) to++
+      runs.push(activationId)
+      lines.push(asciiJson(world.entries.slice(from, to)))
+      from = to
+    }
+    const body = lines.join('\n')
+    const counts = { participants: world.participants.length, entries: world.entries.length }
+    const head = asciiJson({
+      key,
+      counts,
+      runs,
+      bodyLength: body.length,
+      activations: world.activations,
+    } satisfies CacheHead)
+    if (head.length + body.length > MAX_BYTES) return
     mkdirSync(dir, { recursive: true })
     const temporary = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
-    writeFileSync(temporary, text)
+    writeFileSync(temporary, `${head}\n${body}`)
     renameSync(temporary, join(dir, `${key}.json`))
     prune(dir)
   } catch {

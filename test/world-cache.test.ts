@@ -6,7 +6,7 @@ import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import { createEmulator, parseScenario, scenarios } from '../src/index.js'
 import { cacheDirectory, fingerprintOf, prune, worldKey } from '../src/world-cache.js'
-import { NOW_ISO } from './support/api.js'
+import { call, expectError, NOW_ISO } from './support/api.js'
 
 const NOW = Date.parse(NOW_ISO)
 const SCENARIO = 'edge-cases'
@@ -39,12 +39,47 @@ describe('the world cache', () => {
     await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
     const [name] = files(dir)
     const path = join(dir, name!)
-    // A title changed in the file shows: what is served came from it.
-    const file = JSON.parse(readFileSync(path, 'utf8')) as { world: { activations: { title: string }[] } }
-    file.world.activations[0]!.title = 'Read from the cache'
-    writeFileSync(path, JSON.stringify(file))
+    // A title and an email changed in the file show: what is served came from it. The file's first
+    // line holds the activations, the others the participants and entries.
+    const text = readFileSync(path, 'latin1')
+    const [headLine, restLine] = [text.slice(0, text.indexOf('\n')), text.slice(text.indexOf('\n') + 1)]
+    const head = JSON.parse(headLine) as { activations: { title: string }[] }
+    head.activations[0]!.title = 'Read from the cache'
+    const email = (JSON.parse(restLine.split('\n')[1]!) as { email: string }[])[0]!.email
+    const changed = restLine.replaceAll(email, email.replace(/^./, 'Q'))
+    const ascii = JSON.stringify(head).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
+    writeFileSync(path, `${ascii}\n${changed}`, 'latin1')
     const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
     expect(emulator.db.activations.findMany().map((a) => a.title)).toContain('Read from the cache')
+    expect(emulator.db.entries.findMany().map((e) => e.email)).toContain(email.replace(/^./, 'Q'))
+  })
+
+  it('parses an activation’s entries when they are first read, and the participants when they are', async () => {
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const path = join(dir, files(dir)[0]!)
+    // The participants' line (the second) spoiled at the same length: only reading a participant finds out.
+    const text = readFileSync(path, 'latin1')
+    const second = text.indexOf('\n') + 1
+    writeFileSync(path, `${text.slice(0, second)}x${text.slice(second + 1)}`, 'latin1')
+    const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
+    const key = emulator.accounts[0]!.apiKeys[0]!
+    expect((await call(emulator, '/activations/list', key)).status).toBe(200)
+    let entries = 0
+    for (const activation of (await call(emulator, '/activations/list', key)).body.activations) {
+      const answer = await call(emulator, `/activations/${activation.id}`, key)
+      expect(answer.status).toBe(200)
+      entries += answer.body.entries.length
+    }
+    expect(entries).toBeGreaterThan(0)
+    const participants = await call(emulator, '/experience/participants', key)
+    expectError(
+      participants,
+      500,
+      `Failed to answer GET /experience/participants: Failed to read the cached world ${path}: line 2 is not a JSON list; delete the file`,
+    )
   })
 
   it('finds another world for another scenario, seed or instant, and none when the instant is the clock’s', async () => {

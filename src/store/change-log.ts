@@ -9,6 +9,7 @@ export class ChangeLog {
   /** The undo steps since the mark, oldest first; null before the first mark, when nothing is kept. */
   #undo: Array<() => void> | null = null
   #reverting = false
+  #paused = false
   readonly #watchers: Array<{ marked(): void; reverted(): void }> = []
 
   /**
@@ -21,7 +22,21 @@ export class ChangeLog {
 
   /** Keeps an undo step, if a mark is set; undo steps themselves write, and are not kept. */
   record(undo: () => void): void {
-    if (this.#undo !== null && !this.#reverting) this.#undo.push(undo)
+    if (this.recording) this.#undo!.push(undo)
+  }
+
+  /**
+   * Runs `write` without keeping its undo steps: for records that count as part of what was marked
+   * (a world's records loaded after the mark, when first needed).
+   */
+  unrecorded(write: () => void): void {
+    const paused = this.#paused
+    this.#paused = true
+    try {
+      write()
+    } finally {
+      this.#paused = paused
+    }
   }
 
   /** Sets the mark here: what is written from now on can be reverted. */
@@ -32,7 +47,7 @@ export class ChangeLog {
 
   /** Whether writes are kept now: a writer may skip finding what its undo needs when they are not. */
   get recording(): boolean {
-    return this.#undo !== null && !this.#reverting
+    return this.#undo !== null && !this.#reverting && !this.#paused
   }
 
   /** The writes kept since the mark. */

@@ -10,8 +10,23 @@ import {
   type World,
 } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
-import { WritableStoreIndex, type StoreIndex } from './indexes.js'
+import { entryListsFrom, WritableStoreIndex, type EntryLists, type StoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
+
+/**
+ * A world whose participants and entries are read when first needed: its activations now; each run
+ * of entries (one activation's entries, together, in serving order) when that activation's entries
+ * are first read; the participants, and every run, when anything else is. The world cache gives
+ * these, so that a test that reads a few activations never parses the rest. Each function is called
+ * at most once.
+ */
+export type DeferredWorld = {
+  activations: StoredActivation[]
+  counts: { participants: number; entries: number }
+  participants(): StoredParticipant[]
+  /** The world's entries, as runs in order. */
+  entryRuns: readonly { activationId: string; entries(): StoredEntry[] }[]
+}
 
 /** The store: three @msw/data collections, and the indexes the endpoints read them through. */
 export type Database = {
@@ -62,21 +77,93 @@ export function writerOf(db: Database): StoreWriter {
 }
 
 /**
+ * A view of the index for a store that has not loaded the rest of its deferred world: an
+ * activation's entry lists come from `listsOf` (its run alone); anything else but activations loads
+ * the rest first. What `db.index` is until then.
+ */
+function loadingView(index: StoreIndex, listsOf: (activationId: string) => EntryLists, load: () => void): StoreIndex {
+  return {
+    activations: index.activations,
+    activationsOf: (account) => index.activationsOf(account),
+    activationPosition: (activation) => index.activationPosition(activation),
+    entryListsOf: listsOf,
+    enteredBy: (lists, list, nowIso) => index.enteredBy(lists, list, nowIso),
+    get entries() {
+      load()
+      return index.entries
+    },
+    get participants() {
+      load()
+      return index.participants
+    },
+    seqOf: (entry) => (load(), index.seqOf(entry)),
+    entryPosition: (list, entry) => (load(), index.entryPosition(list, entry)),
+    participantPosition: (participant) => (load(), index.participantPosition(participant)),
+    participantsOf: (account) => (load(), index.participantsOf(account)),
+    firstEnteredAt: (participantId) => (load(), index.firstEnteredAt(participantId)),
+    activationsEntered: (participantId, nowIso) => (load(), index.activationsEntered(participantId, nowIso)),
+    participantsBy: (account, nowIso) => (load(), index.participantsBy(account, nowIso)),
+  }
+}
+
+/**
  * Creates the store, loaded with a world. Changes made through its collections (create, update,
  * delete) are what the endpoints serve next; a change the store refuses throws and stores nothing.
+ * A deferred world's participants and entries are loaded when first read, or before the first
+ * change, whichever comes first; until then only its activations are.
  * @example const db = await createDatabase(buildWorld(scenario, now))
  */
-export async function createDatabase(world: World): Promise<Database> {
+export async function createDatabase(world: World | DeferredWorld): Promise<Database> {
   const symbols = await recordSymbols()
   const changes = new ChangeLog()
   const index = new WritableStoreIndex(changes)
+  // The runs of a deferred world's entries, each parsed once; an activation with several runs (never
+  // in a generated world) is read only with the rest.
+  const runs =
+    'entryRuns' in world
+      ? world.entryRuns.map((run) => ({ ...run, parsed: undefined as StoredEntry[] | undefined }))
+      : []
+  const entriesOf = (run: (typeof runs)[number]) => (run.parsed ??= run.entries())
+  const runOf = new Map<string, (typeof runs)[number] | null>()
+  for (const run of runs) runOf.set(run.activationId, runOf.has(run.activationId) ? null : run)
+  const lists = new Map<string, EntryLists>()
+  const listsOf = (activationId: string): EntryLists => {
+    const run = runOf.get(activationId)
+    const activation = index.activations.get(activationId)
+    // Once the rest is loaded, the index's own lists (a view of the index may be kept that long).
+    if (rest === undefined || run === undefined || !activation) return index.entryListsOf(activationId)
+    if (run === null) {
+      load()
+      return index.entryListsOf(activationId)
+    }
+    let made = lists.get(activationId)
+    if (!made) lists.set(activationId, (made = entryListsFrom(activation, entriesOf(run))))
+    return made
+  }
+  // The rest of a deferred world, loaded as though with the activations: before any change, unrecorded,
+  // and kept by a revert as the world loaded at the mark. The entries already read are the same objects.
+  let rest =
+    'entryRuns' in world ? () => ({ participants: world.participants(), entries: runs.flatMap(entriesOf) }) : undefined
+  const load = (): void => {
+    if (rest === undefined) return
+    const records = rest()
+    rest = undefined
+    lists.clear()
+    changes.unrecorded(() => {
+      index.load({ activations: [], ...records })
+      participants.load('participant', records.participants)
+      entries.load('entry', records.entries)
+    })
+    participants.markAsLoaded()
+    entries.markAsLoaded()
+  }
   const activations = new ListenedCollection(
     storedActivationSchema,
     symbols,
     {
-      created: (a) => index.addActivation(a),
-      replaced: (prev, next) => index.replaceActivation(prev, next),
-      deleted: (a) => index.removeActivation(a),
+      created: (a) => (load(), index.addActivation(a)),
+      replaced: (prev, next) => (load(), index.replaceActivation(prev, next)),
+      deleted: (a) => (load(), index.removeActivation(a)),
     },
     changes,
   )
@@ -109,21 +196,42 @@ export async function createDatabase(world: World): Promise<Database> {
   )
 
   // The world is indexed in one pass, then put into the collections as it is.
-  index.load(world)
-  activations.load('activation', world.activations)
-  participants.load('participant', world.participants)
-  entries.load('entry', world.entries)
+  if ('entryRuns' in world) {
+    index.load({ activations: world.activations, participants: [], entries: [] })
+    activations.load('activation', world.activations)
+  } else {
+    index.load(world)
+    activations.load('activation', world.activations)
+    participants.load('participant', world.participants)
+    entries.load('entry', world.entries)
+  }
   changes.mark()
-  const db: Database = { activations, entries, participants, index, changes }
+  const view = loadingView(index, listsOf, load)
+  const db: Database = {
+    activations,
+    get entries() {
+      load()
+      return entries
+    },
+    get participants() {
+      load()
+      return participants
+    },
+    get index() {
+      return rest === undefined ? index : view
+    },
+    changes,
+  }
   writers.set(db, {
     append(records) {
+      load()
       index.load(records)
       activations.load('activation', records.activations)
       participants.load('participant', records.participants)
       entries.load('entry', records.entries)
     },
-    replaceEntry: (prev, next) => entries.swap(prev, next),
-    replaceParticipant: (prev, next) => participants.swap(prev, next),
+    replaceEntry: (prev, next) => (load(), entries.swap(prev, next)),
+    replaceParticipant: (prev, next) => (load(), participants.swap(prev, next)),
   })
   return db
 }

@@ -39,6 +39,34 @@ const NO_ENTRIES: EntryLists = Object.freeze({
   inTimeOrder: true,
 })
 
+function emptyLists(): WritableEntryLists {
+  return { all: [], winners: [], completed: [], bracketRounds: new Map(), bracketSeeds: new Map(), inTimeOrder: true }
+}
+
+/** Puts an entry last in its activation's lists: in `all`, and in each filtered list it belongs to. */
+function appendEntry(lists: WritableEntryLists, entry: StoredEntry, activation: StoredActivation): void {
+  const last = lists.all[lists.all.length - 1]
+  if (last && compareDates(last.enteredAt, entry.enteredAt) > 0) lists.inTimeOrder = false
+  lists.all.push(entry)
+  if (isWinningEntry(entry, activation)) lists.winners.push(entry)
+  if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
+  const vote = bracketVoteOf(entry)
+  if (vote) {
+    listAt(lists.bracketRounds, vote.round).push(entry)
+    listAt(lists.bracketSeeds, vote.seed).push(entry)
+  }
+}
+
+/**
+ * An activation's entry lists made from its entries in serving order, as the index makes them on
+ * loading a world, without the index: for a store that has not loaded the rest of its world yet.
+ */
+export function entryListsFrom(activation: StoredActivation, entries: readonly StoredEntry[]): EntryLists {
+  const lists = emptyLists()
+  for (const entry of entries) appendEntry(lists, entry, activation)
+  return lists
+}
+
 /**
  * The read paths' indexes over the store, so that a page never scans a collection: what the handlers
  * and `db.index` read. The maps are read-only views; the lists are the index's own (a page costs
@@ -171,17 +199,7 @@ export class WritableStoreIndex implements StoreIndex {
 
   #writableListsOf(activationId: string): WritableEntryLists {
     let lists = this.#entryLists.get(activationId)
-    if (!lists) {
-      lists = {
-        all: [],
-        winners: [],
-        completed: [],
-        bracketRounds: new Map(),
-        bracketSeeds: new Map(),
-        inTimeOrder: true,
-      }
-      this.#entryLists.set(activationId, lists)
-    }
+    if (!lists) this.#entryLists.set(activationId, (lists = emptyLists()))
     return lists
   }
 
@@ -293,16 +311,7 @@ export class WritableStoreIndex implements StoreIndex {
       const problem = entryProblem(entry, this.#entries.size === size, activation, participant?.account)
       if (problem !== undefined || !activation || !lists || !participant) throw new Error(`${failed}: ${problem}`)
       this.#seq.set(entry.id, this.#nextSeq++)
-      const last = lists.all[lists.all.length - 1]
-      if (last && compareDates(last.enteredAt, entry.enteredAt) > 0) lists.inTimeOrder = false
-      lists.all.push(entry)
-      if (isWinningEntry(entry, activation)) lists.winners.push(entry)
-      if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
-      const vote = bracketVoteOf(entry)
-      if (vote) {
-        listAt(lists.bracketRounds, vote.round).push(entry)
-        listAt(lists.bracketSeeds, vote.seed).push(entry)
-      }
+      appendEntry(lists, entry, activation)
       participant.entries.push(entry)
       // Here, while the entry was just read, rather than later over each participant's entries.
       if (!participant.first || compareDates(entry.enteredAt, participant.first) < 0)

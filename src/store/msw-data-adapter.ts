@@ -177,6 +177,18 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   }
 
   /**
+   * Takes the list as it is now for the list at the mark, so that a revert keeps what it holds: after
+   * records of the marked world were loaded late (while the log did not record). Only before any
+   * change since the mark, which a revert would otherwise lose track of.
+   */
+  markAsLoaded(): void {
+    if (this.#replacedAt.length || this.#changedFrom !== Infinity) {
+      throw new Error('Failed to load the rest of the world: the collection changed before it was loaded')
+    }
+    this.#atMark = this.all().slice()
+  }
+
+  /**
    * Replaces a record with another at once, as `update` does but without waiting: the replacement
    * takes the record's primary key and place. The listener hears of it first and may refuse it, and
    * then nothing changes.
