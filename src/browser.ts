@@ -50,7 +50,7 @@ export {
 } from './scenario.js'
 export { resolveScenario, SCENARIO_NAMES } from './resolve-scenario.js'
 export { buildWorld, type World } from './world.js'
-export { createDatabase, type Database } from './store/database.js'
+export { createDatabase, type Database, type DeferredWorld } from './store/database.js'
 export type { StoredActivation, StoredEntry, StoredParticipant } from './contract/stored-records.js'
 export { stateOf } from './contract/state.js'
 export { toActivation, toEntry, toParticipant } from '../handlers/serialize.js'
