@@ -67,17 +67,6 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
 /** The path of each base URL, without a trailing slash: worked out once, not on every request. */
 const basePaths = new Map<string, string>()
 
-/** The last instant written as ISO text, and the text: under a frozen clock, every request's. */
-let lastInstant = NaN
-let lastIso = ''
-function isoOf(ms: number): string {
-  if (ms !== lastInstant) {
-    lastIso = new Date(ms).toISOString()
-    lastInstant = ms
-  }
-  return lastIso
-}
-
 /** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
 export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null, now: number) {
   let basePath = basePaths.get(ctx.baseUrl)
@@ -93,7 +82,7 @@ export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoin
   const header = request.headers.get('authorization')
   const key = header === null ? null : (API_KEY.exec(header)?.[1] ?? null)
   return {
-    at: isoOf(now),
+    at: new Date(now).toISOString(),
     realAt: Date.now(),
     method: request.method,
     path: url.pathname.slice(basePath.length) || '/',

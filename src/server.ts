@@ -234,15 +234,14 @@ async function answer(
     req.socket.destroy()
     return 0
   }
-  // A kept answer (a page's bytes) is never a drop: its headers need not be searched.
-  const kept = response && keptAnswerOf(response)
-  if (!kept && response?.headers.has(DROP_HEADER)) return dropBody(res, response)
+  if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) {
     const path = new URL(request.url).pathname
     const body = JSON.stringify({ error: `Not found: no endpoint at ${path}` })
     send(res, 404, json, head ? null : body)
     return 404
   }
+  const kept = keptAnswerOf(response)
   const out: Record<string, string> = { ...corsHeaders }
   if (kept) Object.assign(out, kept.headers)
   else response.headers.forEach((value, key) => (out[key] = value))

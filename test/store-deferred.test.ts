@@ -108,8 +108,8 @@ const KINDS = [
 
 /** Does a step; what a read step saw, as text. */
 async function apply(db: Database, { kind, k }: Step, n: number): Promise<string | void> {
-  const activations = db.activations.all()
-  const activation = activations[k % Math.max(1, activations.length)]
+  const pick = <T>(list: readonly T[]): T | undefined => list[k % Math.max(1, list.length)]
+  const activation = pick(db.activations.all())
   switch (kind) {
     case 'read activations':
       return JSON.stringify([
@@ -135,10 +135,8 @@ async function apply(db: Database, { kind, k }: Step, n: number): Promise<string
       db.changes.revert()
       return
   }
-  const entries = db.entries.all()
-  const entry = entries[k % Math.max(1, entries.length)]
-  const participants = db.participants.all()
-  const participant = participants[k % Math.max(1, participants.length)]
+  const entry = pick(db.entries.all())
+  const participant = pick(db.participants.all())
   switch (kind) {
     case 'change entry':
       if (entry)
