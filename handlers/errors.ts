@@ -27,6 +27,13 @@ export function jsonResponse(
   return new Response(body as BodyInit | null, { status, headers: { 'content-type': 'application/json', ...headers } })
 }
 
+const ENCODER = new TextEncoder()
+
+/** The body of an ApiError's response, as bytes. */
+export function errorBytes(error: ApiError): Uint8Array {
+  return ENCODER.encode(JSON.stringify({ error: error.message }))
+}
+
 /** The response of an ApiError. */
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): Response {
   return jsonResponse(error.status, JSON.stringify({ error: error.message }), { ...headers, ...error.headers })

@@ -1,5 +1,6 @@
-import { http, type HttpHandler } from 'msw'
+import type { HttpHandler } from 'msw'
 import type { HandlerContext } from './context.js'
+import { EndpointHandler } from './endpoint-handler.js'
 import { apiError, errorResponse } from './errors.js'
 import { encodingProblem, placer, urlOf } from './path.js'
 import { arrival } from './route.js'
@@ -11,9 +12,9 @@ import { arrival } from './route.js'
 export function notFound(ctx: HandlerContext): HttpHandler[] {
   const placeOf = placer(ctx.baseUrl)
   return [
-    http.all(
-      ({ request }) => placeOf(urlOf(request)).under,
-      ({ request }) => {
+    new EndpointHandler(
+      (request) => (placeOf(urlOf(request)).under ? {} : null),
+      (request) => {
         const started = performance.now()
         const url = urlOf(request)
         const record = arrival(ctx, request, url, null, ctx.instant())

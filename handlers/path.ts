@@ -1,4 +1,4 @@
-import type { HttpCustomPredicate } from 'msw'
+import type { RequestMatcher } from './endpoint-handler.js'
 
 /** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
 export type PathParams = Record<string, string>
@@ -51,25 +51,26 @@ export function placer(baseUrl: string): (url: URL) => Place {
 }
 
 /**
- * An msw predicate for `pattern` under the base URL: its fixed segments matched case-sensitively (ids
- * are case-sensitive, so `/activations/LIST` is an activation, not the list), `:name` segments taken
- * as decoded parameters. A path with broken percent-encoding matches no pattern.
- * @example http.all(pathPredicate('https://api.example.test/v1', '/activations/:id'), resolver)
+ * The matcher of `pattern` under the base URL: its fixed segments matched case-sensitively (ids are
+ * case-sensitive, so `/activations/LIST` is an activation, not the list), `:name` segments taken as
+ * decoded parameters; null for a request it does not match. A path with broken percent-encoding
+ * matches no pattern.
+ * @example new EndpointHandler(pathMatcher('https://api.example.test/v1', '/activations/:id'), answer)
  */
-export function pathPredicate(baseUrl: string, pattern: string): HttpCustomPredicate<PathParams> {
+export function pathMatcher(baseUrl: string, pattern: string): RequestMatcher {
   const parts = pattern.split('/').slice(1)
   const placeOf = placer(baseUrl)
-  return ({ request }) => {
+  return (request) => {
     const place = placeOf(urlOf(request))
-    if (!place.under || !place.segments || place.segments.length !== parts.length) return false
+    if (!place.under || !place.segments || place.segments.length !== parts.length) return null
     const params: PathParams = {}
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!
       const segment = place.segments[i]!
       if (part.startsWith(':') && segment !== '') params[part.slice(1)] = segment
-      else if (part !== segment) return false
+      else if (part !== segment) return null
     }
-    return { matches: true, params }
+    return params
   }
 }
 

@@ -1,9 +1,10 @@
-import { http, type HttpHandler } from 'msw'
+import type { HttpHandler } from 'msw'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
-import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
+import { EndpointHandler } from './endpoint-handler.js'
+import { ApiError, apiError, errorBytes, errorResponse, jsonResponse } from './errors.js'
 import { QueryParams } from './params.js'
-import { pathPredicate, urlOf } from './path.js'
+import { pathMatcher, urlOf, type PathParams } from './path.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
@@ -67,8 +68,17 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
 /** The path of each base URL, without a trailing slash: worked out once, not on every request. */
 const basePaths = new Map<string, string>()
 
+/** The journal's record of a request as it arrived, before its answer. */
+export type Arrival = Omit<RequestRecord, 'status' | 'durationMs'>
+
 /** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
-export function arrival(ctx: HandlerContext, request: Request, url: URL, endpoint: EndpointName | null, now: number) {
+export function arrival(
+  ctx: HandlerContext,
+  request: Request,
+  url: URL,
+  endpoint: EndpointName | null,
+  now: number,
+): Arrival {
   let basePath = basePaths.get(ctx.baseUrl)
   if (basePath === undefined) basePaths.set(ctx.baseUrl, (basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')))
   // Through a Map: a parameter may be named `constructor` or `__proto__`.
@@ -129,20 +139,9 @@ export function endpoint(
   answer: (request: EndpointRequest) => Uint8Array,
 ): HttpHandler {
   const name = ENDPOINT_NAMES[path] ?? null
-  return http.all(pathPredicate(ctx.baseUrl, path), async ({ request, params }) => {
-    const started = performance.now()
+  /** The answer once any delay is over, made at `now`. */
+  const respond = (request: Request, params: PathParams, record: Arrival, started: number, now: number) => {
     const url = urlOf(request)
-    let now = ctx.instant()
-    const record: Omit<RequestRecord, 'status' | 'durationMs'> = arrival(ctx, request, url, name, now)
-    // A delay rule holds the request first; it is then answered as things stand after the wait.
-    const delay = name === null ? null : ctx.delayFor(name, record.key)
-    if (delay) {
-      record.fault = delay.id
-      if (delay.delayMs > 0) {
-        await new Promise((resolve) => setTimeout(resolve, delay.delayMs))
-        now = ctx.instant()
-      }
-    }
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
     let drop: 'connection' | 'body' | undefined
@@ -197,7 +196,7 @@ export function endpoint(
       }
       response = errorResponse(error as ApiError, headers)
       record.error = (error as ApiError).message
-      if (drop && !head) body = new Uint8Array(await response.clone().arrayBuffer())
+      if (drop && !head) body = errorBytes(error as ApiError)
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
     if (drop) response = dropped(response, drop, head ? null : body)
@@ -207,5 +206,18 @@ export function endpoint(
       durationMs: performance.now() - started,
     })
     return response
+  }
+  return new EndpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
+    const started = performance.now()
+    const now = ctx.instant()
+    const record: Arrival = arrival(ctx, request, urlOf(request), name, now)
+    // A delay rule holds the request first; it is then answered as things stand after the wait.
+    const delay = name === null ? null : ctx.delayFor(name, record.key)
+    if (!delay) return respond(request, params, record, started, now)
+    record.fault = delay.id
+    if (delay.delayMs <= 0) return respond(request, params, record, started, now)
+    return new Promise<Response>((resolve) => setTimeout(resolve, delay.delayMs)).then(() =>
+      respond(request, params, record, started, ctx.instant()),
+    )
   })
 }
