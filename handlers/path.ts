@@ -3,16 +3,22 @@ import type { RequestMatcher } from './endpoint-handler.js'
 /** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
 export type PathParams = Record<string, string>
 
-const urls = new WeakMap<Request, URL>()
+/** The last request whose URL was parsed, and that URL. */
+let lastRequest: Request | null = null
+let lastUrl: URL | null = null
 
 /**
- * A request's URL, parsed once however many handlers' predicates and the answering handler read it.
+ * A request's URL, parsed once however many handlers' matchers and the answering handler read it:
+ * they read it one after the other, so the last request's URL is kept (one entry rather than a
+ * WeakMap, whose entries cost the garbage collector on every request). Read it, never change it.
  * @example urlOf(request).searchParams
  */
 export function urlOf(request: Request): URL {
-  let url = urls.get(request)
-  if (url === undefined) urls.set(request, (url = new URL(request.url)))
-  return url
+  if (request !== lastRequest || lastUrl === null) {
+    lastUrl = new URL(request.url)
+    lastRequest = request
+  }
+  return lastUrl
 }
 
 /** Where a request's path stands against the base URL. */

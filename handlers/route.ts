@@ -19,15 +19,14 @@ export type EndpointRequest = {
 const ALLOW = 'GET, HEAD'
 const API_KEY = /^Api-Key +(\S+) *$/i
 
-/** The account of a request's `Authorization: Api-Key <key>` header, or a 401. */
-function authenticate(request: Request, ctx: HandlerContext): { key: string; account: AccountSettings } {
-  const header = request.headers.get('authorization')
-  if (header === null) throw apiError(401, 'Missing Authorization header: send Authorization: Api-Key <your API key>')
-  const key = API_KEY.exec(header)?.[1]
-  if (key === undefined) throw apiError(401, 'Malformed Authorization header: it must be Api-Key <your API key>')
-  const account = ctx.accountOfKey(key)
-  if (!account) throw apiError(401, 'Invalid API key')
-  return { key, account }
+/**
+ * The 401 of a request whose arrival read no key from its `Authorization: Api-Key <key>` header: the
+ * header is read again only to tell a missing one from a malformed one.
+ */
+function keyProblem(request: Request): ApiError {
+  return request.headers.get('authorization') === null
+    ? apiError(401, 'Missing Authorization header: send Authorization: Api-Key <your API key>')
+    : apiError(401, 'Malformed Authorization header: it must be Api-Key <your API key>')
 }
 
 /** Seconds, rounded up, for messages and headers. */
@@ -151,7 +150,10 @@ export function endpoint(
       if (request.method !== 'GET' && !head) {
         throw apiError(405, `Method ${request.method} is not allowed on ${url.pathname}: use GET`, { allow: ALLOW })
       }
-      const { key, account } = authenticate(request, ctx)
+      const key = record.key
+      if (key === null) throw keyProblem(request)
+      const account = ctx.accountOfKey(key)
+      if (!account) throw apiError(401, 'Invalid API key')
       if (account.rateLimit) {
         const decision = ctx.rateLimiter.take(key, account.rateLimit, now)
         const retryIn = seconds(decision.resetInMs)

@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse, RequestHandler } from 'msw'
 import { ADMIN_PREFIX } from '../handlers/admin.js'
-import { askForBodyBytes, keptAnswerOf } from '../handlers/body-bytes.js'
+import { BytesRequest, keptAnswerOf } from '../handlers/body-bytes.js'
 import { urlOf } from '../handlers/path.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
@@ -79,13 +79,19 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const adminFirst = admin
     ? [...(await inspectorHandlers(emulator.baseUrl)), ...emulator.adminHandlers, ...emulator.handlers]
     : emulator.handlers
-  const handlersFor = (request: Request) =>
-    urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers
+  const served: Served = {
+    handlersFor: (request) =>
+      urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers,
+    apiHandlers: emulator.handlers,
+    origin,
+    cors,
+    corsHeaders: corsHeadersOf(cors),
+  }
 
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    answer(req, res, handlersFor, origin, cors)
+    answer(req, res, served)
       .catch((error: unknown) => failed(req, res, cors, error))
       .then((status) =>
         options.onRequest?.({
@@ -160,15 +166,20 @@ function corsHeadersOf(cors: string | false): Record<string, string> {
     : { 'access-control-allow-origin': cors, vary: 'Origin' }
 }
 
+/** What `answer` needs of the server, worked out once. */
+type Served = {
+  /** The handlers a request goes to: the admin API's before the API's for a path under the admin prefix. */
+  handlersFor: (request: Request) => Emulator['handlers']
+  /** The API's own handlers (EndpointHandlers, which make no copy of a request). */
+  apiHandlers: Emulator['handlers']
+  origin: string
+  cors: string | false
+  corsHeaders: Readonly<Record<string, string>>
+}
+
 /** Answers one request; resolves to the status sent. */
-async function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
-  handlersFor: (request: Request) => Emulator['handlers'],
-  origin: string,
-  cors: string | false,
-): Promise<number> {
-  const corsHeaders = corsHeadersOf(cors)
+async function answer(req: IncomingMessage, res: ServerResponse, served: Served): Promise<number> {
+  const { origin, cors, corsHeaders } = served
   const method = req.method ?? 'GET'
 
   // A CORS preflight: OPTIONS from a browser, with the origin and the method it asks for. Any other
@@ -182,13 +193,13 @@ async function answer(
     })
     return 204
   }
-  const json = { ...corsHeaders, 'content-type': 'application/json' }
+  const json = () => ({ ...corsHeaders, 'content-type': 'application/json' })
   const head = method === 'HEAD'
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     send(
       res,
       400,
-      json,
+      json(),
       head ? null : JSON.stringify({ error: 'Missing Host header: an HTTP/1.1 request must have one' }),
     )
     return 400
@@ -198,7 +209,7 @@ async function answer(
     const body = JSON.stringify({
       error: `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
     })
-    send(res, 400, json, head ? null : body)
+    send(res, 400, json(), head ? null : body)
     return 400
   }
 
@@ -207,9 +218,11 @@ async function answer(
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
   // Only the admin API reads bodies (JSON, small); the API's GET and HEAD have none.
   const sent = method === 'GET' || method === 'HEAD' ? undefined : await bodyOfRequest(req)
+  // A BytesRequest: the handlers keep a page's headers and bytes beside the Response, rather than in
+  // it to be read back.
   let request: Request
   try {
-    request = new Request(`${origin}${target}`, {
+    request = new BytesRequest(`${origin}${target}`, {
       method,
       headers,
       ...(sent?.length ? { body: new Uint8Array(sent) } : {}),
@@ -219,16 +232,16 @@ async function answer(
     const body = JSON.stringify({
       error: `Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`,
     })
-    send(res, 405, { ...json, allow: 'GET, HEAD' }, body)
+    send(res, 405, { ...json(), allow: 'GET, HEAD' }, body)
     return 405
   }
 
-  // The handlers keep a page's headers and bytes beside the Response, rather than in it to be read back.
-  askForBodyBytes(request)
-  // msw copies each request once (request.clone(), kept in its RequestHandler.cache) for its logs and
-  // events; a request without a body, which nothing reads, can be its own copy (if msw still keeps them so).
-  if (!sent?.length) RequestHandler.cache?.set(request as never, request as never)
-  const response = await getResponse(handlersFor(request), request)
+  const handlers = served.handlersFor(request)
+  // msw's own handlers (the admin API's) copy each request once (request.clone(), kept in
+  // RequestHandler.cache) for their logs and events; a request without a body, which nothing reads,
+  // can be its own copy (if msw still keeps them so). The API's EndpointHandlers make no copy.
+  if (handlers !== served.apiHandlers && !sent?.length) RequestHandler.cache?.set(request as never, request as never)
+  const response = await getResponse(handlers, request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
     req.socket.destroy()
@@ -238,7 +251,7 @@ async function answer(
   if (!response) {
     const path = new URL(request.url).pathname
     const body = JSON.stringify({ error: `Not found: no endpoint at ${path}` })
-    send(res, 404, json, head ? null : body)
+    send(res, 404, json(), head ? null : body)
     return 404
   }
   const kept = keptAnswerOf(response)
