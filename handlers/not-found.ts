@@ -27,7 +27,10 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
               )
             : apiError(404, `Not found: no endpoint at ${url.pathname}`)
         const response = errorResponse(error)
-        ctx.record({ ...record, status: error.status, error: error.message, durationMs: performance.now() - started })
+        record.status = error.status
+        record.error = error.message
+        record.durationMs = performance.now() - started
+        ctx.record(record)
         return request.method === 'HEAD'
           ? new Response(null, { status: response.status, headers: response.headers })
           : response

@@ -67,27 +67,29 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
 /** The path of each base URL, without a trailing slash: worked out once, not on every request. */
 const basePaths = new Map<string, string>()
 
-/** The journal's record of a request as it arrived, before its answer. */
-export type Arrival = Omit<RequestRecord, 'status' | 'durationMs'>
-
-/** The journal's record of a request, as it arrived: its times, path under the base URL, query and key. */
+/**
+ * The journal's record of a request, as it arrived: its times, path under the base URL, query and
+ * key. Its `status` and `durationMs` are 0 until the handler sets them, with the fields that say how
+ * it was answered, and records it. Made whole here, in the journal's order, so that every record has
+ * the same shape.
+ */
 export function arrival(
   ctx: HandlerContext,
   request: Request,
   url: URL,
   endpoint: EndpointName | null,
   now: number,
-): Arrival {
+): RequestRecord {
   let basePath = basePaths.get(ctx.baseUrl)
   if (basePath === undefined) basePaths.set(ctx.baseUrl, (basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')))
-  // Through a Map: a parameter may be named `constructor` or `__proto__`.
-  const values = new Map<string, string[]>()
+  const query: Record<string, string[]> = {}
   for (const [name, value] of url.searchParams) {
-    const list = values.get(name)
-    if (list) list.push(value)
-    else values.set(name, [value])
+    // Own properties only: a parameter may be named `constructor`, or `__proto__` (which an
+    // assignment would take for the prototype).
+    if (Object.hasOwn(query, name)) query[name]!.push(value)
+    else if (name === '__proto__') Object.defineProperty(query, name, { value: [value], enumerable: true, writable: true })
+    else query[name] = [value]
   }
-  const query: Record<string, string[]> = Object.fromEntries(values)
   const header = request.headers.get('authorization')
   const key = header === null ? null : (API_KEY.exec(header)?.[1] ?? null)
   return {
@@ -99,6 +101,8 @@ export function arrival(
     endpoint,
     key,
     account: key === null ? null : (ctx.accountOfKey(key)?.name ?? null),
+    status: 0,
+    durationMs: 0,
   }
 }
 
@@ -138,8 +142,15 @@ export function endpoint(
   answer: (request: EndpointRequest) => Uint8Array,
 ): HttpHandler {
   const name = ENDPOINT_NAMES[path] ?? null
-  /** The answer once any delay is over, made at `now`. */
-  const respond = (request: Request, params: PathParams, record: Arrival, started: number, now: number) => {
+  /** The answer once any delay is over, made at `now` (`nowIso` as an ISO time). */
+  const respond = (
+    request: Request,
+    params: PathParams,
+    record: RequestRecord,
+    started: number,
+    now: number,
+    nowIso: string,
+  ) => {
     const url = urlOf(request)
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
@@ -184,7 +195,7 @@ export function endpoint(
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
       const query = new QueryParams(url.searchParams)
-      body = answer({ account, query, params, now, nowIso: new Date(now).toISOString() })
+      body = answer({ account, query, params, now, nowIso })
       if (!drop) record.next = nextOf(body)
       // A drop rule remakes the response from its headers: it gets them in the Response itself.
       response =
@@ -202,24 +213,23 @@ export function endpoint(
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
     if (drop) response = dropped(response, drop, head ? null : body)
-    ctx.record({
-      ...record,
-      status: drop === 'connection' || (head && drop) ? 0 : response.status,
-      durationMs: performance.now() - started,
-    })
+    record.status = drop === 'connection' || (head && drop) ? 0 : response.status
+    record.durationMs = performance.now() - started
+    ctx.record(record)
     return response
   }
   return new EndpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
     const started = performance.now()
     const now = ctx.instant()
-    const record: Arrival = arrival(ctx, request, urlOf(request), name, now)
+    const record = arrival(ctx, request, urlOf(request), name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
     const delay = name === null ? null : ctx.delayFor(name, record.key)
-    if (!delay) return respond(request, params, record, started, now)
+    if (!delay) return respond(request, params, record, started, now, record.at)
     record.fault = delay.id
-    if (delay.delayMs <= 0) return respond(request, params, record, started, now)
-    return new Promise<Response>((resolve) => setTimeout(resolve, delay.delayMs)).then(() =>
-      respond(request, params, record, started, ctx.instant()),
-    )
+    if (delay.delayMs <= 0) return respond(request, params, record, started, now, record.at)
+    return new Promise<Response>((resolve) => setTimeout(resolve, delay.delayMs)).then(() => {
+      const later = ctx.instant()
+      return respond(request, params, record, started, later, new Date(later).toISOString())
+    })
   })
 }

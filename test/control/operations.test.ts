@@ -148,8 +148,23 @@ const cases: Array<[string, (door: Door) => Promise<void>]> = [
       const [first] = body.requests
       expect(first).toMatchObject({ at: NOW, method: 'GET', query: { limit: ['2'] } })
       expect(typeof first.next).toBe('string')
+      // The README's order of a record's fields.
+      expect(Object.keys(first)).toEqual([
+        ...['seq', 'at', 'realAt', 'method', 'path', 'query', 'endpoint', 'key', 'account', 'status', 'durationMs'],
+        'next',
+      ])
       expect((await door.requests('endpoint=activation')).body.requests.map((r: any) => r.seq)).toEqual([2])
       expect((await door.requests('status=404&limit=1')).body.requests.map((r: any) => r.seq)).toEqual([3])
+      // Parameters named like an object's own machinery are recorded as any other, every value in order.
+      await door.clearRequests()
+      await door.api('/activations/list?limit=1&__proto__=a&constructor=b&limit=2&toString=')
+      const [odd] = (await door.requests()).body.requests
+      expect(Object.entries(odd.query)).toEqual([
+        ['limit', ['1', '2']],
+        ['__proto__', ['a']],
+        ['constructor', ['b']],
+        ['toString', ['']],
+      ])
       expect((await door.clearRequests()).body).toEqual({ requests: [] })
       expect((await door.requests()).body).toEqual({ requests: [] })
     },
