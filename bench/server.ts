@@ -269,7 +269,9 @@ async function versusWireMock(): Promise<void> {
   console.log(
     `\nThe default world's list page (${kb} KB), 50 connections, ${WARM_RUNS} warm-up runs each, then ${ROUNDS} rounds alternating, ${DURATION} s a run; medians, and each server's best round against WireMock's best:`,
   )
-  console.log('| server | requests/s (each round) | best round | CPU per request | / WireMock | best / its best | / bare |')
+  console.log(
+    '| server | requests/s (each round) | best round | CPU per request | / WireMock | best / its best | / bare |',
+  )
   console.log('| --- | --- | --- | --- | --- | --- | --- |')
   for (const { name } of servers) {
     const runs = results.get(name)!

@@ -2,6 +2,7 @@ import { entryExistsAt, resultsOutAt } from '../src/contract/at-instant.js'
 import type { ActivationType } from '../src/contract/enums.js'
 import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilter } from '../src/contract/type-rules.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
+import { LIMIT_MAX } from '../src/contract/responses.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
@@ -30,7 +31,7 @@ export function readEntryFilters(query: QueryParams, ctx: HandlerContext): Entry
     bracketRound: query.positiveInteger('bracket_round'),
     bracketSeed: query.positiveInteger('bracket_seed'),
     since: query.dayOrTime('start_date'),
-    limit: query.limit(1000, ctx.options.defaultLimits.entries),
+    limit: query.limit(LIMIT_MAX.entries, ctx.options.defaultLimits.entries),
     cursor: query.cursor(),
   }
 }

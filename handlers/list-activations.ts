@@ -3,6 +3,7 @@ import { activationExistsAt } from '../src/contract/at-instant.js'
 import { STATES } from '../src/contract/enums.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
+import { LIMIT_MAX } from '../src/contract/responses.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
 import { activationBytes, listBody } from './json.js'
@@ -23,7 +24,7 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
     const state = query.oneOf('state', STATES)
     const day = query.day('start_date')
     const types = query.types()
-    const limit = query.limit(100, ctx.options.defaultLimits.activations)
+    const limit = query.limit(LIMIT_MAX.activations, ctx.options.defaultLimits.activations)
     const cursor = query.cursor()
 
     const index = ctx.index

@@ -1,5 +1,6 @@
 import type { HttpHandler } from 'msw'
 import type { StoredParticipant } from '../src/contract/stored-records.js'
+import { LIMIT_MAX } from '../src/contract/responses.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
@@ -18,7 +19,7 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
     const startDay = query.day('start_date')
     const endDay = query.day('end_date')
     const since = query.day('last_updated_since')
-    const limit = query.limit(100, ctx.options.defaultLimits.participants)
+    const limit = query.limit(LIMIT_MAX.participants, ctx.options.defaultLimits.participants)
     const cursor = query.cursor()
     if (startDay !== undefined && endDay !== undefined && endDay < startDay) {
       throw apiError(

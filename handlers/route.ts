@@ -87,7 +87,8 @@ export function arrival(
     // Own properties only: a parameter may be named `constructor`, or `__proto__` (which an
     // assignment would take for the prototype).
     if (Object.hasOwn(query, name)) query[name]!.push(value)
-    else if (name === '__proto__') Object.defineProperty(query, name, { value: [value], enumerable: true, writable: true })
+    else if (name === '__proto__')
+      Object.defineProperty(query, name, { value: [value], enumerable: true, writable: true })
     else query[name] = [value]
   }
   const header = request.headers.get('authorization')
