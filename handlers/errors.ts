@@ -36,5 +36,5 @@ export function errorBytes(error: ApiError): Uint8Array {
 
 /** The response of an ApiError. */
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): Response {
-  return jsonResponse(error.status, JSON.stringify({ error: error.message }), { ...headers, ...error.headers })
+  return jsonResponse(error.status, errorBytes(error), { ...headers, ...error.headers })
 }
