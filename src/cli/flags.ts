@@ -56,8 +56,11 @@ function worldFlags(command: 'serve' | 'dump'): FlagTable {
     },
     now: {
       type: 'string',
+      // dump takes no --clock: it writes the world at one instant.
       describe:
-        'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs',
+        command === 'serve'
+          ? 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs'
+          : 'Build the world around this ISO time (e.g. 2026-06-01T12:00:00Z) and write it as it stands then; without it, the current time',
       coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
         try {
           parseInstant(text, '--now')
@@ -140,6 +143,8 @@ export const serveFlags: FlagTable = {
   },
   clock: {
     type: 'string',
+    // Listed by --help as `[choices: "frozen", "running"]`; the check is coerce's, for its message.
+    choices: ['frozen', 'running'],
     describe: 'frozen (at --now, the default with it) or running (from --now, the default without it)',
     coerce: needs('clock', 'frozen or running', (text) => {
       if (text !== 'frozen' && text !== 'running')
@@ -225,18 +230,36 @@ function namesOf(flag: string, options: Options): string[] {
   return [...names, ...names.map((name) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))]
 }
 
-/** The flag names a command-line token spells: `--no-cors` and `--cors=x` spell cors, `-qp` spells q and p. */
-function spelledIn(token: string): string[] {
-  const long = /^--(?:no-)?([^=]+)/.exec(token)
-  if (long) return [long[1]!]
-  if (/^-[A-Za-z]/.test(token)) return [...token.slice(1).split('=')[0]!]
-  return []
+/**
+ * The flags a command-line token spells, each as its name and as typed: `--no-cors` and `--cors=x`
+ * spell cors, `-qp` spells q and p, and `-p4010` spells p (as yargs reads it, the rest is its value).
+ */
+function flagsIn(token: string): { name: string; typed: string }[] {
+  const long = /^--(no-)?([^=]+)/.exec(token)
+  if (long) return [{ name: long[2]!, typed: `--${long[1] ?? ''}${long[2]}` }]
+  const short = /^-([A-Za-z]+)/.exec(token)
+  return short ? [...short[1]!].map((name) => ({ name, typed: `-${name}` })) : []
 }
 
-/** The flag names typed on the command line, up to a `--`. */
-function typedFlags(argv: readonly string[]): string[] {
+/** The flags typed on the command line, up to a `--`. */
+function typedFlags(argv: readonly string[]): { name: string; typed: string }[] {
   const end = argv.indexOf('--')
-  return (end < 0 ? argv : argv.slice(0, end)).flatMap(spelledIn)
+  return (end < 0 ? argv : argv.slice(0, end)).flatMap(flagsIn)
+}
+
+/** What every command takes besides its flags. */
+const ALWAYS = ['help', 'h', 'version', 'v']
+
+/**
+ * Throws when a flag the command does not take is typed, naming each as typed (`Unknown option:
+ * --bogus`, `Unknown options: -x, --colour`). yargs's strict mode would name them without their
+ * dashes, twice for a kebab-case one (`bogus-flag, bogusFlag`), and only after `--list-scenarios` ran.
+ */
+export function rejectUnknown(argv: readonly string[], flags: FlagTable): void {
+  const known = new Set(ALWAYS)
+  for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
+  const unknown = [...new Set(typedFlags(argv).flatMap(({ name, typed }) => (known.has(name) ? [] : [typed])))]
+  if (unknown.length) throw new UsageError(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
 }
 
 /**
@@ -248,7 +271,7 @@ export function rejectRepeats(argv: readonly string[], flags: FlagTable): void {
   for (const [flag, options] of Object.entries(flags))
     if (!options.array) for (const name of namesOf(flag, options)) flagOf.set(name, flag)
   const seen = new Set<string>()
-  for (const name of typedFlags(argv)) {
+  for (const { name } of typedFlags(argv)) {
     const flag = flagOf.get(name)
     if (flag === undefined) continue
     if (seen.has(flag)) throw new UsageError(`--${flag} is given more than once: give it once`)
@@ -264,9 +287,9 @@ const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
  * is ignored by `dump` rather than refused. The same flag typed on the command line is still refused.
  */
 export function ignoreOtherCommandsVariables(argv: readonly string[], flags: FlagTable) {
-  const known = new Set(['_', '$0', 'help', 'h', 'version', 'v'])
+  const known = new Set(['_', '$0', ...ALWAYS])
   for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
-  const typed = new Set(typedFlags(argv))
+  const typed = new Set(typedFlags(argv).map(({ name }) => name))
   return (args: Record<string, unknown>): void => {
     for (const key of Object.keys(args)) {
       const kebab = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)

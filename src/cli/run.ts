@@ -9,6 +9,7 @@ import {
   ignoreOtherCommandsVariables,
   openApiFlags,
   rejectRepeats,
+  rejectUnknown,
   serveFlags,
   UsageError,
   type FlagTable,
@@ -64,6 +65,7 @@ export async function run(argv: string[], started = performance.now()): Promise<
   const v = version()
   // What every command does to its flags before yargs reads them.
   const flagsOf = <T>(y: Argv<T>, flags: FlagTable) => {
+    rejectUnknown(argv, flags)
     rejectRepeats(argv, flags)
     return y.options(flags).middleware(ignoreOtherCommandsVariables(argv, flags), true)
   }

@@ -75,6 +75,34 @@ describe('--list-scenarios, --version, --help', () => {
     expect(help.stdout).toContain('\n    activation-emulator -s default --now 2026-06-01T12:00:00Z --rate-limit 10\n')
   })
 
+  it.each([[], ['dump'], ['openapi']])(
+    'mentions in %j --help only flags that command takes, each among the options it lists',
+    async (...command) => {
+      const help = await runCli([...command, '--help'])
+      expect(help.code).toBe(0)
+      const listed = new Set([...help.stdout.matchAll(/^ +(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]))
+      // `--no-x` turns a listed --x off; `activation-emulator --list-scenarios` is a whole command.
+      const mentioned = [...help.stdout.matchAll(/(?<!activation-emulator )--(?:no-)?([a-z][a-z-]*)/g)].map((m) => m[1])
+      expect(mentioned.length).toBeGreaterThan(listed.size)
+      for (const flag of mentioned) expect(listed, `--${flag}`).toContain(flag)
+    },
+  )
+
+  it('offers no --clock in dump --help, and accepts every --clock value serve --help lists', async () => {
+    const dump = await runCli(['dump', '--help'])
+    expect(dump.stdout).not.toContain('--clock')
+    expect(dump.stdout).not.toContain('running')
+    expectFailure(await runCli(['dump', '--clock', 'running']), 'Unknown option: --clock')
+    const serve = await runCli(['--help'])
+    const choices = /--clock\b[^[]*\[string\] \[choices: ([^\]]+)\]/.exec(serve.stdout)?.[1]
+    const values = [...(choices ?? '').matchAll(/"(\w+)"/g)].map((m) => m[1]!)
+    expect(values).toEqual(['frozen', 'running'])
+    // --rate-window alone is refused once every flag before it was taken: the --clock value was.
+    for (const value of values)
+      expectFailure(await runCli(['--clock', value, '--rate-window', '30']), '--rate-window needs --rate-limit')
+    expectFailure(await runCli(['--clock', 'stopped']), '--clock must be frozen or running, got "stopped"')
+  })
+
   it('describes the flags of dump as dump uses them', async () => {
     const help = await runCli(['dump', '--help'])
     expect(help.stdout).toMatch(/--data +Read a world written by `activation-emulator dump`/)
@@ -121,9 +149,32 @@ describe('bad input', () => {
     [['--cors', 'localhost'], '--cors must be an origin such as http://localhost:3000, or *, got "localhost"'],
     [['--live', 'fast'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "fast"'],
     [['--live', '0x'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "0x"'],
-    [['--colour', 'blue'], /Unknown argument: colou?r/],
   ])('names the flag: %j', async (args, message) => {
     expectFailure(await runCli(['-s', 'every-type', ...args]), message)
+  })
+
+  it.concurrent.each([
+    [['--colour', 'blue'], 'Unknown option: --colour'],
+    [['--bogus'], 'Unknown option: --bogus'],
+    [['--bogus=1'], 'Unknown option: --bogus'],
+    [['-x'], 'Unknown option: -x'],
+    [['-x', '3'], 'Unknown option: -x'],
+    [['-x=3'], 'Unknown option: -x'],
+    [['--bogus-flag', 'on'], 'Unknown option: --bogus-flag'],
+    [['--no-bogus'], 'Unknown option: --no-bogus'],
+    [['-qx'], 'Unknown option: -x'],
+    [['--bogus', '-x', '--other=1', '--bogus'], 'Unknown options: --bogus, -x, --other'],
+    [['dump', '--port', '4011'], 'Unknown option: --port'],
+    [['openapi', '--now', NOW], 'Unknown option: --now'],
+    [['--bogus', '--list-scenarios'], 'Unknown option: --bogus'],
+  ])('names an unknown option as it was typed, dashes and all: %j', async (args, message) => {
+    const run = await runCli(args)
+    expectFailure(run, message)
+    expect(run.stderr).toBe(`activation-emulator: ${message}\n`)
+  })
+
+  it('takes a short flag with its value attached (-p4010), as yargs reads it', async () => {
+    expectFailure(await runCli(['-p4010', '-s', 'empty', '--rate-window', '30']), '--rate-window needs --rate-limit')
   })
 
   it.each([
@@ -228,7 +279,7 @@ describe('dump', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout).builtAt).toBe('2026-06-01T12:00:00.000Z')
-    expectFailure(await runCli(['dump', '-s', 'empty', '--port', '4012'], env), 'Unknown argument: port')
+    expectFailure(await runCli(['dump', '-s', 'empty', '--port', '4012'], env), 'Unknown option: --port')
   })
 
   it('writes to --out, and serves it back with --data answering the same bytes as the scenario', async () => {
