@@ -177,8 +177,16 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     : worlds(scenario, builtAt, options, frozenAt !== undefined)
   const entryCount = 'entryRuns' in world ? world.counts.entries : world.entries.length
   options.onProgress?.(entryCount, entryCount, true)
+  // A deferred world's counts as the cache counted them: right while the store holds the world as
+  // read (it loads the rest, participants first, before any change) and the clock is where they hold.
+  // state() (the banner, GET /__emulator/state) then counts without loading the whole world.
+  let shown = 'entryRuns' in world ? world.shown : undefined
+  const loaded: World | DeferredWorld =
+    'entryRuns' in world && shown
+      ? { ...world, participants: () => ((shown = undefined), world.participants()) }
+      : world
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
-  const db: Database = await createDatabase(world)
+  const db: Database = await createDatabase(loaded)
   const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)
   // What happens at an instant is applied before anything reads the world at that instant.
   const settle = (): number => {
@@ -204,6 +212,15 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     record: (request) => journal.add(request),
     accountOfKey: (key) => accounts.accountOfKey(key),
   }
+
+  const countsShownAt = (nowIso: string): EmulatorState['counts'] =>
+    shown && shown.at <= nowIso && (shown.until === null || nowIso < shown.until)
+      ? { ...shown.counts }
+      : countsAt(
+          db.index,
+          accounts.accounts.map((a) => a.name),
+          nowIso,
+        )
 
   const faults: EmulatorFaults = {
     add: (rule) => rules.add(rule),
@@ -273,11 +290,7 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
         builtAt: new Date(builtAt).toISOString(),
         clock: { now: new Date(clock.now()).toISOString(), frozen: clock.frozen },
         accounts: accounts.accounts.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
-        counts: countsAt(
-          db.index,
-          accounts.accounts.map((a) => a.name),
-          new Date(clock.now()).toISOString(),
-        ),
+        counts: countsShownAt(new Date(clock.now()).toISOString()),
         faults: rules.list(),
       }
     },

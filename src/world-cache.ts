@@ -10,10 +10,12 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { setImmediate as turn } from 'node:timers/promises'
 import type { World } from './contract/stored-records.js'
 import type { WorldSource } from './emulator.js'
 import type { DeferredWorld } from './store/database.js'
@@ -33,8 +35,8 @@ export type CacheLimits = { worlds: number; bytes: number }
 const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
 /** A world written as JSON larger than this is not cached (the busy world is about 120 MB). */
 const MAX_BYTES = 512 * 2 ** 20
-/** The cache file's format; a new one makes every older file a miss. */
-const FORMAT = 3
+/** The cache file's format; a new one makes every older file a miss (4: the head holds `shown`). */
+const FORMAT = 4
 
 /**
  * Where worlds are cached, or null for nowhere: the `cache` option's folder; with `true` or nothing, the
@@ -104,17 +106,51 @@ export function worldKey(scenario: Scenario, builtAt: number): string {
 }
 
 /**
- * A cache file is lines of ASCII JSON: the head (the key, the counts, the activation of each run of
- * entries, the length of what follows it, the activations), the participants, then each run of
- * entries (one activation's, in serving order) on a line of its own. The store parses a run when
- * that activation's entries are first read, and the rest when anything else is.
+ * A cache file is lines of ASCII JSON: the head (the key, the counts, what the API shows at the
+ * instant the world was built, the activation of each run of entries, the length of what follows
+ * it, the activations), the participants, then each run of entries (one activation's, in serving
+ * order) on a line of its own. The store parses a run when that activation's entries are first read,
+ * and the rest when anything else is.
  */
 type CacheHead = {
   key: string
   counts: DeferredWorld['counts']
+  shown: NonNullable<DeferredWorld['shown']>
   runs: string[]
   bodyLength: number
   activations: World['activations']
+}
+
+/**
+ * What the API shows of a world at `at` (its build instant), by a plain pass over its records, as
+ * `emulator.state()` counts: the activations created by then, their entries entered by then, and the
+ * participants of `accounts` whose first entry was by then; and the first instant after `at` at which
+ * a record appears, until which these counts hold.
+ */
+export function shownAt(world: World, accounts: readonly string[], at: string): NonNullable<DeferredWorld['shown']> {
+  let until: string | null = null
+  const later = (iso: string) => {
+    if (iso > at && (until === null || iso < until)) until = iso
+  }
+  const existing = new Set<string>()
+  for (const activation of world.activations) {
+    if (activation.createdAt.iso <= at) existing.add(activation.id)
+    else later(activation.createdAt.iso)
+  }
+  let entries = 0
+  const entered = new Set<string>()
+  for (const entry of world.entries) {
+    if (entry.enteredAt.iso > at) later(entry.enteredAt.iso)
+    else {
+      entered.add(entry.participantId)
+      if (existing.has(entry.activationId)) entries++
+    }
+  }
+  const ofAccounts = new Set(accounts)
+  let participants = 0
+  for (const participant of world.participants)
+    if (ofAccounts.has(participant.account) && entered.has(participant.id)) participants++
+  return { at, until, counts: { activations: existing.size, entries, participants } }
 }
 
 /**
@@ -131,7 +167,12 @@ export function readCachedWorld(dir: string, key: string): DeferredWorld | null 
     // Written as ASCII (see writeCachedWorld): read as Latin-1, a byte a character, which decodes and
     // parses faster than UTF-8.
     const head = JSON.parse(bytes.toString('latin1', 0, newline)) as CacheHead
-    if (head?.key !== key || !Array.isArray(head.activations) || bytes.length !== newline + 1 + head.bodyLength) {
+    if (
+      head?.key !== key ||
+      !Array.isArray(head.activations) ||
+      typeof head.shown?.at !== 'string' ||
+      bytes.length !== newline + 1 + head.bodyLength
+    ) {
       return null
     }
     // Where each line after the head starts, and the end of the file after the last.
@@ -153,6 +194,7 @@ export function readCachedWorld(dir: string, key: string): DeferredWorld | null 
     return {
       activations: head.activations,
       counts: head.counts,
+      shown: head.shown,
       participants: () => line(0),
       entryRuns: head.runs.map((activationId, r) => ({ activationId, entries: () => line(r + 1) })),
     }
@@ -166,37 +208,154 @@ function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** How many records a piece of a line holds: what the background writer serializes between two turns. */
+const PIECE = 1000
+
+/** A list as JSON (`asciiJson`), in pieces of at most PIECE records whose concatenation is the whole. */
+function* listPieces<T>(records: readonly T[], from = 0, to = records.length): Generator<string> {
+  yield '['
+  for (let at = from; at < to; at += PIECE) {
+    if (at > from) yield ','
+    yield asciiJson(records.slice(at, Math.min(to, at + PIECE))).slice(1, -1)
+  }
+  yield ']'
+}
+
+/**
+ * The body of a world's cache file (the lines after the head), in pieces, pushing onto `runs` the
+ * activation of each run of entries (each stretch of consecutive entries of one activation) as it goes.
+ */
+function* bodyPieces(world: World, runs: string[]): Generator<string> {
+  yield* listPieces(world.participants)
+  for (let from = 0; from < world.entries.length;) {
+    const activationId = world.entries[from]!.activationId
+    let to = from + 1
+    while (to < world.entries.length && world.entries[to]!.activationId === activationId) to++
+    runs.push(activationId)
+    yield '\n'
+    yield* listPieces(world.entries, from, to)
+    from = to
+  }
+}
+
+/** What the head says the API shows at the build instant, counted when the file is written. */
+type ShownAtBuild = () => CacheHead['shown']
+
+/** The head line of a world's cache file, or null when the file would be larger than MAX_BYTES. */
+function headLine(key: string, world: World, shown: ShownAtBuild, runs: string[], bodyLength: number) {
+  const counts = { participants: world.participants.length, entries: world.entries.length }
+  const head = asciiJson({
+    key,
+    counts,
+    shown: shown(),
+    runs,
+    bodyLength,
+    activations: world.activations,
+  } satisfies CacheHead)
+  return head.length + bodyLength > MAX_BYTES ? null : head
+}
+
+/** A temporary file's name beside a world's: never read as a world (prune removes old ones). */
+const temporaryName = (dir: string, key: string) =>
+  join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
+
 /** Keeps a world under `key` in `dir`: written whole to a temporary file, then renamed into place. */
-export function writeCachedWorld(dir: string, key: string, world: World): void {
+export function writeCachedWorld(dir: string, key: string, world: World, shown: ShownAtBuild): void {
   try {
-    // Runs: each stretch of consecutive entries of one activation.
     const runs: string[] = []
-    const lines = [asciiJson(world.participants)]
-    for (let from = 0; from < world.entries.length;) {
-      const activationId = world.entries[from]!.activationId
-      let to = from + 1
-      while (to < world.entries.length && world.entries[to]!.activationId === activationId) to++
-      runs.push(activationId)
-      lines.push(asciiJson(world.entries.slice(from, to)))
-      from = to
-    }
-    const body = lines.join('\n')
-    const counts = { participants: world.participants.length, entries: world.entries.length }
-    const head = asciiJson({
-      key,
-      counts,
-      runs,
-      bodyLength: body.length,
-      activations: world.activations,
-    } satisfies CacheHead)
-    if (head.length + body.length > MAX_BYTES) return
+    const body = [...bodyPieces(world, runs)].join('')
+    const head = headLine(key, world, shown, runs, body.length)
+    if (head === null) return
     mkdirSync(dir, { recursive: true })
-    const temporary = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
+    const temporary = temporaryName(dir, key)
     writeFileSync(temporary, `${head}\n${body}`)
     renameSync(temporary, join(dir, `${key}.json`))
     prune(dir)
   } catch {
     // A full disk or a read-only folder: the world is simply not cached.
+  }
+}
+
+/** A world being written to the cache in the background. */
+export type CacheWriting = {
+  /** Settles when the world is in place, or was not kept (too large, a write failed, stopped); never rejects. */
+  done: Promise<void>
+  /** Gives the write up at once, removing its temporary file: nothing of it is left to be read. */
+  stop(): void
+}
+
+/** Milliseconds of serializing between two turns of the event loop, so that requests are answered meanwhile. */
+const SLICE_MS = 10
+
+/**
+ * Keeps a world under `key` in `dir` as `writeCachedWorld` does, in the background: serialized a
+ * piece at a time between turns of the event loop, written to a temporary file without blocking, and
+ * renamed into place only once whole (a process stopped or killed before leaves no world file).
+ */
+export function writeCachedWorldInBackground(
+  dir: string,
+  key: string,
+  world: World,
+  shown: ShownAtBuild,
+): CacheWriting {
+  let stopped = false
+  let temporary: string | undefined
+  const removeTemporary = () => {
+    try {
+      if (temporary !== undefined) unlinkSync(temporary)
+    } catch {
+      // Already gone.
+    }
+  }
+  const write = async (): Promise<void> => {
+    const runs: string[] = []
+    const pieces: string[] = []
+    let bodyLength = 0
+    let slice = performance.now()
+    for (const piece of bodyPieces(world, runs)) {
+      pieces.push(piece)
+      bodyLength += piece.length
+      if (performance.now() - slice > SLICE_MS) {
+        await turn()
+        if (stopped) return
+        slice = performance.now()
+      }
+    }
+    const head = headLine(key, world, shown, runs, bodyLength)
+    if (head === null || stopped) return
+    mkdirSync(dir, { recursive: true })
+    temporary = temporaryName(dir, key)
+    const file = await open(temporary, 'w')
+    try {
+      // Written in batches of about 4 MB: one copy of each into a buffer, off the event loop after that.
+      let batch = `${head}\n`
+      for (const piece of pieces) {
+        batch += piece
+        if (batch.length < 4 * 2 ** 20) continue
+        await file.write(batch, null, 'latin1')
+        batch = ''
+        if (stopped) return
+      }
+      await file.write(batch, null, 'latin1')
+    } finally {
+      await file.close()
+    }
+    if (stopped) return
+    renameSync(temporary, join(dir, `${key}.json`))
+    temporary = undefined
+    prune(dir)
+  }
+  const done = write()
+    .catch(() => {
+      // A full disk or a read-only folder: the world is simply not cached.
+    })
+    .finally(removeTemporary)
+  return {
+    done,
+    stop() {
+      stopped = true
+      removeTemporary()
+    },
   }
 }
 
@@ -222,16 +381,44 @@ export function prune(dir: string, limits: CacheLimits = LIMITS): void {
 }
 
 /**
+ * A world source that reads worlds from the cache, and gives each world it builds to `keep` (with
+ * where and what to write) to be kept.
+ */
+function cacheReading(keep: (dir: string, key: string, world: World, shown: ShownAtBuild) => void): WorldSource {
+  return (scenario, builtAt, options, fixed) => {
+    const dir = fixed ? cacheDirectory(options.cache) : null
+    if (dir === null) return buildWorld(scenario, builtAt, options.onProgress)
+    const key = worldKey(scenario, builtAt)
+    const cached = readCachedWorld(dir, key)
+    if (cached) return cached
+    const world = buildWorld(scenario, builtAt, options.onProgress)
+    const accounts = scenario.accounts.map((account) => account.name)
+    keep(dir, key, world, () => shownAt(world, accounts, new Date(builtAt).toISOString()))
+    return world
+  }
+}
+
+/**
  * The world of a scenario around an instant, read from the cache when it was built before around
  * the same fixed instant, else built (and kept when the instant is fixed and `cache` allows).
  */
-export const cachedWorlds: WorldSource = (scenario, builtAt, options, fixed) => {
-  const dir = fixed ? cacheDirectory(options.cache) : null
-  if (dir === null) return buildWorld(scenario, builtAt, options.onProgress)
-  const key = worldKey(scenario, builtAt)
-  const cached = readCachedWorld(dir, key)
-  if (cached) return cached
-  const world = buildWorld(scenario, builtAt, options.onProgress)
-  writeCachedWorld(dir, key, world)
-  return world
+export const cachedWorlds: WorldSource = cacheReading(writeCachedWorld)
+
+/**
+ * A world source like `cachedWorlds`, except that a world it builds is not written before the
+ * emulator is made: `writeLater()` starts writing it in the background (when there is one to write),
+ * for the command line, which serves first and keeps the world after.
+ */
+export function cachedWorldsWrittenLater(): { worlds: WorldSource; writeLater(): CacheWriting } {
+  let pending: (() => CacheWriting) | undefined
+  return {
+    worlds: cacheReading((dir, key, world, shown) => {
+      pending = () => writeCachedWorldInBackground(dir, key, world, shown)
+    }),
+    writeLater() {
+      const write = pending
+      pending = undefined
+      return write ? write() : { done: Promise.resolve(), stop() {} }
+    },
+  }
 }

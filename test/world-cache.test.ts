@@ -1,11 +1,30 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setImmediate as turn } from 'node:timers/promises'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
-import { createEmulator, parseScenario, scenarios } from '../src/index.js'
-import { cacheDirectory, fingerprintOf, prune, worldKey } from '../src/world-cache.js'
+import type { StoredEntry } from '../src/contract/stored-records.js'
+import { createEmulatorWith, type WorldSource } from '../src/emulator.js'
+import { buildWorld, createEmulator, parseScenario, scenarios, type DeferredWorld, type World } from '../src/index.js'
+import {
+  cacheDirectory,
+  cachedWorldsWrittenLater,
+  fingerprintOf,
+  prune,
+  shownAt,
+  worldKey,
+} from '../src/world-cache.js'
 import { call, expectError, NOW_ISO } from './support/api.js'
 
 const NOW = Date.parse(NOW_ISO)
@@ -205,3 +224,168 @@ describe('the world cache', () => {
     await expect(createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: 3 as never })).rejects.toThrow(/cache/)
   })
 })
+
+/** Spoils a cache file's participants line (its first byte, in place): any load of the rest of the world throws. */
+function spoilTheRest(path: string): void {
+  const newline = readFileSync(path).indexOf(10)
+  const fd = openSync(path, 'r+')
+  writeSync(fd, 'x', newline + 1)
+}
+
+describe('the world cache, written later (the command line writes once it answers)', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ae-world-cache-later-'))
+  })
+  const all = () => readdirSync(dir)
+
+  it('writes nothing until asked, then the world as built, whatever was changed meanwhile', async () => {
+    const cache = cachedWorldsWrittenLater()
+    const emulator = await createEmulatorWith(cache.worlds)({ scenario: 'default', now: NOW_ISO, cache: dir })
+    expect(all()).toEqual([])
+    await changeWorld(emulator, 12)
+    const writing = cache.writeLater()
+    expect(all()).toEqual([])
+    await writing.done
+    expect(files(dir)).toHaveLength(1)
+    expect(all()).toHaveLength(1) // no temporary file left
+    const built = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    const read = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: dir })
+    expect((await pagesHash(read)).hash).toBe((await pagesHash(built)).hash)
+    // The file is what the library writes at once: the same bytes.
+    const other = mkdtempSync(join(tmpdir(), 'ae-world-cache-later-'))
+    await createEmulator({ scenario: 'default', now: NOW_ISO, cache: other })
+    expect(readFileSync(join(dir, files(dir)[0]!), 'latin1')).toBe(
+      readFileSync(join(other, files(other)[0]!), 'latin1'),
+    )
+  })
+
+  it('leaves no file when stopped before writing, or while its temporary file is being written', async () => {
+    const stoppedAt = async (when: 'at once' | 'mid-write') => {
+      const cache = cachedWorldsWrittenLater()
+      await createEmulatorWith(cache.worlds)({ scenario: 'default', now: NOW_ISO, cache: dir })
+      const writing = cache.writeLater()
+      if (when === 'mid-write') {
+        while (!all().some((name) => name.endsWith('.tmp'))) {
+          expect(files(dir)).toEqual([])
+          await turn()
+        }
+      }
+      writing.stop()
+      await writing.done
+      expect(all()).toEqual([])
+    }
+    await stoppedAt('at once')
+    await stoppedAt('mid-write')
+  })
+
+  it('writes nothing later for a world read from the cache or built around the clock', async () => {
+    await createEmulator({ scenario: 'edge-cases', now: NOW_ISO, cache: dir })
+    const before = readFileSync(join(dir, files(dir)[0]!), 'latin1')
+    spoilTheRest(join(dir, files(dir)[0]!))
+    for (const options of [{ scenario: 'edge-cases', now: NOW_ISO }, { scenario: 'every-type' }]) {
+      const cache = cachedWorldsWrittenLater()
+      await createEmulatorWith(cache.worlds)({ ...options, cache: dir })
+      await cache.writeLater().done
+      expect(files(dir)).toHaveLength(1)
+    }
+    expect(readFileSync(join(dir, files(dir)[0]!), 'latin1')).not.toBe(before) // still the spoiled one
+  })
+})
+
+describe('the counts of a world read from the cache', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ae-world-cache-counts-'))
+  })
+
+  it.each(['default', 'edge-cases', 'multi-account', 'every-type', 'empty'])(
+    'are the counts of the world loaded whole, counted without loading it: %s',
+    async (scenario) => {
+      const built = await createEmulator({ scenario, now: NOW_ISO, cache: false })
+      await createEmulator({ scenario, now: NOW_ISO, cache: dir })
+      // Loading the participants or the entries now throws: state() must not.
+      spoilTheRest(join(dir, files(dir)[0]!))
+      const read = await createEmulator({ scenario, now: NOW_ISO, cache: dir })
+      expect(read.state().counts).toEqual(built.state().counts)
+    },
+  )
+
+  it('counts the changes made to a world read from the cache, at its build instant', async () => {
+    const built = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    await createEmulator({ scenario: 'default', now: NOW_ISO, cache: dir })
+    const read = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: dir })
+    const before = read.state().counts
+    for (const emulator of [built, read]) await changeWorld(emulator, 12)
+    expect(read.state().counts).toEqual(built.state().counts)
+    expect(read.state().counts).not.toEqual(before)
+  })
+
+  it('counts as the world loaded whole when the clock moved: loading it then', async () => {
+    const built = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    await createEmulator({ scenario: 'default', now: NOW_ISO, cache: dir })
+    const read = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: dir })
+    for (const emulator of [built, read]) emulator.clock.set(Date.parse('2026-05-20T00:00:00Z'))
+    expect(read.state().counts).toEqual(built.state().counts)
+    expect(read.state().counts.entries).toBeLessThan(13_000)
+  })
+
+  it('counts what exists at the build instant of a world holding later records, until the first of them', async () => {
+    // A world built a day after the emulator's instant: activations created and entries entered later.
+    const later = (scenario: Parameters<WorldSource>[0], builtAt: number) => buildWorld(scenario, builtAt + 86_400_000)
+    const calls = { participants: 0 }
+    const deferredSource: WorldSource = (scenario, builtAt) => {
+      const world = later(scenario, builtAt)
+      const accounts = scenario.accounts.map((a) => a.name)
+      return { ...deferred(world, calls), shown: shownAt(world, accounts, new Date(builtAt).toISOString()) }
+    }
+    const options = { scenario: 'default', now: NOW_ISO }
+    const whole = await createEmulatorWith(later)(options)
+    const read = await createEmulatorWith(deferredSource)(options)
+    const first = firstAfter(later(parseScenario(scenarios.default), NOW), NOW_ISO)
+    expect(first).not.toBeNull()
+    const atBuild = whole.state().counts
+    expect(read.state().counts).toEqual(atBuild)
+    // A plain count over the world loaded whole, at the build instant.
+    expect(atBuild.entries).toBe(
+      (whole.db.entries.all() as StoredEntry[]).filter((e) => e.enteredAt.iso <= NOW_ISO).length,
+    )
+    expect(atBuild.entries).toBeLessThan(whole.db.entries.count())
+    // Up to the first later record the counts hold, and nothing is loaded; from it on, the world is.
+    for (const [instant, loads] of [
+      [Date.parse(first!) - 1, 0],
+      [Date.parse(first!), 1],
+    ] as const) {
+      whole.clock.set(instant)
+      read.clock.set(instant)
+      expect(read.state().counts, new Date(instant).toISOString()).toEqual(whole.state().counts)
+      expect(calls.participants).toBe(loads)
+    }
+    expect(whole.state().counts).not.toEqual(atBuild)
+  })
+})
+
+/** The first instant after `iso` at which a record of `world` appears, by a plain scan. */
+function firstAfter(world: World, iso: string): string | null {
+  const later = [...world.activations.map((a) => a.createdAt.iso), ...world.entries.map((e) => e.enteredAt.iso)].filter(
+    (at) => at > iso,
+  )
+  return later.length ? later.sort()[0]! : null
+}
+
+/** A world deferred as the cache defers it, counting the calls that load the rest. */
+function deferred(world: World, calls: { participants: number }): DeferredWorld {
+  const copy = structuredClone(world)
+  const runs: { activationId: string; entries: StoredEntry[] }[] = []
+  for (const entry of copy.entries) {
+    const last = runs.at(-1)
+    if (last?.activationId === entry.activationId) last.entries.push(entry)
+    else runs.push({ activationId: entry.activationId, entries: [entry] })
+  }
+  return {
+    activations: copy.activations,
+    counts: { participants: copy.participants.length, entries: copy.entries.length },
+    participants: () => (calls.participants++, copy.participants),
+    entryRuns: runs.map((run) => ({ activationId: run.activationId, entries: () => run.entries })),
+  }
+}

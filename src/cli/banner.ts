@@ -6,13 +6,14 @@ const UNSUPPORTED_FILTER = { empty: 'select nothing', ignore: 'are ignored', rej
 
 /**
  * The lines printed once the server listens: where, what, the keys, every setting that changes the
- * answers (so that none surprises), and a request to paste.
+ * answers (so that none surprises), a request to paste, and the time from `started` (a
+ * `performance.now()`) to the first answer a client can get: now, once the banner is made.
  */
 export function banner(
   emulator: Emulator,
   url: string,
   version: string,
-  readyMs: number,
+  started: number,
   cors: string | false,
   adminUrl: string | null = null,
 ): string {
@@ -67,7 +68,8 @@ export function banner(
           `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}${adminUrl}/clock -d '{"advance":"1h"}'`,
         ]
       : ['  admin      off (--no-admin, or a non-loopback --host without --admin-token)']),
-    `  ready in ${(readyMs / 1000).toFixed(2)} s; Ctrl-C stops`,
+    // Taken last: until the banner is made, no request is answered.
+    `  ready in ${((performance.now() - started) / 1000).toFixed(2)} s; Ctrl-C stops`,
   ]
   return `${lines.join('\n')}\n`
 }

@@ -53,12 +53,16 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
 }
 
 /**
- * `createEmulator`, with the --data file named in whatever it finds wrong with the world that file
+ * `createEmulator` (or `create`), with the --data file named in whatever it finds wrong with the world that file
  * holds (the library knows the parsed JSON, not where it came from).
  */
-export async function createEmulatorFor(args: WorldArgs, options: EmulatorOptions): Promise<Emulator> {
+export async function createEmulatorFor(
+  args: WorldArgs,
+  options: EmulatorOptions,
+  create: (options: EmulatorOptions) => Promise<Emulator> = createEmulator,
+): Promise<Emulator> {
   try {
-    return await createEmulator(options)
+    return await create(options)
   } catch (error) {
     if (args.data === undefined) throw error
     const message = (error as Error).message

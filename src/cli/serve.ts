@@ -1,5 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
+import { createEmulatorWith } from '../emulator.js'
 import { serve } from '../server.js'
+import { cachedWorldsWrittenLater } from '../world-cache.js'
 import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
@@ -49,18 +51,24 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
             for (const [id, n] of arrived) unlogged.set(id, (unlogged.get(id) ?? 0) + n)
           },
         }
-  const emulator = await createEmulatorFor(args, {
-    ...options,
-    // The handlers see requests rewritten onto this origin; only its path matters to clients.
-    baseUrl: `http://activation-emulator.local${basePath}`,
-    ...(args.latency !== undefined ? { latency: args.latency } : {}),
-    ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
-    ...(args.clock !== undefined ? { clock: args.clock } : {}),
-    ...live,
-    ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
-    ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
-    onProgress: args.quiet ? undefined : progress.onProgress,
-  })
+  // A world built around a fixed instant is written to the cache once the server answers, not before.
+  const cache = cachedWorldsWrittenLater()
+  const emulator = await createEmulatorFor(
+    args,
+    {
+      ...options,
+      // The handlers see requests rewritten onto this origin; only its path matters to clients.
+      baseUrl: `http://activation-emulator.local${basePath}`,
+      ...(args.latency !== undefined ? { latency: args.latency } : {}),
+      ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
+      ...(args.clock !== undefined ? { clock: args.clock } : {}),
+      ...live,
+      ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
+      ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
+      onProgress: args.quiet ? undefined : progress.onProgress,
+    },
+    createEmulatorWith(cache.worlds),
+  )
   progress.done()
   // Under load, V8 let the old generation grow to twice the world before collecting (busy: peaks of
   // 930 to 1,070 MB); 25 % keeps it near the world's size (under 600 MB) at the cost of more frequent
@@ -87,9 +95,12 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
           }
         },
   })
-  process.stdout.write(banner(emulator, running.url, version, performance.now() - started, cors, running.adminUrl))
+  process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl))
+  const caching = cache.writeLater()
 
   const stop = () => {
+    // A world half written is given up: its temporary file goes, and no world file is left.
+    caching.stop()
     // Exit 0 once open connections are done, and within a second whatever they do.
     setTimeout(() => process.exit(0), 1000).unref()
     running.close().then(() => process.exit(0))

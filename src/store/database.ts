@@ -23,6 +23,16 @@ import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 export type DeferredWorld = {
   activations: StoredActivation[]
   counts: { participants: number; entries: number }
+  /**
+   * How much of the world the API shows from the instant `at` (the one it was built around) until
+   * `until` (the first instant after it at which a record of it appears; null: none does), counted as
+   * `emulator.state()` counts: so that counting a world nobody has read yet does not load it.
+   */
+  shown?: {
+    at: string
+    until: string | null
+    counts: { activations: number; entries: number; participants: number }
+  }
   participants(): StoredParticipant[]
   /** The world's entries, as runs in order. */
   entryRuns: readonly { activationId: string; entries(): StoredEntry[] }[]
