@@ -5,6 +5,7 @@ import { cachedWorldsWrittenLater } from '../world-cache.js'
 import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
+import { stopWhenNpxIsGone } from './npm-parent.js'
 import { progressBar } from './progress.js'
 
 export type ServeArgs = WorldArgs & {
@@ -107,4 +108,5 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  stopWhenNpxIsGone(stop)
 }
