@@ -209,7 +209,7 @@ function asciiJson(value: unknown): string {
 }
 
 /** How many records a piece of a line holds: what the background writer serializes between two turns. */
-const PIECE = 1000
+const PIECE = 250
 
 /** A list as JSON (`asciiJson`), in pieces of at most PIECE records whose concatenation is the whole. */
 function* listPieces<T>(records: readonly T[], from = 0, to = records.length): Generator<string> {
@@ -327,11 +327,11 @@ export function writeCachedWorldInBackground(
     temporary = temporaryName(dir, key)
     const file = await open(temporary, 'w')
     try {
-      // Written in batches of about 4 MB: one copy of each into a buffer, off the event loop after that.
+      // Written in batches of about 1 MB: one copy of each into a buffer, off the event loop after that.
       let batch = `${head}\n`
       for (const piece of pieces) {
         batch += piece
-        if (batch.length < 4 * 2 ** 20) continue
+        if (batch.length < 2 ** 20) continue
         await file.write(batch, null, 'latin1')
         batch = ''
         if (stopped) return
