@@ -52,10 +52,15 @@ export const DROP_LENGTH_HEADER = 'x-activation-emulator-length'
 function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Array | null): Response {
   if (drop === 'connection' || body === null) return Response.error()
   const half = body.subarray(0, Math.floor(body.length / 2))
+  // The error comes at the read after the half: an error in `start` would empty the queue, and the
+  // half would never be read.
+  let halfRead = false
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
+    pull(controller) {
+      if (halfRead)
+        return controller.error(new Error('the connection was dropped half-way through the body (a fault rule)'))
+      halfRead = true
       controller.enqueue(new Uint8Array(half))
-      controller.error(new Error('the connection was dropped half-way through the body (a fault rule)'))
     },
   })
   const headers = new Headers(response.headers)

@@ -297,13 +297,20 @@ async function dropBody(res: ServerResponse, response: Response): Promise<number
   delete out[DROP_HEADER]
   delete out[DROP_LENGTH_HEADER]
   res.writeHead(response.status, out)
+  res.flushHeaders()
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
   } catch {
     // The half the rule lets through has been written.
   }
-  await new Promise<void>((resolve) => res.write('', () => resolve()))
-  res.socket?.destroy()
+  // The half goes out whole, then the connection ends short of the Content-Length the headers promised.
+  // Destroying the socket at once would discard what node still holds corked (the client saw 0 bytes);
+  // `end` flushes it first.
+  const socket = res.socket
+  if (socket) {
+    socket.end()
+    socket.once('finish', () => socket.destroy())
+  }
   return response.status
 }
 

@@ -2,6 +2,7 @@ import { getResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
 import { runCli, startCli } from '../support/cli.js'
+import { rawRequest } from '../server/raw-http.js'
 import { NOW } from './doors.js'
 
 const BASE = 'https://api.activations.test'
@@ -26,6 +27,22 @@ describe('fault rules in-process', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(53)
     const journal = emulator.journal.entries()
     expect(journal.filter((r) => r.fault === 'rule-1').map((r) => r.status)).toEqual(Array(7).fill(500))
+  })
+
+  it('drop "body": the body yields its first half, then the next read fails', async () => {
+    await emulator.reset()
+    const path = '/activations/list?limit=20'
+    const whole = new Uint8Array(
+      await (await getResponse(emulator.handlers, new Request(`${BASE}${path}`, { headers: KEY })))!.arrayBuffer(),
+    )
+    emulator.faults.add({ endpoint: 'list', drop: 'body', times: 1 })
+    const response = (await getResponse(emulator.handlers, new Request(`${BASE}${path}`, { headers: KEY })))!
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    expect(first.done).toBe(false)
+    expect(Buffer.from(first.value!).equals(Buffer.from(whole.subarray(0, Math.floor(whole.length / 2))))).toBe(true)
+    await expect(reader.read()).rejects.toThrow('dropped half-way')
   })
 
   it('fire in the order added: the first rule that fires ends the request, the next ones do not see it', async () => {
@@ -134,6 +151,26 @@ describe('drop rules over HTTP', () => {
     expect((await fetch(`${server.url}/activations/list?limit=50`, { headers: KEY })).status).toBe(200)
     await emulator.reset()
   })
+
+  for (const encoding of ['identity', 'gzip']) {
+    it(`drop "body" with Accept-Encoding: ${encoding}: a raw client counts half the bytes of the whole body, then the end`, async () => {
+      const path = '/activations/list?limit=50'
+      const whole = Buffer.from(await (await fetch(`${server.url}${path}`, { headers: KEY })).arrayBuffer())
+      expect(whole.length).toBeGreaterThan(10_000)
+      emulator.faults.add({ endpoint: 'list', drop: 'body', times: 1 })
+      const answer = await rawRequest(
+        server.url,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Api-Key demo-key\r\nAccept-Encoding: ${encoding}\r\n\r\n`,
+      )
+      expect(answer.status).toBe(200)
+      // The headers promise the whole body, uncompressed; the connection ends after its first half.
+      expect(answer.headers['content-length']).toBe(String(whole.length))
+      expect(answer.headers['content-encoding']).toBeUndefined()
+      expect(answer.bytes.length).toBe(Math.floor(whole.length / 2))
+      expect(answer.bytes.equals(whole.subarray(0, Math.floor(whole.length / 2)))).toBe(true)
+      await emulator.reset()
+    })
+  }
 })
 
 describe('the admin API from the command line', () => {

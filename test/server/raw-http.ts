@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 
 /** An HTTP answer read off a socket: status, headers (lower-case names) and body. */
-export type RawAnswer = { status: number; headers: Record<string, string>; body: string }
+export type RawAnswer = { status: number; headers: Record<string, string>; body: string; bytes: Buffer }
 
 /**
  * Sends `bytes` as they are on a new connection to `url`'s host and port, and reads one answer (until
@@ -24,7 +24,8 @@ export function rawRequest(url: string, bytes: string): Promise<RawAnswer> {
         const colon = line.indexOf(':')
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
       }
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4) })
+      const bytes = data.subarray(data.indexOf('\r\n\r\n') + 4)
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4), bytes })
     }
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk])
