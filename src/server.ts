@@ -88,26 +88,39 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     corsHeaders: corsHeadersOf(cors),
   }
 
+  const onRequest = options.onRequest
+  let hookFailures = 0
+  const hookFailed = (error: unknown, url: string | undefined) => {
+    // Said once, then counted: a hook that fails on every request must not flood the log.
+    if (hookFailures++ === 0)
+      console.error(
+        `activation-emulator: the onRequest hook failed on ${JSON.stringify(url)} (later failures are not shown): ${error instanceof Error ? error.message : String(error)}`,
+      )
+  }
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
     answer(req, res, served)
       .catch((error: unknown) => failed(req, res, cors, error))
-      .then((status) =>
-        options.onRequest?.({
-          method: req.method ?? 'GET',
-          url: req.url ?? '/',
-          status,
-          ms: performance.now() - started,
-        }),
-      )
+      .then((status) => {
+        if (!onRequest) return
+        // A hook that throws (on a path it did not expect) costs its own line, never the server.
+        try {
+          onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
+        } catch (error) {
+          hookFailed(error, req.url)
+        }
+      })
   })
   // Requests node's parser refuses before any handler runs (a request line or headers too long, a
   // malformed request line or header) get a JSON answer too, written on the socket as it is.
   server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     const [status, message] = clientErrorAnswer(error)
-    writeRaw(socket, status, message, cors)
+    // The parser gave up on the request, but its first bytes still say whether it was a HEAD, whose
+    // answer never has a body.
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD '
+    writeRaw(socket, status, message, cors, '', head)
   })
   // CONNECT is handed to this event, not to the request handler; without it, node closes the connection.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -353,12 +366,20 @@ function failed(req: IncomingMessage, res: ServerResponse, cors: string | false,
 }
 
 /** Writes a whole JSON error answer on a socket that has no ServerResponse, and closes it. */
-function writeRaw(socket: Duplex, status: number, message: string, cors: string | false, extra = ''): void {
+function writeRaw(
+  socket: Duplex,
+  status: number,
+  message: string,
+  cors: string | false,
+  extra = '',
+  head = false,
+): void {
   const body = JSON.stringify({ error: message })
   const allowOrigin = cors === false ? '' : `Access-Control-Allow-Origin: ${cors}\r\n`
+  // A HEAD's answer has the headers a GET's would have, and no body.
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${allowOrigin}${extra}` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   )
 }
 

@@ -38,8 +38,10 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }
   const options = await emulatorOptions(args)
   const progress = progressBar(process.stderr, 'Building the world')
-  // Entries that arrived in each activation since a page of it was last logged.
+  // Entries that arrived in each activation since a page of it was last logged, and the activations
+  // whose page has been logged at least once.
   const unlogged = new Map<string, number>()
+  const paged = new Set<string>()
   const live =
     args.live === undefined
       ? {}
@@ -86,14 +88,17 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       ? undefined
       : (log) => {
           process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`)
-          const id = /\/activations\/([^/?]+)/.exec(log.url)?.[1]
-          const arrived = id === undefined ? undefined : unlogged.get(decodeURIComponent(id))
-          if (arrived) {
-            unlogged.delete(decodeURIComponent(id!))
-            process.stdout.write(
-              `  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${decodeURIComponent(id!)} since its last page\n`,
-            )
-          }
+          if (args.live === undefined || log.status !== 200) return
+          // Under a page of an activation, what arrived in it since its last page (or since the start,
+          // for its first); a path that names none, or whose escapes are broken, says nothing more.
+          const id = activationOfPath(log.url)
+          if (id === undefined) return
+          const arrived = unlogged.get(id)
+          const since = paged.has(id) ? 'since its last page' : 'since the server started'
+          paged.add(id)
+          if (!arrived) return
+          unlogged.delete(id)
+          process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${id} ${since}\n`)
         },
   })
   process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl))
@@ -109,4 +114,15 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   stopWhenNpxIsGone(stop)
+}
+
+/** The activation id a request path names (`/activations/<id>`, decoded), or undefined when it names none or cannot be decoded. */
+export function activationOfPath(url: string): string | undefined {
+  const raw = /\/activations\/([^/?#]+)/.exec(url)?.[1]
+  if (raw === undefined || raw === 'list' || raw === 'latest') return undefined
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return undefined
+  }
 }

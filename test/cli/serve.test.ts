@@ -307,7 +307,14 @@ describe('activation-emulator --live', () => {
     )
     const list = await (await fetch(`${server.url}/activations/list?state=running&limit=1`, { headers: DEMO })).json()
     const id = list.activations[0].id as string
+    // Entries arrive before the activation's first page: its log line counts them from the start.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
     const first = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const firstLog = server.stdout().slice(server.stdout().indexOf(`GET /activations/${id}?limit=1000 200`))
+    expect(firstLog).toMatch(
+      new RegExp(`^GET [^\\n]+\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since the server started\\n`),
+    )
     // A second of real time is an hour of the emulator's: about 30 entries arrive in each running activation.
     await new Promise((resolve) => setTimeout(resolve, 1500))
     const second = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
@@ -315,5 +322,6 @@ describe('activation-emulator --live', () => {
     expect(second.entries.slice(0, first.entries.length)).toEqual(first.entries)
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(server.stdout()).toMatch(new RegExp(`\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since its last page\\n`))
+    expect(server.stdout().match(/since its last page/g)).toHaveLength(1)
   })
 })

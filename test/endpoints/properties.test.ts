@@ -11,6 +11,9 @@
  *   FC_SEED=1234 FC_PATH=56:7 npx vitest run test/endpoints/properties.test.ts
  */
 import { createHash } from 'node:crypto'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { request as httpRequest } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
@@ -30,6 +33,7 @@ import {
   type RunningServer,
 } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
+import { startCli } from '../support/cli.js'
 
 const BASE = 'https://api.fuzz.test/v1'
 const ORIGIN = 'https://api.fuzz.test'
@@ -319,6 +323,7 @@ function checkAnswer(
   contentType: string | null,
   text: string,
   allow: string | null,
+  checkCursor = true,
 ) {
   expect(DOCUMENTED, `status ${status}: ${text}`).toContain(status)
   expect(contentType).toBe('application/json')
@@ -338,7 +343,7 @@ function checkAnswer(
     const problems = results.flatMap((r) => (r.success ? [] : [r.error.message]))
     expect(results.length - problems.length, `a 200 that matches no contract schema: ${problems}`).toBe(1)
     const cursor = (body as { next: string | null }).next
-    if (cursor !== null) {
+    if (cursor !== null && checkCursor) {
       const index = emulator.db.index
       expect(index.activations.has(cursor) || index.entries.has(cursor) || index.participants.has(cursor)).toBe(true)
     }
@@ -426,6 +431,89 @@ describe('any request, over HTTP through the standalone server', () => {
       parameters(100),
     )
   })
+})
+
+describe('any request, over HTTP to the command line as a user starts it (request log on)', () => {
+  // The same world: the scenario as a JSON file, the same instant, the API under the same base path.
+  let file: string
+  beforeAll(async () => {
+    file = join(await mkdtemp(join(tmpdir(), 'fuzz-cli-')), 'fuzz.json')
+    await writeFile(file, JSON.stringify(scenario))
+  })
+
+  /** What a request could change: the counts, every activation and every participant, as the server answers them. */
+  async function servedWorld(url: string): Promise<string> {
+    const get = async (path: string) =>
+      (await fetch(`${url}${path}`, { headers: { authorization: 'Api-Key open-key' } })).text()
+    const state = await (await fetch(`${new URL(url).origin}/__emulator/state`)).text()
+    return [state, await get('/activations/list?limit=100'), await get('/experience/participants?limit=1000')].join(
+      '\n',
+    )
+  }
+
+  for (const live of [false, true]) {
+    it(
+      `${live ? 'with --live: ' : ''}gets JSON with a documented status, keeps the server alive${live ? '' : ' and the world unchanged'}, and never prints a stack trace`,
+      { timeout: Math.max(TIMEOUT, 90_000) },
+      async () => {
+        const args = [
+          '--scenario',
+          file,
+          '--now',
+          NOW_ISO,
+          '--base-path',
+          BASE_PATH,
+          ...(live ? ['--live', '60x'] : []),
+        ]
+        const cli = await startCli(args)
+        try {
+          const port = Number(new URL(cli.url).port)
+          const before = live ? '' : await servedWorld(cli.url)
+          await fc.assert(
+            fc.asyncProperty(
+              requestArbitrary().filter(
+                (sent) =>
+                  sent.url.length < 8_000 &&
+                  HTTP_METHODS.has(sent.method) &&
+                  Object.values(sent.headers).every((v) => !v.includes('\x7f')),
+              ),
+              async (sent) => {
+                const url = new URL(sent.url)
+                const answer = await send(port, sent.method, `${url.pathname}${url.search}`, sent.headers, sent.body)
+                const preflight =
+                  sent.method === 'OPTIONS' &&
+                  !!sent.headers['origin'] &&
+                  !!sent.headers['access-control-request-method']
+                if (preflight) expect([answer.status, answer.text]).toEqual([204, ''])
+                // A live world's cursors may name entries that arrived since: only the in-process world's are checked.
+                else checkAnswer(sent, answer.status, answer.contentType, answer.text, answer.allow, !live)
+              },
+            ),
+            parameters(300),
+          )
+          // The hostile paths of every kind, each once, on the API and on the admin API.
+          for (const path of [
+            ...BROKEN_ENCODINGS.map((b) => `${BASE_PATH}/activations/${b}`),
+            '/__emulator/faults/%zz',
+          ]) {
+            const answer = await send(port, 'GET', path, {}, undefined)
+            expect(answer.status, path).toBeGreaterThanOrEqual(400)
+            expect(answer.status, path).toBeLessThan(500)
+          }
+          const alive = await fetch(`${cli.url}/activations/list?limit=1`, {
+            headers: { authorization: 'Api-Key open-key' },
+          })
+          expect(alive.status).toBe(200)
+          if (!live) expect(await servedWorld(cli.url), 'the requests changed the world').toBe(before)
+          expect(cli.stdout()).toContain(`GET ${BASE_PATH}/activations/%zz 400`)
+        } finally {
+          const stopped = await cli.stop()
+          expect(cli.stderr()).not.toMatch(/\n\s+at |Error:/)
+          expect(stopped.code).toBe(0)
+        }
+      },
+    )
+  }
 })
 
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'])

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEmulator, defineScenario, serve, type RunningServer } from '../../src/index.js'
 import { rawRequest, type RawAnswer } from './raw-http.js'
 
@@ -57,6 +57,21 @@ describe('requests that node refuses before any handler runs', () => {
   it('answers 400 with a JSON error to a malformed header', async () => {
     const answer = await rawRequest(server.url, 'GET /activations/list HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n')
     expectJsonError(answer, 400, /^Malformed request: /)
+  })
+
+  it('answers a HEAD it refuses (a raw non-ASCII byte in the path) with headers and no body', async () => {
+    for (const line of ['HEAD /activations/\xff HTTP/1.1', 'HEAD /activations/list?x=\x01 HTTP/1.1']) {
+      const answer = await rawRequest(server.url, `${line}\r\nHost: 127.0.0.1\r\n\r\n`)
+      expect(answer.status).toBe(400)
+      expect(answer.headers['content-type']).toBe('application/json')
+      expect(answer.bytes.length).toBe(0)
+    }
+    // The same request as GET gets its body.
+    expectJsonError(
+      await rawRequest(server.url, 'GET /activations/\xff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      400,
+      /^Malformed request: /,
+    )
   })
 
   it('answers 400 with a JSON error to an HTTP/1.1 request without a Host header', async () => {
@@ -192,6 +207,28 @@ describe('CORS headers', () => {
       expect([...response.headers.keys()].filter((h) => h.startsWith('access-control-') || h === 'vary')).toEqual([])
     } finally {
       await none.close()
+    }
+  })
+})
+
+describe('the onRequest hook', () => {
+  it('that throws costs one line on stderr, never the server', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const hooked = await serve(await createEmulator({ scenario: tiny, now: NOW }), {
+      port: 0,
+      onRequest: (log) => void decodeURIComponent(log.url),
+    })
+    try {
+      expect((await fetch(`${hooked.url}/activations/%zz`, { headers: KEY })).status).toBe(400)
+      expect((await fetch(`${hooked.url}/activations/%E2%82`, { headers: KEY })).status).toBe(400)
+      expect((await fetch(`${hooked.url}/activations/list`, { headers: KEY })).status).toBe(200)
+      expect(errors).toHaveBeenCalledTimes(1)
+      expect(String(errors.mock.calls[0]?.[0])).toMatch(
+        /^activation-emulator: the onRequest hook failed on "\/activations\/%zz"/,
+      )
+    } finally {
+      errors.mockRestore()
+      await hooked.close()
     }
   })
 })
