@@ -29,9 +29,14 @@ export function jsonResponse(
 
 const ENCODER = new TextEncoder()
 
+/** The one `{"error": "<message>"}` body of every error answer, in-process and over HTTP. */
+export function errorBody(message: string): string {
+  return JSON.stringify({ error: message })
+}
+
 /** The body of an ApiError's response, as bytes. */
 export function errorBytes(error: ApiError): Uint8Array {
-  return ENCODER.encode(JSON.stringify({ error: error.message }))
+  return ENCODER.encode(errorBody(error.message))
 }
 
 /** The response of an ApiError. */

@@ -14,6 +14,7 @@ import { getResponse, RequestHandler } from 'msw'
 import { ADMIN_PREFIX } from '../handlers/admin.js'
 import { BytesRequest, keptAnswerOf } from '../handlers/body-bytes.js'
 import { urlOf } from '../handlers/path.js'
+import { errorBody } from '../handlers/errors.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
 import { inspectorHandlers } from './inspector/inspector-handlers.js'
@@ -38,6 +39,18 @@ export type ServeOptions = {
    * loopback address or the emulator has an `adminToken`, off otherwise.
    */
   admin?: boolean
+  /**
+   * Origins whose pages may call the admin API from a browser (e.g. `http://localhost:5173`): their
+   * requests are answered with `Access-Control-Allow-Origin`. Default none: the admin API answers
+   * requests without an `Origin`, from its own origin and from loopback origins, and sends no CORS header.
+   */
+  adminOrigins?: readonly string[]
+  /**
+   * Host names the admin API answers besides loopback names (localhost, 127.0.0.1, ::1) and `host`:
+   * for a server reached by another name (a container's). A request with another `Host` gets 403,
+   * which stops a page that rebinds its own name to this address.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** One answered request. */
@@ -86,6 +99,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     origin,
     cors,
     corsHeaders: corsHeadersOf(cors),
+    adminGuard: admin ? adminGuardOf(host, options) : null,
   }
 
   const onRequest = options.onRequest
@@ -101,7 +115,9 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
     answer(req, res, served)
-      .catch((error: unknown) => failed(req, res, cors, error))
+      .catch((error: unknown) =>
+        failed(req, res, served.adminGuard && isAdminPath(req.url ?? '/') ? false : cors, error),
+      )
       .then((status) => {
         if (!onRequest) return
         // A hook that throws (on a path it did not expect) costs its own line, never the server.
@@ -171,6 +187,99 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
 }
 
+/** Whether a request target is under the admin prefix (`/__emulator`, in any case, as the handlers match it). */
+function isAdminPath(target: string): boolean {
+  const path = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, '') : target
+  return path.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
+}
+
+/** The admin API's verdict on a request: refused with a status and message, or let through with its CORS headers. */
+type AdminVerdict = { refused: [number, string] | null; headers: Readonly<Record<string, string>> }
+type AdminGuard = (req: IncomingMessage) => AdminVerdict
+
+/** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+/** The host name of a Host header (`[::1]:4010` -> `::1`, `Localhost.:80` -> `localhost`), or null when it has none. */
+function hostNameOf(header: string): string | null {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d*)?$/i.exec(header.trim())
+  const name = m?.[1] ?? m?.[2]
+  return name === undefined ? null : name.toLowerCase().replace(/\.$/, '')
+}
+
+/** Whether a host name is this machine's own by definition: localhost (and its subdomains), 127.0.0.0/8, ::1. */
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)
+}
+
+/**
+ * The admin API's checks, worked out once: its Host must be a loopback name, the address the server
+ * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed; a body
+ * must be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
+ */
+function adminGuardOf(host: string, options: ServeOptions): AdminGuard {
+  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
+  hosts.delete('0.0.0.0')
+  hosts.delete('::')
+  const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
+  const none: Readonly<Record<string, string>> = origins.size ? { vary: 'Origin' } : {}
+  return (req) => {
+    const hostHeader = req.headers.host
+    if (hostHeader !== undefined) {
+      const name = hostNameOf(hostHeader)
+      if (name === null || !(isLoopbackName(name) || hosts.has(name))) {
+        return {
+          refused: [
+            403,
+            `Host ${JSON.stringify(hostHeader)} is not allowed on the admin API: it answers loopback names and the address it listens on; allow another name with --allowed-host (allowedHosts)`,
+          ],
+          headers: none,
+        }
+      }
+    }
+    const origin = req.headers.origin
+    let headers = none
+    if (origin !== undefined) {
+      const asked = origin.replace(/\/+$/, '').toLowerCase()
+      if (origins.has(asked)) headers = { 'access-control-allow-origin': origin, vary: 'Origin' }
+      else {
+        let own = false
+        try {
+          const url = new URL(origin)
+          own =
+            (url.protocol === 'http:' || url.protocol === 'https:') &&
+            (url.host === (hostHeader ?? '').toLowerCase() || isLoopbackName(url.hostname.replace(/^\[|\]$/g, '')))
+        } catch {
+          // `null` (a sandboxed frame, a file) and anything else that is not an origin.
+        }
+        if (!own) {
+          return {
+            refused: [
+              403,
+              `Origin ${JSON.stringify(origin)} is not allowed on the admin API: it answers its own pages, loopback origins and the origins given with --admin-origin (adminOrigins)`,
+            ],
+            headers: none,
+          }
+        }
+      }
+    }
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+    const type = mediaType(req.headers['content-type'])
+    if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
+      return {
+        refused: [
+          415,
+          `Unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: the admin API takes bodies of Content-Type: application/json`,
+        ],
+        headers,
+      }
+    }
+    return { refused: null, headers }
+  }
+}
+
 /** The CORS headers of every answer: the allowed origin, and `Vary: Origin` unless any origin is. */
 function corsHeadersOf(cors: string | false): Record<string, string> {
   if (cors === false) return {}
@@ -188,12 +297,41 @@ type Served = {
   origin: string
   cors: string | false
   corsHeaders: Readonly<Record<string, string>>
+  /** The admin API's doors against other pages: null when the admin API is off. */
+  adminGuard: AdminGuard | null
 }
 
 /** Answers one request; resolves to the status sent. */
 async function answer(req: IncomingMessage, res: ServerResponse, served: Served): Promise<number> {
-  const { origin, cors, corsHeaders } = served
+  const { origin, cors } = served
+  let corsHeaders = served.corsHeaders
   const method = req.method ?? 'GET'
+
+  // The admin API and the inspector answer this machine's own pages and tools, not any page a browser
+  // has open: their own CORS rules, and checks of Host, Origin and a body's type, come first.
+  if (served.adminGuard && isAdminPath(req.url ?? '/')) {
+    const verdict = served.adminGuard(req)
+    if (verdict.refused) {
+      const [status, message] = verdict.refused
+      send(
+        res,
+        status,
+        { ...verdict.headers, 'content-type': 'application/json' },
+        method === 'HEAD' ? null : errorBody(message),
+      )
+      return status
+    }
+    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      send(res, 204, {
+        ...verdict.headers,
+        'access-control-allow-methods': 'GET, HEAD, POST, PATCH, DELETE',
+        'access-control-allow-headers': 'Authorization, Content-Type, Last-Event-ID',
+        'access-control-max-age': '600',
+      })
+      return 204
+    }
+    corsHeaders = verdict.headers
+  }
 
   // A CORS preflight: OPTIONS from a browser, with the origin and the method it asks for. Any other
   // OPTIONS is a request like the others, and the handlers answer it 405.
@@ -209,19 +347,14 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   const json = () => ({ ...corsHeaders, 'content-type': 'application/json' })
   const head = method === 'HEAD'
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-    send(
-      res,
-      400,
-      json(),
-      head ? null : JSON.stringify({ error: 'Missing Host header: an HTTP/1.1 request must have one' }),
-    )
+    send(res, 400, json(), head ? null : errorBody('Missing Host header: an HTTP/1.1 request must have one'))
     return 400
   }
   const target = requestTarget(req.url ?? '/')
   if (target === null) {
-    const body = JSON.stringify({
-      error: `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
-    })
+    const body = errorBody(
+      `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
+    )
     send(res, 400, json(), head ? null : body)
     return 400
   }
@@ -242,9 +375,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
     })
   } catch {
     // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
-    const body = JSON.stringify({
-      error: `Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`,
-    })
+    const body = errorBody(`Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`)
     send(res, 405, { ...json(), allow: 'GET, HEAD' }, body)
     return 405
   }
@@ -263,7 +394,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) {
     const path = new URL(request.url).pathname
-    const body = JSON.stringify({ error: `Not found: no endpoint at ${path}` })
+    const body = errorBody(`Not found: no endpoint at ${path}`)
     send(res, 404, json(), head ? null : body)
     return 404
   }
@@ -271,7 +402,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   const out: Record<string, string> = { ...corsHeaders }
   if (kept) Object.assign(out, kept.headers)
   else response.headers.forEach((value, key) => (out[key] = value))
-  if (cors !== false) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (cors !== false && corsHeaders === served.corsHeaders) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
   if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
   let body: Buffer | null = head
     ? null
@@ -360,7 +491,7 @@ function failed(req: IncomingMessage, res: ServerResponse, cors: string | false,
     res,
     status,
     { ...corsHeadersOf(cors), 'content-type': 'application/json' },
-    req.method === 'HEAD' ? null : JSON.stringify({ error: message }),
+    req.method === 'HEAD' ? null : errorBody(message),
   )
   return status
 }
@@ -374,7 +505,7 @@ function writeRaw(
   extra = '',
   head = false,
 ): void {
-  const body = JSON.stringify({ error: message })
+  const body = errorBody(message)
   const allowOrigin = cors === false ? '' : `Access-Control-Allow-Origin: ${cors}\r\n`
   // A HEAD's answer has the headers a GET's would have, and no body.
   socket.end(

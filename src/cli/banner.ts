@@ -65,7 +65,7 @@ export function banner(
       ? [
           `  admin      ${adminUrl}${emulator.adminProtected ? ' (Authorization: Bearer <admin token>)' : ''}`,
           `  inspector  ${adminUrl}/ (open it in a browser: the world, the clock, the journal live, fault rules)`,
-          `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}${adminUrl}/clock -d '{"advance":"1h"}'`,
+          `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}-H 'Content-Type: application/json' ${adminUrl}/clock -d '{"advance":"1h"}'`,
         ]
       : ['  admin      off (--no-admin, or a non-loopback --host without --admin-token)']),
     // Taken last: until the banner is made, no request is answered.

@@ -182,6 +182,34 @@ export const serveFlags: FlagTable = {
       return text
     }),
   },
+  'admin-origin': {
+    type: 'string',
+    array: true,
+    describe:
+      "An origin whose pages may call the admin API from a browser, e.g. http://localhost:5173 (repeatable); default: only the server's own pages and loopback origins, with no CORS header",
+    coerce: (values: string[]) => {
+      for (const origin of values)
+        if (!/^https?:\/\/[^/\s]+$/.test(origin))
+          throw new UsageError(
+            `--admin-origin must be an origin such as http://localhost:5173, got ${JSON.stringify(origin)}`,
+          )
+      return values
+    },
+  },
+  'allowed-host': {
+    type: 'string',
+    array: true,
+    describe:
+      'A host name the admin API answers besides loopback names and --host, e.g. the name of a container (repeatable)',
+    coerce: (values: string[]) => {
+      for (const name of values)
+        if (!/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(name))
+          throw new UsageError(
+            `--allowed-host must be a host name such as emulator or 10.0.0.5, got ${JSON.stringify(name)}`,
+          )
+      return values
+    },
+  },
   'journal-size': {
     type: 'string',
     describe: 'How many API requests the journal keeps, the last ones (default 10000)',

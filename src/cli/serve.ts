@@ -21,6 +21,8 @@ export type ServeArgs = WorldArgs & {
   live?: number | undefined
   admin?: boolean | undefined
   adminToken?: string | undefined
+  adminOrigin?: string[] | undefined
+  allowedHost?: string[] | undefined
   journalSize?: number | undefined
 }
 
@@ -84,6 +86,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     cors,
     // Off with --no-admin; else on a loopback address, or anywhere with a token.
     ...(args.admin === false ? { admin: false } : {}),
+    ...(args.adminOrigin ? { adminOrigins: args.adminOrigin } : {}),
+    ...(args.allowedHost ? { allowedHosts: args.allowedHost } : {}),
     onRequest: args.quiet
       ? undefined
       : (log) => {

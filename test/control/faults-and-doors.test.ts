@@ -225,7 +225,11 @@ describe('the admin API from the command line', () => {
     const server = await startCli(['-s', 'default', '--now', NOW, '--quiet', '--rate-limit', '1'])
     try {
       const admin = `${new URL(server.url).origin}/__emulator`
-      await fetch(`${admin}/faults`, { method: 'POST', body: JSON.stringify({ status: 500 }) })
+      await fetch(`${admin}/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 500 }),
+      })
       for (let i = 0; i < 5; i++) expect((await fetch(`${admin}/state`)).status).toBe(200)
       expect((await fetch(`${server.url}/activations/list?limit=1`, { headers: KEY })).status).toBe(500)
       expect((await fetch(`${server.url}/activations/list?limit=1`, { headers: KEY })).status).toBe(429)
