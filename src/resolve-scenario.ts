@@ -14,7 +14,10 @@ export function resolveScenario(input: string | ScenarioInput | ScenarioExtensio
 }
 
 function builtIn(name: string, source: string): ScenarioInput | ScenarioExtension {
-  const found = (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
+  // Own names only: `constructor` or `__proto__` is no scenario.
+  const found = Object.hasOwn(scenarios, name)
+    ? (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
+    : undefined
   if (!found) {
     throw new Error(`Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`)
   }
