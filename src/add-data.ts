@@ -66,6 +66,8 @@ export class DataAdder {
   readonly #fakers: WorldFakers
   /** Each activation's added slot and how many entries were added in it. */
   #slots = new Map<string, { slot: number; added: number }>()
+  /** The last add: the next starts once it has finished, so adds take their slots and ids in the order of the calls. */
+  #last: Promise<unknown> = Promise.resolve()
 
   /** `now` reads the clock (with the world brought up to it). */
   constructor(scenario: Scenario, now: () => number, db: () => Database, builtAt: number) {
@@ -86,7 +88,11 @@ export class DataAdder {
    * its account's pool (a giveaway's may be replays; other types enter a person at most once). They
    * win nothing and have no rank: the contest has not ended.
    */
-  async addEntries(activationId: unknown, count: unknown): Promise<Added> {
+  addEntries(activationId: unknown, count: unknown): Promise<Added> {
+    return this.inTurn(() => this.#addEntries(activationId, count))
+  }
+
+  async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
     const db = this.#db()
     if (typeof activationId !== 'string' || activationId === '') {
       throw new TypeError(`activationId must be an activation's id, got ${JSON.stringify(activationId)}`)
@@ -154,7 +160,22 @@ export class DataAdder {
   }
 
   /** Adds an activation of the account (by default the first), starting, running or ended around the clock's instant, with `entries` generated entries. */
-  async addActivation(input: NewActivation): Promise<Added> {
+  addActivation(input: NewActivation): Promise<Added> {
+    return this.inTurn(() => this.#addActivation(input))
+  }
+
+  /**
+   * Runs `work` (an add, or a reset of the world) after every one called before it has finished: an
+   * add takes its slot and ids before it stores its records (which awaits), so two adds at once would
+   * otherwise take the same ones.
+   */
+  inTurn<T>(work: () => T | Promise<T>): Promise<T> {
+    const result = this.#last.then(work)
+    this.#last = result.catch(() => {})
+    return result
+  }
+
+  async #addActivation(input: NewActivation): Promise<Added> {
     const result = newActivationSchema.safeParse(input)
     const problems = result.success ? [] : problemLines(result.error.issues)
     // The scenario's own rules for a group of one: a subtype the type has, no entries before the start.

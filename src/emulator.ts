@@ -270,18 +270,20 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
       }
       if (now !== undefined) clock.set(now)
     },
-    async reset() {
-      db.changes.revert()
-      live.reset()
-      accounts.reset()
-      rateLimiter.clear()
-      startRules()
-      journal.clear()
-      adder.reset()
-      if (startAt !== undefined && !running) clock.freeze()
-      else clock.run()
-      clock.set(startAt ?? Date.now())
-    },
+    // After the adds called before it, and before those called after it.
+    reset: () =>
+      adder.inTurn(() => {
+        db.changes.revert()
+        live.reset()
+        accounts.reset()
+        rateLimiter.clear()
+        startRules()
+        journal.clear()
+        adder.reset()
+        if (startAt !== undefined && !running) clock.freeze()
+        else clock.run()
+        clock.set(startAt ?? Date.now())
+      }),
     state() {
       settle()
       return {
