@@ -5,7 +5,6 @@ import { createEntry } from '../factories/entry-fields.js'
 import { createParticipant } from '../factories/participant.js'
 import type { Person } from '../factories/person.js'
 import { chance, int } from '../factories/random-helpers.js'
-import { apiError } from '../handlers/errors.js'
 import type { DateObject } from './contract/date-object.js'
 import { activationTypeSchema, stateSchema, subtypeSchema, UNLISTED_TYPES } from './contract/enums.js'
 import { problemLines } from './contract/problems.js'
@@ -17,6 +16,7 @@ import { deriveSeed, WorldFakers } from './random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import { personOf } from './world.js'
+import { EmulatorError } from './emulator-error.js'
 
 /** The most entries one call adds. */
 export const MAX_ADDED_ENTRIES = 10_000
@@ -95,19 +95,29 @@ export class DataAdder {
   async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
     const db = this.#db()
     if (typeof activationId !== 'string' || activationId === '') {
-      throw new TypeError(`activationId must be an activation's id, got ${JSON.stringify(activationId)}`)
+      throw new EmulatorError(
+        'bad_input',
+        `activationId must be an activation's id, got ${JSON.stringify(activationId)}`,
+      )
     }
     const parsed = countSchema.safeParse(count)
     if (!parsed.success) {
-      throw new TypeError(`count must be an integer from 1 to ${MAX_ADDED_ENTRIES}, got ${JSON.stringify(count)}`)
+      throw new EmulatorError(
+        'bad_input',
+        `count must be an integer from 1 to ${MAX_ADDED_ENTRIES}, got ${JSON.stringify(count)}`,
+      )
     }
     const activation = db.index.activations.get(activationId)
     if (!activation)
-      throw apiError(404, `Activation not found: no activation has the id ${JSON.stringify(activationId)}`)
+      throw new EmulatorError(
+        'unknown_activation',
+        `Activation not found: no activation has the id ${JSON.stringify(activationId)}`,
+      )
     const now = this.#now()
     const state = stateOf(activation, now)
     if (state !== 'running') {
-      throw new TypeError(
+      throw new EmulatorError(
+        'bad_input',
         `Activation ${activationId} is ${state} at ${new Date(now).toISOString()}: entries are added only to a running activation`,
       )
     }
@@ -129,7 +139,8 @@ export class DataAdder {
         let tries = 0
         while (entered.has(person.id) && ++tries < pool) person = this.#person(a, (index = (index + 1) % pool))
         if (entered.has(person.id)) {
-          throw new TypeError(
+          throw new EmulatorError(
+            'bad_input',
             `Activation ${activationId} cannot take ${parsed.data} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
           )
         }
@@ -187,7 +198,8 @@ export class DataAdder {
         problems.push(`type: ${group.type} is not a documented type; this scenario serves only documented ones`)
       }
     }
-    if (!result.success || problems.length) throw new TypeError(`Invalid activation: ${problems.join('; ')}`)
+    if (!result.success || problems.length)
+      throw new EmulatorError('bad_input', `Invalid activation: ${problems.join('; ')}`)
     const { type, subtype, state, entries = 0 } = result.data
     const accountName = result.data.account ?? this.#scenario.accounts[0]!.name
     const a = this.#accountIndex(accountName)
@@ -259,8 +271,8 @@ export class DataAdder {
   #accountIndex(name: string): number {
     const a = this.#scenario.accounts.findIndex((account) => account.name === name)
     if (a < 0) {
-      throw apiError(
-        404,
+      throw new EmulatorError(
+        'unknown_account',
         `Unknown account ${JSON.stringify(name)}: the accounts are ${this.#scenario.accounts.map((x) => x.name).join(', ')}`,
       )
     }
