@@ -36,7 +36,7 @@ export type EmulatorFaults = {
   add(rule: FaultRuleInput): FaultRule
   /** Every rule with its counts (`matched`, `fired`, `spent`), in order. */
   list(): FaultRule[]
-  /** Removes a rule and returns it; an unknown id throws (status 404). */
+  /** Removes a rule and returns it; an unknown id throws an EmulatorError (`unknown_fault_rule`). */
   remove(id: string): FaultRule
   /** Removes every rule (the options' `latency` and `errorRate` rules too, until `reset()`). */
   clear(): void
