@@ -1,7 +1,10 @@
 import { getResponse, http, type HttpHandler } from 'msw'
 import { parseDuration, parseInstant, type Clock } from '../src/clock.js'
 import type { AccountSettings, RequestRecord } from './context.js'
+import { EmulatorError, type EmulatorErrorCode } from '../src/emulator-error.js'
+import { EndpointHandler } from './endpoint-handler.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
+import { encodingProblem, placer, urlOf } from './path.js'
 import type { RateLimiter } from './rate-limit.js'
 
 /** The reserved prefix of the admin API, at the base URL's origin (outside its path). */
@@ -49,7 +52,20 @@ const PATHS: Array<[RegExp, string]> = [
 
 const json = (status: number, value: unknown) => jsonResponse(status, JSON.stringify(value))
 
-/** A library error as the admin API's `{"error"}` answer: 400 for what was given wrong, else the error's own status. */
+/** The status of each EmulatorError's code: the one place the admin API turns the library's refusals into statuses. */
+const STATUS_OF_CODE: Record<EmulatorErrorCode, number> = {
+  bad_option: 400,
+  bad_input: 400,
+  unknown_account: 404,
+  unknown_activation: 404,
+  unknown_fault_rule: 404,
+}
+
+/**
+ * An error as the admin API's `{"error"}` answer: an ApiError as it says, an EmulatorError (what the
+ * emulator refused) with its code's status, and anything else, the emulator's own failure, as a 500
+ * `Failed to <what>: <why>`, logged.
+ */
 function errorAnswer(error: unknown, what: string): Response {
   if (error instanceof ApiError) return errorResponse(error)
   const message = error instanceof Error ? error.message : String(error)
@@ -58,12 +74,9 @@ function errorAnswer(error: unknown, what: string): Response {
     .trim()
     .replace(/:\s*\n\s*/g, ': ')
     .replace(/\s*\n\s*/g, '; ')
-  return errorResponse(
-    apiError(
-      error instanceof TypeError || error instanceof RangeError ? 400 : 500,
-      error instanceof TypeError || error instanceof RangeError ? line : `Failed to ${what}: ${line}`,
-    ),
-  )
+  if (error instanceof EmulatorError) return errorResponse(apiError(STATUS_OF_CODE[error.code], line))
+  console.error(`activation-emulator: Failed to ${what}:`, error)
+  return errorResponse(apiError(500, `Failed to ${what}: ${line}`))
 }
 
 /** The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object. */
@@ -100,7 +113,10 @@ export function steerClock(clock: Clock, body: Record<string, unknown>): { now: 
   const at = set === undefined ? undefined : parseInstant(set as string | number, 'set')
   const by = advance === undefined ? undefined : parseDuration(advance, 'advance', true)
   if (freeze !== undefined && typeof freeze !== 'boolean') {
-    throw new TypeError(`freeze must be true (stop the clock) or false (let it run), got ${JSON.stringify(freeze)}`)
+    throw new EmulatorError(
+      'bad_input',
+      `freeze must be true (stop the clock) or false (let it run), got ${JSON.stringify(freeze)}`,
+    )
   }
   if (at !== undefined) clock.set(at)
   if (by !== undefined) clock.advance(by)
@@ -241,8 +257,21 @@ export function createAdminHandlers(
       }
     }
   const param = (value: string | readonly string[] | undefined) => String(value ?? '')
+  const placeOf = placer(root)
 
   return [
+    // First: msw's own matching of the paths below throws on a path that does not decode.
+    new EndpointHandler(
+      (request) => {
+        const place = placeOf(urlOf(request))
+        return place.under && place.segments === null ? {} : null
+      },
+      (request, params) =>
+        door('read the path', () => {
+          const path = urlOf(request).pathname
+          throw apiError(400, `Malformed path: ${path} is not valid percent-encoding: ${encodingProblem(path)}`)
+        })({ request, params }),
+    ),
     http.get(
       `${root}/state`,
       door('read the state', () => json(200, control.state())),

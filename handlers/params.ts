@@ -95,9 +95,8 @@ export class QueryParams {
     const value = this.one(name)
     if (value === undefined) return undefined
     const m = DAY.exec(value)
-    const iso = m && utcIso(m[1]!, m[2]!, m[3]!)
-    if (!iso) throw apiError(400, `${name} must be a date as YYYY-MM-DD, got ${quote(value)}`)
-    return iso
+    if (!m) throw apiError(400, `${name} must be a date as YYYY-MM-DD, got ${quote(value)}`)
+    return utcIso(m[1]!, m[2]!, m[3]!) ?? notOnTheCalendar(name, value, m)
   }
 
   /** A date `YYYY-MM-DD` or a time `YYYY-MM-DDTHH:mm:ss` in UTC, as an ISO instant. */
@@ -105,10 +104,9 @@ export class QueryParams {
     const value = this.one(name)
     if (value === undefined) return undefined
     const m = DAY.exec(value) ?? DAY_TIME.exec(value)
-    const iso = m && utcIso(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6])
-    if (!iso)
+    if (!m)
       throw apiError(400, `${name} must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got ${quote(value)}`)
-    return iso
+    return utcIso(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]) ?? notOnTheCalendar(name, value, m)
   }
 
   /** `types[]`, repeatable: any of the fourteen filter types. Undefined when absent. */
@@ -129,6 +127,11 @@ export class QueryParams {
     if (value === '') throw apiError(400, 'next must be the next value of a previous page, got an empty string')
     return value
   }
+}
+
+/** Throws the 400 of a value of the right form that names no day (`2026-02-30`) or no time of day (`T24:00:00`). */
+function notOnTheCalendar(name: string, value: string, [, y, mo, d]: RegExpExecArray): never {
+  throw apiError(400, `${name}: ${value} is not a ${utcIso(y!, mo!, d!) ? 'time' : 'date'}`)
 }
 
 /** A parameter's value as quoted in a message, cut short when long. */

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../handlers/index.js'
-import { apiError } from '../handlers/errors.js'
 import type { Scenario } from './scenario.js'
+import { EmulatorError } from './emulator-error.js'
 
 /** Each account's current settings, and the account of each API key. */
 export class AccountKeys {
@@ -27,8 +27,8 @@ export class AccountKeys {
   named(name: string | undefined): AccountSettings {
     const account = name === undefined ? this.#accounts[0] : this.#accounts.find((a) => a.name === name)
     if (!account) {
-      throw apiError(
-        404,
+      throw new EmulatorError(
+        'unknown_account',
         `Unknown account ${JSON.stringify(name)}: the accounts are ${this.#accounts.map((a) => a.name).join(', ')}`,
       )
     }

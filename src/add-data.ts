@@ -5,7 +5,6 @@ import { createEntry } from '../factories/entry-fields.js'
 import { createParticipant } from '../factories/participant.js'
 import type { Person } from '../factories/person.js'
 import { chance, int } from '../factories/random-helpers.js'
-import { apiError } from '../handlers/errors.js'
 import type { DateObject } from './contract/date-object.js'
 import { activationTypeSchema, stateSchema, subtypeSchema, UNLISTED_TYPES } from './contract/enums.js'
 import { problemLines } from './contract/problems.js'
@@ -17,6 +16,7 @@ import { deriveSeed, WorldFakers } from './random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import { personOf } from './world.js'
+import { EmulatorError } from './emulator-error.js'
 
 /** The most entries one call adds. */
 export const MAX_ADDED_ENTRIES = 10_000
@@ -66,6 +66,8 @@ export class DataAdder {
   readonly #fakers: WorldFakers
   /** Each activation's added slot and how many entries were added in it. */
   #slots = new Map<string, { slot: number; added: number }>()
+  /** The last add: the next starts once it has finished, so adds take their slots and ids in the order of the calls. */
+  #last: Promise<unknown> = Promise.resolve()
 
   /** `now` reads the clock (with the world brought up to it). */
   constructor(scenario: Scenario, now: () => number, db: () => Database, builtAt: number) {
@@ -86,22 +88,36 @@ export class DataAdder {
    * its account's pool (a giveaway's may be replays; other types enter a person at most once). They
    * win nothing and have no rank: the contest has not ended.
    */
-  async addEntries(activationId: unknown, count: unknown): Promise<Added> {
+  addEntries(activationId: unknown, count: unknown): Promise<Added> {
+    return this.inTurn(() => this.#addEntries(activationId, count))
+  }
+
+  async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
     const db = this.#db()
     if (typeof activationId !== 'string' || activationId === '') {
-      throw new TypeError(`activationId must be an activation's id, got ${JSON.stringify(activationId)}`)
+      throw new EmulatorError(
+        'bad_input',
+        `activationId must be an activation's id, got ${JSON.stringify(activationId)}`,
+      )
     }
     const parsed = countSchema.safeParse(count)
     if (!parsed.success) {
-      throw new TypeError(`count must be an integer from 1 to ${MAX_ADDED_ENTRIES}, got ${JSON.stringify(count)}`)
+      throw new EmulatorError(
+        'bad_input',
+        `count must be an integer from 1 to ${MAX_ADDED_ENTRIES}, got ${JSON.stringify(count)}`,
+      )
     }
     const activation = db.index.activations.get(activationId)
     if (!activation)
-      throw apiError(404, `Activation not found: no activation has the id ${JSON.stringify(activationId)}`)
+      throw new EmulatorError(
+        'unknown_activation',
+        `Activation not found: no activation has the id ${JSON.stringify(activationId)}`,
+      )
     const now = this.#now()
     const state = stateOf(activation, now)
     if (state !== 'running') {
-      throw new TypeError(
+      throw new EmulatorError(
+        'bad_input',
         `Activation ${activationId} is ${state} at ${new Date(now).toISOString()}: entries are added only to a running activation`,
       )
     }
@@ -123,7 +139,8 @@ export class DataAdder {
         let tries = 0
         while (entered.has(person.id) && ++tries < pool) person = this.#person(a, (index = (index + 1) % pool))
         if (entered.has(person.id)) {
-          throw new TypeError(
+          throw new EmulatorError(
+            'bad_input',
             `Activation ${activationId} cannot take ${parsed.data} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
           )
         }
@@ -154,7 +171,22 @@ export class DataAdder {
   }
 
   /** Adds an activation of the account (by default the first), starting, running or ended around the clock's instant, with `entries` generated entries. */
-  async addActivation(input: NewActivation): Promise<Added> {
+  addActivation(input: NewActivation): Promise<Added> {
+    return this.inTurn(() => this.#addActivation(input))
+  }
+
+  /**
+   * Runs `work` (an add, or a reset of the world) after every one called before it has finished: an
+   * add takes its slot and ids before it stores its records (which awaits), so two adds at once would
+   * otherwise take the same ones.
+   */
+  inTurn<T>(work: () => T | Promise<T>): Promise<T> {
+    const result = this.#last.then(work)
+    this.#last = result.catch(() => {})
+    return result
+  }
+
+  async #addActivation(input: NewActivation): Promise<Added> {
     const result = newActivationSchema.safeParse(input)
     const problems = result.success ? [] : problemLines(result.error.issues)
     // The scenario's own rules for a group of one: a subtype the type has, no entries before the start.
@@ -166,7 +198,8 @@ export class DataAdder {
         problems.push(`type: ${group.type} is not a documented type; this scenario serves only documented ones`)
       }
     }
-    if (!result.success || problems.length) throw new TypeError(`Invalid activation: ${problems.join('; ')}`)
+    if (!result.success || problems.length)
+      throw new EmulatorError('bad_input', `Invalid activation: ${problems.join('; ')}`)
     const { type, subtype, state, entries = 0 } = result.data
     const accountName = result.data.account ?? this.#scenario.accounts[0]!.name
     const a = this.#accountIndex(accountName)
@@ -238,8 +271,8 @@ export class DataAdder {
   #accountIndex(name: string): number {
     const a = this.#scenario.accounts.findIndex((account) => account.name === name)
     if (a < 0) {
-      throw apiError(
-        404,
+      throw new EmulatorError(
+        'unknown_account',
         `Unknown account ${JSON.stringify(name)}: the accounts are ${this.#scenario.accounts.map((x) => x.name).join(', ')}`,
       )
     }

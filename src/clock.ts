@@ -1,3 +1,5 @@
+import { EmulatorError } from './emulator-error.js'
+
 /** The emulator's clock: every state, date and rate-limit window reads it, so a test can move time instead of sleeping. */
 export type Clock = {
   /** The current instant in milliseconds since the epoch. */
@@ -22,7 +24,8 @@ export type Clock = {
  * @example const clock = createClock(Date.parse('2026-06-01T12:00:00.000Z'))
  */
 export function createClock(at?: number, running = false, speed = 1): Clock {
-  if (!(Number.isFinite(speed) && speed > 0)) throw new TypeError(`A clock's speed must be above 0, got ${speed}`)
+  if (!(Number.isFinite(speed) && speed > 0))
+    throw new EmulatorError('bad_option', `A clock's speed must be above 0, got ${speed}`)
   let frozen = at !== undefined && !running
   // The instant shown at the real time `since`; a frozen clock shows `instant` whatever the time.
   let instant = at ?? Date.now()
@@ -62,7 +65,8 @@ export function createClock(at?: number, running = false, speed = 1): Clock {
 export function parseInstant(value: string | number | Date, what: string): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
   if (!Number.isFinite(ms) || (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}(T|$)/.test(value))) {
-    throw new TypeError(
+    throw new EmulatorError(
+      'bad_input',
       `${what} must be an ISO 8601 time such as 2026-06-01T12:00:00.000Z, got ${JSON.stringify(value)}`,
     )
   }
@@ -74,12 +78,13 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as co
 /**
  * Parses a duration: milliseconds (a number, or digits), or amounts with units `ms`, `s`, `m`, `h`,
  * `d`, alone or together (`"90s"`, `"15m"`, `"2h"`, `"1d"`, `"1h30m"`); `negative` allows a leading
- * minus. Throws a TypeError naming `what` otherwise.
+ * minus. Throws an EmulatorError naming `what` otherwise.
  * @example parseDuration('1h30m', 'advance') // 5400000
  */
 export function parseDuration(value: unknown, what: string, negative = false): number {
   const bad = () =>
-    new TypeError(
+    new EmulatorError(
+      'bad_input',
       `${what} must be milliseconds or a duration such as "90s", "15m", "2h" or "1d"${negative ? '' : ' (not negative)'}, got ${JSON.stringify(value)}`,
     )
   if (typeof value === 'number') {

@@ -3,6 +3,7 @@ import type { EndpointOptions } from '../handlers/index.js'
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from './scenario.js'
+import { EmulatorError } from './emulator-error.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
@@ -129,20 +130,20 @@ const settingsSchema = z.strictObject({
   now: instantSchema.optional(),
 })
 
-/** Validates with a schema, or throws one TypeError that lists every problem under `what`. */
+/** Validates with a schema, or throws one EmulatorError that lists every problem under `what`. */
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
   const problems = problemLines(result.error.issues)
-  throw new TypeError(`Invalid ${what}:\n  ${problems.join('\n  ')}`)
+  throw new EmulatorError('bad_option', `Invalid ${what}:\n  ${problems.join('\n  ')}`)
 }
 
-/** Throws one TypeError that lists every problem of `createEmulator`'s options. */
+/** Throws one EmulatorError that lists every problem of `createEmulator`'s options. */
 export function checkOptions(options: EmulatorOptions): void {
   check(optionsSchema, options, 'createEmulator options')
 }
 
-/** Throws one TypeError that lists every problem of `emulator.set()`'s settings. */
+/** Throws one EmulatorError that lists every problem of `emulator.set()`'s settings. */
 export function checkSettings(settings: EmulatorSettings): void {
   check(settingsSchema, settings, 'emulator.set() settings')
 }

@@ -1,6 +1,5 @@
 import type { HttpHandler } from 'msw'
 import { createAdminHandlers } from '../handlers/admin.js'
-import { apiError } from '../handlers/errors.js'
 import { createHandlers, RateLimiter } from '../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../handlers/index.js'
 import { AccountKeys } from './account-keys.js'
@@ -27,16 +26,17 @@ import type { StoreIndex } from './store/indexes.js'
 import { LiveWorld } from './live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from './random.js'
 import { buildWorld } from './world.js'
+import { EmulatorError } from './emulator-error.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
 
 /** The fault rules of an emulator: checked in the order added, for each API request past the key and rate-limit checks. */
 export type EmulatorFaults = {
-  /** Adds a rule after the others and returns it with its `id`; a bad rule throws a TypeError naming what is wrong. */
+  /** Adds a rule after the others and returns it with its `id`; a bad rule throws an EmulatorError naming what is wrong. */
   add(rule: FaultRuleInput): FaultRule
   /** Every rule with its counts (`matched`, `fired`, `spent`), in order. */
   list(): FaultRule[]
-  /** Removes a rule and returns it; an unknown id throws (status 404). */
+  /** Removes a rule and returns it; an unknown id throws an EmulatorError (`unknown_fault_rule`). */
   remove(id: string): FaultRule
   /** Removes every rule (the options' `latency` and `errorRate` rules too, until `reset()`). */
   clear(): void
@@ -148,7 +148,10 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   if (!fakerLoadsWhenNeeded()) await loadFaker()
   const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
   if (data && (options.scenario !== undefined || options.seed !== undefined)) {
-    throw new TypeError('Invalid createEmulator options: data is a whole world; it takes no scenario or seed')
+    throw new EmulatorError(
+      'bad_option',
+      'Invalid createEmulator options: data is a whole world; it takes no scenario or seed',
+    )
   }
   const scenario = scenarioWithOptions(data ? data.scenario : resolveScenario(options.scenario ?? 'default'), options)
 
@@ -229,8 +232,8 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
       const rule = rules.list().find((r) => r.id === id)
       if (!rule || !rules.remove(id)) {
         const ids = rules.list().map((r) => r.id)
-        throw apiError(
-          404,
+        throw new EmulatorError(
+          'unknown_fault_rule',
           `Unknown fault rule ${JSON.stringify(id)}: the rules are ${ids.length ? ids.join(', ') : 'none'}`,
         )
       }
@@ -270,18 +273,20 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
       }
       if (now !== undefined) clock.set(now)
     },
-    async reset() {
-      db.changes.revert()
-      live.reset()
-      accounts.reset()
-      rateLimiter.clear()
-      startRules()
-      journal.clear()
-      adder.reset()
-      if (startAt !== undefined && !running) clock.freeze()
-      else clock.run()
-      clock.set(startAt ?? Date.now())
-    },
+    // After the adds called before it, and before those called after it.
+    reset: () =>
+      adder.inTurn(() => {
+        db.changes.revert()
+        live.reset()
+        accounts.reset()
+        rateLimiter.clear()
+        startRules()
+        journal.clear()
+        adder.reset()
+        if (startAt !== undefined && !running) clock.freeze()
+        else clock.run()
+        clock.set(startAt ?? Date.now())
+      }),
     state() {
       settle()
       return {

@@ -3,6 +3,7 @@ import type { FaultDecision, EndpointName } from '../handlers/index.js'
 import { parseDuration } from './clock.js'
 import { problemLines } from './contract/problems.js'
 import { deriveSeed } from './random.js'
+import { EmulatorError } from './emulator-error.js'
 
 const ENDPOINTS = ['list', 'activation', 'latest', 'participants', 'any'] as const
 const MAX_DELAY_MS = 600_000
@@ -88,11 +89,12 @@ const ruleSchema = z
     }
   })
 
-/** Checks a rule's input; throws one TypeError listing every problem. */
+/** Checks a rule's input; throws one EmulatorError listing every problem. */
 function checkRule(input: unknown): FaultRuleInput & { delayRange?: { min: number; max: number } } {
   const result = ruleSchema.safeParse(input)
   if (!result.success)
-    throw new TypeError(
+    throw new EmulatorError(
+      'bad_input',
       `Invalid fault rule: ${problemLines(result.error.issues)
         .map((line) => line.replace(/^\(root\): /, ''))
         .join('; ')}`,
@@ -101,14 +103,15 @@ function checkRule(input: unknown): FaultRuleInput & { delayRange?: { min: numbe
   let delayRange: { min: number; max: number } | undefined
   if (rule.delay !== undefined) {
     if (typeof rule.delay === 'object') {
-      if (rule.delay.min > rule.delay.max) throw new TypeError('Invalid fault rule: delay: min must not be above max')
+      if (rule.delay.min > rule.delay.max)
+        throw new EmulatorError('bad_input', 'Invalid fault rule: delay: min must not be above max')
       delayRange = rule.delay
     } else {
       const ms = parseDuration(rule.delay, 'Invalid fault rule: delay')
       delayRange = { min: ms, max: ms }
     }
     if (delayRange.max > MAX_DELAY_MS) {
-      throw new TypeError(`Invalid fault rule: delay must be at most ${MAX_DELAY_MS} ms (10 minutes)`)
+      throw new EmulatorError('bad_input', `Invalid fault rule: delay must be at most ${MAX_DELAY_MS} ms (10 minutes)`)
     }
   }
   return { ...rule, ...(delayRange ? { delayRange } : {}) }
@@ -130,12 +133,12 @@ export class FaultRules {
     this.#seed = seed
   }
 
-  /** Adds a rule after the others; throws a TypeError naming what is wrong with it, and adds nothing. */
+  /** Adds a rule after the others; throws an EmulatorError naming what is wrong with it, and adds nothing. */
   add(input: FaultRuleInput): FaultRule {
     const rule = checkRule(input)
     const id = rule.id ?? this.#nextId()
     if (this.#rules.some((r) => r.id === id))
-      throw new TypeError(`Invalid fault rule: id ${JSON.stringify(id)} is already taken`)
+      throw new EmulatorError('bad_input', `Invalid fault rule: id ${JSON.stringify(id)} is already taken`)
     const added: FaultRule = {
       id,
       endpoint: rule.endpoint ?? 'any',

@@ -1,5 +1,6 @@
 import { scenarios } from '../scenarios/index.js'
 import { parseScenario, type Scenario, type ScenarioExtension, type ScenarioInput } from './scenario.js'
+import { EmulatorError } from './emulator-error.js'
 
 /** The names of the built-in scenarios. */
 export const SCENARIO_NAMES = Object.keys(scenarios)
@@ -14,9 +15,15 @@ export function resolveScenario(input: string | ScenarioInput | ScenarioExtensio
 }
 
 function builtIn(name: string, source: string): ScenarioInput | ScenarioExtension {
-  const found = (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
+  // Own names only: `constructor` or `__proto__` is no scenario.
+  const found = Object.hasOwn(scenarios, name)
+    ? (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
+    : undefined
   if (!found) {
-    throw new Error(`Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`)
+    throw new EmulatorError(
+      'bad_option',
+      `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`,
+    )
   }
   return found
 }
@@ -25,13 +32,16 @@ function builtIn(name: string, source: string): ScenarioInput | ScenarioExtensio
 function expand(input: unknown, chain: string[], source: string): unknown {
   if (typeof input === 'string') {
     if (chain.includes(input))
-      throw new Error(`Invalid ${source}: scenarios extend each other in a circle (${[...chain, input].join(' > ')})`)
+      throw new EmulatorError(
+        'bad_option',
+        `Invalid ${source}: scenarios extend each other in a circle (${[...chain, input].join(' > ')})`,
+      )
     return expand(builtIn(input, source), [...chain, input], source)
   }
   if (!input || typeof input !== 'object' || !('extends' in input)) return input
   const { extends: baseName, ...changes } = input as ScenarioExtension
   if (typeof baseName !== 'string')
-    throw new Error(`Invalid ${source}: extends must be the name of a built-in scenario`)
+    throw new EmulatorError('bad_option', `Invalid ${source}: extends must be the name of a built-in scenario`)
   const base = parseScenario(expand(baseName, chain, source), `scenario ${baseName}`)
   const accounts = [...base.accounts] as Array<Record<string, unknown>>
   for (const account of changes.accounts ?? []) {

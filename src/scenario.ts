@@ -10,6 +10,7 @@ import {
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema } from './contract/rate-limit.js'
 import { ID_LIMITS } from './ids.js'
+import { EmulatorError } from './emulator-error.js'
 
 const count = z.number().int().min(0)
 
@@ -256,7 +257,7 @@ export function parseScenario(input: unknown, source = 'scenario'): Scenario {
   const result = scenarioSchema.safeParse(input)
   if (!result.success) {
     const problems = problemLines(result.error.issues)
-    throw new Error(`Invalid ${source}:\n  ${problems.join('\n  ')}`)
+    throw new EmulatorError('bad_option', `Invalid ${source}:\n  ${problems.join('\n  ')}`)
   }
   return result.data
 }

@@ -1,7 +1,7 @@
 import { scenarios } from '../scenarios/index.js'
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { createEmulator, DEFAULT_BASE_URL, stateOf, toDateObject, type Emulator } from '../src/index.js'
+import { createEmulator, DEFAULT_BASE_URL, EmulatorError, stateOf, toDateObject, type Emulator } from '../src/index.js'
 
 const NOW_ISO = '2026-06-01T12:00:00.000Z'
 const KEY = { authorization: 'Api-Key every-type-key' }
@@ -85,7 +85,8 @@ describe('createEmulator', () => {
       () => new Error('no error'),
       (e: unknown) => e as Error,
     )
-    expect(error).toBeInstanceOf(TypeError)
+    expect(error).toBeInstanceOf(EmulatorError)
+    expect((error as EmulatorError).code).toBe('bad_option')
     for (const path of ['baseUrl', 'seed', 'defaultLimits.entries', 'unsupportedFilter', 'rateLimit.limit', 'colour']) {
       expect(error.message).toContain(path)
     }

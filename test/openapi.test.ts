@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { OpenAPIBackend } from 'openapi-backend'
 import { describe, expect, it } from 'vitest'
 import { LIMIT_MAX, openApiDocument } from '../src/index.js'
 import { call, NOW_ISO } from './support/api.js'
@@ -148,5 +149,101 @@ describe('the OpenAPI document (`activation-emulator openapi`)', () => {
     expect(bad.stderr).toBe(
       'activation-emulator: --base-url must be an http(s) URL such as http://127.0.0.1:4010, got "ftp://x"\n',
     )
+  })
+})
+
+describe('date parameters: the document and the emulator agree on what is a date', () => {
+  // The calendar by hand: each month's days, February's 29th in the years divisible by 4 but not by 100, or by 400.
+  const isDay = (text: string): boolean => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+    if (!m) return false
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+    const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+    return days !== undefined && d >= 1 && d <= days
+  }
+  const isTime = (text: string): boolean => {
+    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(text)
+    return !!m && isDay(m[1]!) && Number(m[2]) <= 23 && Number(m[3]) <= 59 && Number(m[4]) <= 59
+  }
+  const DAYS = [
+    '2026-02-28',
+    '2026-02-29',
+    '2024-02-29',
+    '2000-02-29',
+    '1900-02-29',
+    '2026-02-30',
+    '2026-04-31',
+    '2026-06-30',
+    '2026-12-31',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-00',
+    '0000-02-29',
+    '2026-1-01',
+    '20260101',
+    'yesterday',
+  ]
+  const TIMES = [
+    '2026-06-01T00:00:00',
+    '2026-06-01T23:59:59',
+    '2026-06-01T24:00:00',
+    '2026-06-01T12:60:00',
+    '2026-06-01T12:00:60',
+    '2026-02-30T12:00:00',
+    '2024-02-29T12:00:00',
+    '2026-06-01T12:00:00Z',
+    '2026-06-01T12:00',
+    '2026-06-01 12:00:00',
+  ]
+  const api = new OpenAPIBackend({ definition: openApiDocument() as never, quick: true }).init()
+
+  it.each([
+    ['/activations/list', 'start_date', false],
+    ['/activations/{id}', 'start_date', true],
+    ['/activations/latest', 'start_date', true],
+    ['/experience/participants', 'start_date', false],
+    ['/experience/participants', 'end_date', false],
+    ['/experience/participants', 'last_updated_since', false],
+  ] as const)('%s %s (a time too: %s)', async (path, name, timeToo) => {
+    const schema = operations[path]!.parameters.find((p) => p.name === name)!.schema
+    // The date form is declared as a date; the time form has no JSON Schema format (date-time needs a zone).
+    const dateForm = timeToo ? (schema['anyOf'] as Array<Record<string, unknown>>)[0]! : schema
+    expect(dateForm['format']).toBe('date')
+    const emulator = await createEmulator({ now: NOW_ISO, premium: true })
+    const key = emulator.accounts[0]!.apiKeys[0]!
+    const id = (await call(emulator, '/activations/latest', key)).body.activation.id
+    const validator = await api
+    for (const value of [...DAYS, ...TIMES]) {
+      const valid = isDay(value) || (timeToo && isTime(value))
+      const query = `${name}=${encodeURIComponent(value)}`
+      const concrete = path.replace('{id}', id)
+      const byDocument = validator.validateRequest({
+        method: 'get',
+        path: concrete,
+        query,
+        headers: { authorization: `Api-Key ${key}` },
+      } as never).valid
+      expect(byDocument, `the document on ${value}`).toBe(valid)
+      expect((await call(emulator, `${concrete}?${query}`, key)).status, `the emulator on ${value}`).toBe(
+        valid ? 200 : 400,
+      )
+    }
+  })
+
+  it.each([
+    ['/activations/list', 'start_date', '2026-02-30', 'start_date: 2026-02-30 is not a date'],
+    ['/activations/latest', 'start_date', '2026-04-31', 'start_date: 2026-04-31 is not a date'],
+    ['/activations/latest', 'start_date', '2026-02-30T12:00:00', 'start_date: 2026-02-30T12:00:00 is not a date'],
+    ['/activations/latest', 'start_date', '2026-06-01T24:00:00', 'start_date: 2026-06-01T24:00:00 is not a time'],
+    ['/experience/participants', 'end_date', '2100-02-29', 'end_date: 2100-02-29 is not a date'],
+    ['/experience/participants', 'last_updated_since', '2026-13-01', 'last_updated_since: 2026-13-01 is not a date'],
+    ['/activations/list', 'start_date', '2026-2-28', 'start_date must be a date as YYYY-MM-DD, got "2026-2-28"'],
+  ])('%s answers 400 to %s=%s, saying why', async (path, name, value, message) => {
+    const emulator = await createEmulator({ now: NOW_ISO, premium: true })
+    const key = emulator.accounts[0]!.apiKeys[0]!
+    const answer = await call(emulator, `${path}?${name}=${value}`, key)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({ error: message })
   })
 })

@@ -360,6 +360,17 @@ describe('scenarios of ones own', () => {
     expect((await call(emulator, '/activations/list', 'other-key')).body.activations).toHaveLength(1)
   })
 
+  // Names an object has from its prototype are not built-in scenarios.
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    'rejects the prototype name %s as an unknown scenario, by name and as a base to extend',
+    async (name) => {
+      const message = `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${Object.keys(scenarios).join(', ')}`
+      await expect(createEmulator({ scenario: name })).rejects.toThrow(message)
+      expect(() => resolveScenario(name)).toThrow(message)
+      expect(() => resolveScenario({ extends: name, name: 'x', description: 'x' })).toThrow(message)
+    },
+  )
+
   it('rejects an extension of an unknown scenario, and an invalid override, naming the problem', () => {
     expect(() => resolveScenario({ extends: 'nope', name: 'x', description: 'x' })).toThrow('Unknown scenario "nope"')
     expect(() =>

@@ -40,7 +40,7 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
   } else {
     // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
     const name = args.scenario ?? 'default'
-    options.scenario = isScenarioPath(name) && !(name in scenarios) ? await loadScenarioFile(name) : name
+    options.scenario = isScenarioPath(name) && !Object.hasOwn(scenarios, name) ? await loadScenarioFile(name) : name
   }
   if (args.seed !== undefined) options.seed = args.seed
   if (args.now !== undefined) options.now = args.now

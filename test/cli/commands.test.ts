@@ -120,6 +120,16 @@ describe('bad input', () => {
     )
   })
 
+  it.each(['constructor', 'toString', '__proto__'])(
+    'names the available scenarios for %s, a prototype name',
+    async (name) => {
+      expectFailure(
+        await runCli(['--scenario', name, '--now', NOW]),
+        `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${Object.keys(scenarios).join(', ')}`,
+      )
+    },
+  )
+
   it('names the port that is in use', async () => {
     const blocker = createServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))

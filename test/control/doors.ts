@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { ApiError } from '../../handlers/errors.js'
-import { createEmulator, type Emulator } from '../../src/index.js'
+import { createEmulator, EmulatorError, type Emulator } from '../../src/index.js'
 import { startCli, type CliServer } from '../support/cli.js'
 
 /** An answer of either door: the status and the JSON body. */
@@ -37,7 +37,15 @@ async function inProcess(call: () => unknown, ok = 200): Promise<DoorAnswer> {
   try {
     return { status: ok, body: JSON.parse(JSON.stringify((await call()) ?? null)) }
   } catch (error) {
-    const status = error instanceof ApiError ? error.status : error instanceof TypeError ? 400 : 500
+    // The admin API's table: what the emulator refused by its code, anything else a 500.
+    const status =
+      error instanceof ApiError
+        ? error.status
+        : error instanceof EmulatorError
+          ? error.code.startsWith('unknown_')
+            ? 404
+            : 400
+          : 500
     return { status, body: { error: (error as Error).message } }
   }
 }

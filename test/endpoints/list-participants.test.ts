@@ -124,9 +124,9 @@ describe('GET /experience/participants', () => {
     ['limit=0', 'limit must be an integer from 1 to 100, got "0"'],
     ['limit=101', 'limit must be an integer from 1 to 100, got "101"'],
     ['limit=x', 'limit must be an integer from 1 to 100, got "x"'],
-    ['start_date=2026-13-01', 'start_date must be a date as YYYY-MM-DD, got "2026-13-01"'],
+    ['start_date=2026-13-01', 'start_date: 2026-13-01 is not a date'],
     ['end_date=yesterday', 'end_date must be a date as YYYY-MM-DD, got "yesterday"'],
-    ['last_updated_since=2026-06-31', 'last_updated_since must be a date as YYYY-MM-DD, got "2026-06-31"'],
+    ['last_updated_since=2026-06-31', 'last_updated_since: 2026-06-31 is not a date'],
     [
       'start_date=2026-05-02&end_date=2026-05-01',
       'end_date must not be before start_date, got 2026-05-01 before 2026-05-02',
