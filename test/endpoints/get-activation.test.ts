@@ -13,6 +13,7 @@ import {
 import type { StoredActivation, StoredEntry, WorldDump } from '../../src/index.js'
 import { call, collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { completed, divisorsOf, winsAt } from '../support/spec-rules.js'
 
 // Every one of the fourteen types: the documented ten and the four the emulator guesses.
 const api = useEmulator({ scenario: 'undocumented-types' })
@@ -297,39 +298,6 @@ describe('filters on types they do not apply to', () => {
       )
   })
 })
-
-/**
- * The entry filters by the spec's words, written out per type: is_winner, "giveaways and photo/video
- * contests: entries that won a prize; trivia and pick'em: players who answered every question
- * correctly; scavenger hunts: players selected as winners" (a contest's only once it has ended, the
- * emulator's reading: it is ranked at its end); is_completed, "scavenger hunt: answered every question
- * correctly; trivia and pick'em: answered every question, correct or not".
- */
-function winsAt(e: StoredEntry, a: StoredActivation, now: string): boolean {
-  const q = a.config.questionCount
-  switch (a.type) {
-    case 'giveaway':
-    case 'scavenger':
-      return field(e, 'isWinner') === true
-    case 'contest':
-      return field(e, 'isWinner') === true && a.endTime.iso <= now
-    case 'trivia':
-    case 'pickem':
-      return field(e, 'totalCorrect') === q
-    default:
-      return false
-  }
-}
-function completed(e: StoredEntry, a: StoredActivation): boolean {
-  const q = a.config.questionCount
-  if (a.type === 'scavenger') return field(e, 'totalCorrect') === q
-  if (a.type === 'trivia' || a.type === 'pickem') return (e.questionsAnswered ?? field(e, 'totalCorrect')) === q
-  return false
-}
-
-/** The divisors of `n` up to `max`: the page sizes on whose boundary a list of `n` items ends. */
-const divisorsOf = (n: number, max: number) =>
-  Array.from({ length: Math.min(n, max) }, (_, i) => i + 1).filter((d) => n % d === 0)
 
 describe('GET /activations/:id at the boundaries', () => {
   it('ends on a page boundary with next null and no empty page, for every entry filter combination and clock (fast-check)', async () => {

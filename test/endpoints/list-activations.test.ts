@@ -4,6 +4,7 @@ import { activationSchema, FILTER_TYPES, stateOf, STATES, toActivation } from '.
 import type { StoredActivation, WorldDump } from '../../src/index.js'
 import { collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { divisorsOf } from '../support/spec-rules.js'
 
 // Every one of the fourteen types, so that each types[] filter has something to select.
 const api = useEmulator({ scenario: 'undocumented-types' })
@@ -160,10 +161,6 @@ describe('GET /activations/list', () => {
     )
   })
 })
-
-/** The divisors of `n` up to `max`: the page sizes on whose boundary a list of `n` items ends. */
-const divisorsOf = (n: number, max: number) =>
-  Array.from({ length: Math.min(n, max) }, (_, i) => i + 1).filter((d) => n % d === 0)
 
 describe('GET /activations/list at the boundaries', () => {
   it('ends on a page boundary with next null and no empty page, for every filter combination (fast-check)', async () => {
