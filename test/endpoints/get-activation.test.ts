@@ -352,6 +352,7 @@ describe('GET /activations/:id at the boundaries', () => {
           )
           fc.pre(want.length > 0)
           const sizes = divisorsOf(want.length, 1000)
+          fc.pre(sizes.length > 0)
           const limit = sizes[pick % sizes.length]!
           const query = [
             isWinner && 'is_winner=1',

@@ -173,6 +173,7 @@ describe('GET /activations/latest at the boundaries', () => {
             .map((e) => e.id)
           fc.pre(want.length > 0)
           const sizes = divisorsOf(want.length, 1000)
+          fc.pre(sizes.length > 0)
           const limit = sizes[pick % sizes.length]!
           const query = [
             ...types.map((t) => `types[]=${t}`),

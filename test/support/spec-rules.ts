@@ -33,6 +33,9 @@ export function completed(e: StoredEntry, a: StoredActivation): boolean {
   return false
 }
 
-/** The divisors of `n` up to `max`: the page sizes on whose boundary a list of `n` items ends. */
-export const divisorsOf = (n: number, max: number) =>
-  Array.from({ length: Math.min(n, max) }, (_, i) => i + 1).filter((d) => n % d === 0)
+/**
+ * The page sizes, up to `max`, on whose boundary a list of `n` items ends (the divisors of `n`), leaving
+ * out those that take more than `maxPages` pages so that a walk stays short.
+ */
+export const divisorsOf = (n: number, max: number, maxPages = 12) =>
+  Array.from({ length: Math.min(n, max) }, (_, i) => i + 1).filter((d) => n % d === 0 && n / d <= maxPages)
