@@ -207,6 +207,17 @@ describe('rate limiting', () => {
     expectError(await api.get(LIST), 429, /^Rate limit exceeded/)
   })
 
+  it('answers a status fault rule after the rate limit and before the premium check', async () => {
+    api.emulator.set({ premium: false })
+    const rule = api.emulator.faults.add({ endpoint: 'participants', status: 503, error: 'Service unavailable' })
+    try {
+      for (let i = 0; i < 3; i++) expectError(await api.get('/experience/participants'), 503, 'Service unavailable')
+      expectError(await api.get('/experience/participants'), 429, /^Rate limit exceeded/)
+    } finally {
+      api.emulator.faults.remove(rule.id)
+    }
+  })
+
   it('can be changed and switched off with set(), with fresh counts', async () => {
     for (let i = 0; i < 3; i++) await api.get(LIST)
     api.emulator.set({ rateLimit: { limit: 5, windowSeconds: 10 } })
