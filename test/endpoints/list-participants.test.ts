@@ -222,10 +222,13 @@ describe('GET /experience/participants at the boundaries', () => {
       world = w
       w.activations[0]!.startTime = at('2026-05-01T00:00:00.000Z')
       w.entries.forEach((e, i) => (e.enteredAt = at(TIMES[i]!)))
-      // Each participant answered one profile question, when they entered.
+      // Each participant answered one profile question when they entered, and another one later.
       for (const p of w.participants) {
         const entry = w.entries.find((e) => e.participantId === p.id)!
-        p.extras = [{ key: 'team', label: 'Favourite team', value: 'North', answeredAt: entry.enteredAt }]
+        p.extras = [
+          { key: 'team', label: 'Favourite team', value: 'North', answeredAt: entry.enteredAt },
+          { key: 'city', label: 'City', value: 'Oslo', answeredAt: at('2026-05-28T00:00:00.000Z') },
+        ]
       }
     })
     expect(new Set(world.entries.map((e) => e.participantId)).size).toBe(5)
@@ -259,6 +262,11 @@ describe('GET /experience/participants at the boundaries', () => {
       'participants',
     )
     expect(ids(listed)).toContain(atT)
+    // At T they show the entry and the answer given at T.
+    const shown = listed.find((p) => p.id === atT)!
+    expect(shown.firstEnteredAt.iso).toBe(T)
+    expect(shown.extras.map((x: { answeredAt: { iso: string } }) => x.answeredAt.iso)).toEqual([T])
+    expect(shown.activationsEntered.map((a: { id: string }) => a.id)).toEqual([world.activations[0]!.id])
     emulator.set({ now: shift(T, -1) })
     const before = await collect(emulator, '/experience/participants', HAND_KEY, 'participants')
     expect(ids(before)).not.toContain(atT)
