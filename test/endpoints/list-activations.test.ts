@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { activationSchema, FILTER_TYPES, stateOf, STATES, toActivation } from '../../src/index.js'
 import type { StoredActivation, WorldDump } from '../../src/index.js'
-import { collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { call, collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
 import { divisorsOf } from '../support/spec-rules.js'
 
@@ -299,6 +299,26 @@ describe('GET /activations/list at the boundaries', () => {
           const got = await collect(emulator, `/activations/list?${query}`, HAND_KEY, 'activations')
           expect(got.map((a) => a.id).includes(created.id), `${query} at ${now}`).toBe(listed)
         }
+      }
+    })
+
+    it('shows updatedAt from the instant of the update, and createdAt in its place a millisecond before', async () => {
+      const UPDATED = '2026-05-05T00:00:00.000Z'
+      const emulator = await handMade([{ type: 'map', state: 'running', entries: 0 }], (w) => {
+        world = w
+        Object.assign(w.activations[0]!, { createdAt: at(T.created), updatedAt: at(UPDATED), startTime: at(T.start) })
+      })
+      for (const [now, shown] of [
+        [shift(UPDATED, -1), T.created],
+        [UPDATED, UPDATED],
+        [shift(UPDATED, 1), UPDATED],
+      ] as const) {
+        emulator.set({ now })
+        const answer = await call(emulator, '/activations/list', HAND_KEY)
+        expect(
+          answer.body.activations.map((a: { updatedAt: { iso: string } }) => a.updatedAt.iso),
+          `at ${now}`,
+        ).toEqual([shown])
       }
     })
 
