@@ -422,6 +422,30 @@ describe('GET /activations/:id at the boundaries', () => {
     }
   })
 
+  it("shows a voided prize's voidedAt from the instant it was voided, not a millisecond before", async () => {
+    const VOIDED = '2026-05-22T00:00:00.000Z'
+    let world!: WorldDump
+    const emulator = await handMade(
+      [{ type: 'giveaway', state: 'running', entries: 3, winners: 1, voided: 1, replays: 0 }],
+      (w) => {
+        world = w
+        w.activations[0]!.startTime = at('2026-05-01T00:00:00.000Z')
+        w.entries.forEach((e, i) => (e.enteredAt = at(`2026-05-1${i}T00:00:00.000Z`)))
+        for (const e of w.entries) if ('voidedAt' in e) Object.assign(e, { voidedAt: at(VOIDED) })
+      },
+    )
+    const voided = world.entries.find((e) => 'voidedAt' in e)!
+    for (const [now, shown] of [
+      [shift(VOIDED, -1), undefined],
+      [VOIDED, VOIDED],
+    ] as const) {
+      emulator.set({ now })
+      const answer = await call(emulator, `/activations/${world.activations[0]!.id}`, HAND_KEY)
+      const entry = answer.body.entries.find((e: { id: string }) => e.id === voided.id)
+      expect(entry.voidedAt?.iso, `at ${now}`).toBe(shown)
+    }
+  })
+
   it("answers a contest's winners from the instant it ends, not a millisecond before", async () => {
     let world!: WorldDump
     const END = '2026-05-25T00:00:00.000Z'
