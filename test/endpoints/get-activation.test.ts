@@ -300,6 +300,21 @@ describe('filters on types they do not apply to', () => {
 })
 
 describe('GET /activations/:id at the boundaries', () => {
+  it('answers next null on the last page when the entries entered by the clock fill it exactly, though later ones exist', async () => {
+    const activation = startedOf('giveaway')
+    const records = (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === activation.id)
+    const now = records[9]!.enteredAt.iso
+    const visible = records.filter((e) => e.enteredAt.iso <= now).map((e) => e.id)
+    expect(visible.length).toBeLessThan(records.length)
+    api.emulator.set({ now })
+    const whole = await api.get(`/activations/${activation.id}?limit=${visible.length}`)
+    expect(ids(whole.body.entries)).toEqual(visible)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/activations/${activation.id}?limit=1&next=${visible.at(-1)}`)
+    expect(ids(last.body.entries)).toEqual([visible.at(-1)])
+    expect(last.body.next).toBeNull()
+  })
+
   it('ends on a page boundary with next null and no empty page, for every entry filter combination and clock (fast-check)', async () => {
     const withEntries = activations((a) => entriesOf(a).length > 0)
     const types = [...new Set(withEntries.map((a) => a.type))]

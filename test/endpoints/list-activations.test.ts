@@ -163,6 +163,17 @@ describe('GET /activations/list', () => {
 })
 
 describe('GET /activations/list at the boundaries', () => {
+  it('answers next null on the last page of types[]=map when its matches fill that page exactly, though other activations follow', async () => {
+    const maps = expected((a) => a.type === 'map')
+    expect(maps).toHaveLength(3)
+    expect(expected().indexOf(maps[2]!)).toBeLessThan(expected().length - 1)
+    const whole = await api.get('/activations/list?types[]=map&limit=3')
+    expect(whole.body.activations.map((a: { id: string }) => a.id)).toEqual(maps)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/activations/list?types[]=map&limit=1&next=${maps[2]}`)
+    expect(last.body).toEqual({ activations: [expect.objectContaining({ id: maps[2] })], next: null })
+  })
+
   it('ends on a page boundary with next null and no empty page, for every filter combination (fast-check)', async () => {
     const all = api.emulator.db.activations.all() as StoredActivation[]
     // Instants where activations change state, and the fixed one.

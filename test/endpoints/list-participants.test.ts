@@ -186,6 +186,21 @@ const queryOf = (q: { start?: string; end?: string; since?: string }, limit: num
     .join('&')
 
 describe('GET /experience/participants at the boundaries', () => {
+  it('answers next null on the last page of end_date when its matches fill that page exactly, though other participants follow', async () => {
+    const days = [...new Set(expected().map((id) => firstEntered().get(id)!.slice(0, 10)))]
+    const day = days[3]!
+    const want = expected((_, first) => first.slice(0, 10) <= day)
+    expect(want.length).toBeGreaterThan(1)
+    expect(want.length).toBeLessThanOrEqual(100)
+    expect(want.length).toBeLessThan(expected().length)
+    const whole = await api.get(`/experience/participants?end_date=${day}&limit=${want.length}`)
+    expect(ids(whole.body.participants)).toEqual(want)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/experience/participants?end_date=${day}&limit=1&next=${want.at(-1)}`)
+    expect(ids(last.body.participants)).toEqual([want.at(-1)])
+    expect(last.body.next).toBeNull()
+  })
+
   it('ends on a page boundary with next null and no empty page, for every filter combination and clock (fast-check)', async () => {
     const entries = api.emulator.db.entries.all() as StoredEntry[]
     const participants = api.emulator.db.participants.all() as StoredParticipant[]
