@@ -313,6 +313,27 @@ describe('GET /activations/list at the boundaries', () => {
       }
     })
 
+    it('answers start_date=9999-12-31, the last day a date can name, and the states at its last millisecond', async () => {
+      const emulator = await handMade([{ type: 'map', state: 'running', count: 2, entries: 0 }], (w) => {
+        world = w
+        Object.assign(w.activations[0]!, {
+          startTime: at('9999-12-31T12:00:00.000Z'),
+          endTime: at('9999-12-31T23:00:00.000Z'),
+        })
+        // Served from a clock near the end, so that moving it there is a short way: the emulator applies
+        // each hour the clock moves forward in turn, and eight thousand years of them take minutes.
+        w.builtAt = '9999-12-31T23:30:00.000Z'
+      })
+      const last = world.activations[0]!.id
+      const onDay = await collect(emulator, '/activations/list?start_date=9999-12-31', HAND_KEY, 'activations')
+      expect(onDay.map((a) => a.id)).toEqual([last])
+      const LAST_MS = '9999-12-31T23:59:59.999Z'
+      emulator.set({ now: LAST_MS })
+      const ended = await collect(emulator, '/activations/list?state=ended&limit=1', HAND_KEY, 'activations')
+      expect(ended.map((a) => a.id)).toEqual(byListOrder(world.activations.filter((a) => rule(a, LAST_MS) === 'ended')))
+      expect(ended).toHaveLength(2)
+    })
+
     it('shows updatedAt from the instant of the update, and createdAt in its place a millisecond before', async () => {
       const UPDATED = '2026-05-05T00:00:00.000Z'
       const emulator = await handMade([{ type: 'map', state: 'running', entries: 0 }], (w) => {

@@ -100,6 +100,17 @@ describe('GET /experience/participants', () => {
     }
   })
 
+  it('with end_date=9999-12-31, the last day a date can name, answers every participant', async () => {
+    const { items } = await walk(api, '/experience/participants?end_date=9999-12-31&limit=100', 'participants')
+    expect(ids(items)).toEqual(expected())
+    const both = await walk(
+      api,
+      '/experience/participants?start_date=0000-01-01&end_date=9999-12-31&limit=100',
+      'participants',
+    )
+    expect(ids(both.items)).toEqual(expected())
+  })
+
   it('with last_updated_since answers those who answered a profile question on or after that day', async () => {
     const answered = (api.emulator.db.participants.all() as StoredParticipant[])
       .flatMap((p) => p.extras.map((x) => x.answeredAt.iso))
