@@ -18,14 +18,14 @@ export const HAND_KEY = 'hand-key'
 /** One group of activations of a scenario. */
 export type Group = ScenarioInput['accounts'][number]['activations'] extends (infer G)[] | undefined ? G : never
 
-/** A one-account world of these groups (people: the account's pool), edited by hand, then served exactly as edited. */
-export async function handMade(groups: Group[], edit: (world: WorldDump) => void, people = 60): Promise<Emulator> {
+/** A one-account world of these groups, edited by hand, then served exactly as edited. */
+export async function handMade(groups: Group[], edit: (world: WorldDump) => void): Promise<Emulator> {
   const base = await createEmulator({
     scenario: {
       name: 'hand-made',
       description: 'A tiny world for one edge',
       seed: 11,
-      accounts: [{ name: 'hand', apiKeys: [HAND_KEY], people, activations: groups }],
+      accounts: [{ name: 'hand', apiKeys: [HAND_KEY], people: 60, activations: groups }],
     },
     now: NOW_ISO,
   })
