@@ -8,7 +8,7 @@ import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
 import { activationBytes, listBody } from './json.js'
 import { allOf, anyOf, takePage } from './pagination.js'
-import { nextDayIso } from './params.js'
+import { comparableIso, nextDayIso } from './params.js'
 import { endpoint } from './route.js'
 
 /** The first position, in a list ordered by startTime newest first, of an activation starting before `iso`. */
@@ -70,5 +70,5 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
 
 /** The instant one millisecond after `iso`: "starting before it" is "starting at or before `iso`". */
 function nextIsoAfter(iso: string): string {
-  return new Date(Date.parse(iso) + 1).toISOString()
+  return comparableIso(Date.parse(iso) + 1)
 }

@@ -26,9 +26,20 @@ function utcIso(y: string, mo: string, d: string, h = '00', mi = '00', s = '00')
   return date.toISOString()
 }
 
-/** The start of the UTC day after the day that starts at `dayIso`. */
+const YEAR_10000_MS = Date.UTC(10000, 0, 1)
+
+/**
+ * An instant as ISO text, to compare as text with the stored ones (all of four-digit years). From year
+ * 10000 on, `toISOString` writes an expanded year (`+010000-...`) that sorts before every four-digit
+ * year, so such an instant is written `9999-12-31T24:00:00.000Z`: after every stored instant, as it is.
+ */
+export function comparableIso(ms: number): string {
+  return ms >= YEAR_10000_MS ? '9999-12-31T24:00:00.000Z' : new Date(ms).toISOString()
+}
+
+/** The start of the UTC day after the day that starts at `dayIso` (for 9999-12-31, the end of that day). */
 export function nextDayIso(dayIso: string): string {
-  return new Date(Date.parse(dayIso) + 86_400_000).toISOString()
+  return comparableIso(Date.parse(dayIso) + 86_400_000)
 }
 
 /**

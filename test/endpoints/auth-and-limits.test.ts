@@ -182,6 +182,42 @@ describe('rate limiting', () => {
     expect((await api.get('/experience/participants')).status).toBe(429)
   })
 
+  // README, "Checks, in this order": ... rate limit (429), ..., premium (403); "Requests that pass the
+  // limit and then fail (403, 400, 404) count."
+  it('answers 429, not 403, to participants from a key past its limit whose account has no premium', async () => {
+    api.emulator.set({ premium: false })
+    for (let i = 0; i < 3; i++) expect((await api.get(LIST)).status).toBe(200)
+    expectError(
+      await api.get('/experience/participants'),
+      429,
+      'Rate limit exceeded: 3 requests per 60 seconds. Retry in 60 seconds.',
+    )
+    api.emulator.clock.advance(60_000)
+    expectError(
+      await api.get('/experience/participants'),
+      403,
+      'The participants list is a premium feature, and it is not enabled for this account',
+    )
+  })
+
+  it('counts a 403 for want of premium against the limit, as it passed the limit check first', async () => {
+    api.emulator.set({ premium: false })
+    for (let i = 0; i < 3; i++) expectError(await api.get('/experience/participants'), 403, /premium feature/)
+    expectError(await api.get('/experience/participants'), 429, /^Rate limit exceeded/)
+    expectError(await api.get(LIST), 429, /^Rate limit exceeded/)
+  })
+
+  it('answers a status fault rule after the rate limit and before the premium check', async () => {
+    api.emulator.set({ premium: false })
+    const rule = api.emulator.faults.add({ endpoint: 'participants', status: 503, error: 'Service unavailable' })
+    try {
+      for (let i = 0; i < 3; i++) expectError(await api.get('/experience/participants'), 503, 'Service unavailable')
+      expectError(await api.get('/experience/participants'), 429, /^Rate limit exceeded/)
+    } finally {
+      api.emulator.faults.remove(rule.id)
+    }
+  })
+
   it('can be changed and switched off with set(), with fresh counts', async () => {
     for (let i = 0; i < 3; i++) await api.get(LIST)
     api.emulator.set({ rateLimit: { limit: 5, windowSeconds: 10 } })

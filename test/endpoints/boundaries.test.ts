@@ -1,40 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import {
   createEmulator,
-  toDateObject,
-  worldDumpChunks,
   type Emulator,
-  type ScenarioInput,
   type StoredActivation,
   type StoredEntry,
   type WorldDump,
 } from '../../src/index.js'
 import { call, collect, NOW_ISO } from '../support/api.js'
+import { at, HAND_KEY as KEY, handMade, type Group } from '../support/hand-made.js'
 
-// Small hand-made worlds at the edges: each test writes the exact times and flags it needs into a
-// tiny generated world, serves it as a dump, and takes its expected answers from a plain scan of
-// the records it wrote, never from the store's indexes.
+// Small hand-made worlds at the edges (test/support/hand-made.ts): expected answers come from a
+// plain scan of the records each test wrote, never from the store's indexes.
 
-const KEY = 'hand-key'
-type Group = ScenarioInput['accounts'][number]['activations'] extends (infer G)[] | undefined ? G : never
-
-/** A one-account world of these groups, edited by hand, then served exactly as edited. */
-async function handMade(groups: Group[], edit: (world: WorldDump) => void): Promise<Emulator> {
-  const base = await createEmulator({
-    scenario: {
-      name: 'hand-made',
-      description: 'A tiny world for one edge',
-      seed: 11,
-      accounts: [{ name: 'hand', apiKeys: [KEY], people: 60, activations: groups }],
-    },
-    now: NOW_ISO,
-  })
-  const dump = JSON.parse([...worldDumpChunks(base.db, base.scenario, base.builtAt)].join('')) as WorldDump
-  edit(dump)
-  return createEmulator({ data: dump })
-}
-
-const at = (iso: string) => toDateObject(Date.parse(iso))
 const ids = (items: Array<{ id: string }>) => items.map((x) => x.id)
 const entriesOf = (world: WorldDump, activation: StoredActivation) =>
   world.entries.filter((e) => e.activationId === activation.id)

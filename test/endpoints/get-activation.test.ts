@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   createEmulator,
@@ -9,8 +10,10 @@ import {
   TYPE_RULES,
   typesOfFilter,
 } from '../../src/index.js'
-import type { StoredActivation, StoredEntry } from '../../src/index.js'
-import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import type { StoredActivation, StoredEntry, WorldDump } from '../../src/index.js'
+import { call, collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { completed, divisorsOf, winsAt } from '../support/spec-rules.js'
 
 // Every one of the fourteen types: the documented ten and the four the emulator guesses.
 const api = useEmulator({ scenario: 'undocumented-types' })
@@ -287,5 +290,199 @@ describe('filters on types they do not apply to', () => {
         400,
         'is_winner does not apply to a map activation: it applies to giveaway, contest, scavenger, pickem, trivia',
       )
+  })
+})
+
+describe('GET /activations/:id at the boundaries', () => {
+  it('answers next null on the last page when the entries entered by the clock fill it exactly, though later ones exist', async () => {
+    const activation = startedOf('giveaway')
+    const records = (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === activation.id)
+    const now = records[9]!.enteredAt.iso
+    const visible = records.filter((e) => e.enteredAt.iso <= now).map((e) => e.id)
+    expect(visible.length).toBeLessThan(records.length)
+    api.emulator.set({ now })
+    const whole = await api.get(`/activations/${activation.id}?limit=${visible.length}`)
+    expect(ids(whole.body.entries)).toEqual(visible)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/activations/${activation.id}?limit=1&next=${visible.at(-1)}`)
+    expect(ids(last.body.entries)).toEqual([visible.at(-1)])
+    expect(last.body.next).toBeNull()
+  })
+
+  it('ends on a page boundary with next null and no empty page, for every entry filter combination and clock (fast-check)', async () => {
+    const withEntries = activations((a) => entriesOf(a).length > 0)
+    const types = [...new Set(withEntries.map((a) => a.type))]
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          type: fc.constantFrom(...types),
+          which: fc.nat(),
+          isWinner: fc.boolean(),
+          isCompleted: fc.boolean(),
+          // A bracket's round, seed or both, from the vote of one of its entries.
+          vote: fc.option(fc.tuple(fc.nat(), fc.constantFrom('round', 'seed', 'both')), { nil: undefined }),
+          since: fc.option(fc.tuple(fc.nat(), fc.boolean()), { nil: undefined }),
+          // The clock: the fixed instant, an entry's instant (what comes after is not served yet), or the end.
+          clock: fc.oneof(fc.constant('fixed' as const), fc.constant('end' as const), fc.nat()),
+          // An entry added last but entered as early as the first: the entries are then out of time order.
+          early: fc.boolean(),
+          pick: fc.nat(),
+        }),
+        async ({ type, which, isWinner, isCompleted, vote, since, clock, early, pick }) => {
+          await api.emulator.reset()
+          const ofType = withEntries.filter((a) => a.type === type)
+          const activation = ofType[which % ofType.length]!
+          if (early) {
+            const first = api.emulator.db.index.entryListsOf(activation.id).all[0]!
+            await api.emulator.db.entries.create({ ...first, id: 'AddedLastEnteredFirst' })
+          }
+          const records = (api.emulator.db.entries.all() as StoredEntry[]).filter(
+            (e) => e.activationId === activation.id,
+          )
+          const nth = (i: number) => records[i % records.length]!
+          const now = clock === 'fixed' ? NOW_ISO : clock === 'end' ? activation.endTime.iso : nth(clock).enteredAt.iso
+          api.emulator.set({ now })
+          const voted =
+            vote && type === 'bracket' ? (field(nth(vote[0]), 'vote') as { round: number; seed: number }) : undefined
+          const bracketRound = voted && vote![1] !== 'seed' ? voted.round : undefined
+          const bracketSeed = voted && vote![1] !== 'round' ? voted.seed : undefined
+          // start_date as a day, or as a time to the second (entries entered at or after it).
+          const from = since === undefined ? undefined : nth(since[0]).enteredAt.iso.slice(0, since[1] ? 10 : 19)
+          const fromIso = from === undefined ? undefined : `${from}${from.length === 10 ? 'T00:00:00.000Z' : '.000Z'}`
+          const want = entriesOf(
+            activation,
+            (e) =>
+              e.enteredAt.iso <= now &&
+              (!isWinner || winsAt(e, activation, now)) &&
+              (!isCompleted || completed(e, activation)) &&
+              (bracketRound === undefined || (field(e, 'vote') as { round: number }).round === bracketRound) &&
+              (bracketSeed === undefined || (field(e, 'vote') as { seed: number }).seed === bracketSeed) &&
+              (fromIso === undefined || e.enteredAt.iso >= fromIso),
+          )
+          fc.pre(want.length > 0)
+          const sizes = divisorsOf(want.length, 1000)
+          fc.pre(sizes.length > 0)
+          const limit = sizes[pick % sizes.length]!
+          const query = [
+            isWinner && 'is_winner=1',
+            isCompleted && 'is_completed=1',
+            bracketRound !== undefined && `bracket_round=${bracketRound}`,
+            bracketSeed !== undefined && `bracket_seed=${bracketSeed}`,
+            from !== undefined && `start_date=${from}`,
+            `limit=${limit}`,
+          ]
+            .filter(Boolean)
+            .join('&')
+          const path = `/activations/${activation.id}?${query}`
+          const { items, pages } = await walk(api, path, 'entries')
+          expect(ids(items), `${path} at ${now}`).toEqual(want)
+          // n entries in n / limit pages of at most limit each: every page full, none empty, the last one's next null.
+          expect(pages, `${path} at ${now}`).toBe(want.length / limit)
+        },
+      ),
+      { numRuns: 100, seed: 24 },
+    )
+  })
+
+  describe("an entry entered exactly at the clock's instant", () => {
+    const TIMES = ['2026-05-20T10:00:00.000Z', '2026-05-20T10:00:00.001Z', '2026-05-20T10:00:00.002Z']
+    const T = TIMES[1]!
+    for (const order of ['in time order', 'with a later-added earlier entry'] as const) {
+      it(`is served from that instant, not a millisecond before, ${order}`, async () => {
+        let world!: WorldDump
+        const emulator = await handMade([{ type: 'giveaway', state: 'running', entries: 4, winners: 4 }], (w) => {
+          world = w
+          w.activations[0]!.startTime = at('2026-05-01T00:00:00.000Z')
+          TIMES.forEach((iso, i) => (w.entries[i]!.enteredAt = at(iso)))
+          // The fourth, last in serving order: after the others, or entered before all of them.
+          w.entries[3]!.enteredAt = at(
+            order === 'in time order' ? '2026-05-20T10:00:00.003Z' : '2026-05-02T00:00:00.000Z',
+          )
+        })
+        const activation = world.activations[0]!
+        // Entries at or before the clock are served (the spec's "entered" is in the past; README: "no
+        // entry entered after it"): at clock-1ms and at the clock yes, at clock+1ms no.
+        for (const now of [shift(T, -1), T, shift(T, 1)]) {
+          emulator.set({ now })
+          const want = world.entries.filter((e) => e.enteredAt.iso <= now).map((e) => e.id)
+          for (const query of [
+            'limit=1',
+            'limit=2',
+            'limit=1000',
+            'is_winner=1&limit=1',
+            'start_date=2026-05-20T10:00:00',
+          ]) {
+            const wantHere = query.startsWith('start_date')
+              ? world.entries
+                  .filter((e) => e.enteredAt.iso <= now && e.enteredAt.iso >= '2026-05-20T10:00:00.000Z')
+                  .map((e) => e.id)
+              : want
+            const got = await collect(emulator, `/activations/${activation.id}?${query}`, HAND_KEY, 'entries')
+            expect(ids(got), `${query} at ${now}`).toEqual(wantHere)
+            const latest = await collect(emulator, `/activations/latest?${query}`, HAND_KEY, 'entries')
+            expect(ids(latest), `latest?${query} at ${now}`).toEqual(wantHere)
+          }
+        }
+        emulator.set({ now: T })
+        const page = await call(emulator, `/activations/${activation.id}?limit=1000`, HAND_KEY)
+        expect(ids(page.body.entries)).toContain(world.entries[1]!.id)
+        expect(ids(page.body.entries)).not.toContain(world.entries[2]!.id)
+      })
+    }
+  })
+
+  it("shows a voided prize's voidedAt from the instant it was voided, not a millisecond before", async () => {
+    const VOIDED = '2026-05-22T00:00:00.000Z'
+    let world!: WorldDump
+    const emulator = await handMade(
+      [{ type: 'giveaway', state: 'running', entries: 3, winners: 1, voided: 1, replays: 0 }],
+      (w) => {
+        world = w
+        w.activations[0]!.startTime = at('2026-05-01T00:00:00.000Z')
+        w.entries.forEach((e, i) => (e.enteredAt = at(`2026-05-1${i}T00:00:00.000Z`)))
+        for (const e of w.entries) if ('voidedAt' in e) Object.assign(e, { voidedAt: at(VOIDED) })
+      },
+    )
+    const voided = world.entries.find((e) => 'voidedAt' in e)!
+    for (const [now, shown] of [
+      [shift(VOIDED, -1), undefined],
+      [VOIDED, VOIDED],
+    ] as const) {
+      emulator.set({ now })
+      const answer = await call(emulator, `/activations/${world.activations[0]!.id}`, HAND_KEY)
+      const entry = answer.body.entries.find((e: { id: string }) => e.id === voided.id)
+      expect(entry.voidedAt?.iso, `at ${now}`).toBe(shown)
+    }
+  })
+
+  it("answers a contest's winners from the instant it ends, not a millisecond before", async () => {
+    let world!: WorldDump
+    const END = '2026-05-25T00:00:00.000Z'
+    const emulator = await handMade([{ type: 'contest', state: 'ended', entries: 6, winners: 2 }], (w) => {
+      world = w
+      const a = w.activations[0]!
+      a.startTime = at('2026-05-01T00:00:00.000Z')
+      a.endTime = at(END)
+      w.entries.forEach((e, i) => (e.enteredAt = at(`2026-05-1${i}T00:00:00.000Z`)))
+    })
+    const activation = world.activations[0]!
+    const winners = world.entries.filter((e) => field(e, 'isWinner') === true).map((e) => e.id)
+    expect(winners).toHaveLength(2)
+    for (const [now, want] of [
+      [shift(END, -1), []],
+      [END, winners],
+      [shift(END, 1), winners],
+    ] as const) {
+      emulator.set({ now })
+      for (const limit of [1, 2, 1000]) {
+        const got = await collect(
+          emulator,
+          `/activations/${activation.id}?is_winner=1&limit=${limit}`,
+          HAND_KEY,
+          'entries',
+        )
+        expect(ids(got), `limit=${limit} at ${now}`).toEqual(want)
+      }
+    }
   })
 })

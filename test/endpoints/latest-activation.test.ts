@@ -1,7 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toActivation } from '../../src/index.js'
-import type { StoredActivation, StoredEntry } from '../../src/index.js'
-import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { FILTER_TYPES, toActivation } from '../../src/index.js'
+import type { StoredActivation, StoredEntry, WorldDump } from '../../src/index.js'
+import { call, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { completed, divisorsOf, winsAt } from '../support/spec-rules.js'
 
 // Every one of the fourteen types, so that each types[] filter has something to select.
 const api = useEmulator({ scenario: 'undocumented-types' })
@@ -85,5 +88,110 @@ describe('GET /activations/latest', () => {
     ['next=nope', /^next must be the next value of a previous page: activation \w+ has no entry with the id "nope"$/],
   ])('answers 400 to %s', async (query, message) => {
     expectError(await api.get(`/activations/latest?${query}`), 400, message)
+  })
+})
+
+describe('GET /activations/latest at the boundaries', () => {
+  it('answers an activation from the instant it starts, not a millisecond before, of any types[] asked', async () => {
+    const START = '2026-05-20T08:00:00.000Z'
+    let world!: WorldDump
+    const emulator = await handMade(
+      [
+        { type: 'map', state: 'ended', entries: 0 },
+        { type: 'form', state: 'ended', entries: 0 },
+        { type: 'trivia', state: 'ended', entries: 0 },
+      ],
+      (w) => {
+        world = w
+        const [a, b, c] = w.activations
+        const times = (x: StoredActivation, created: string, start: string) =>
+          Object.assign(x, {
+            createdAt: at(created),
+            updatedAt: at(created),
+            startTime: at(start),
+            endTime: at('2026-05-30T00:00:00.000Z'),
+          })
+        times(a!, '2026-05-01T00:00:00.000Z', '2026-05-10T00:00:00.000Z')
+        times(b!, START, START) // created at the instant it starts
+        times(c!, '2026-05-01T00:00:00.000Z', shift(START, 1))
+      },
+    )
+    const [a, b, c] = world.activations as [StoredActivation, StoredActivation, StoredActivation]
+    // The spec's rule, written out: the most recent startTime not after the clock, of the types asked.
+    const latestAt = (now: string, types?: string[]) =>
+      world.activations
+        .filter((x) => x.startTime.iso <= now && (!types || types.includes(x.type)))
+        .sort((x, y) => (x.startTime.iso > y.startTime.iso ? -1 : 1))[0]?.id
+    for (const [now, types, want] of [
+      [shift(START, -1), undefined, a.id],
+      [START, undefined, b.id],
+      [shift(START, 1), undefined, c.id],
+      [START, ['form'], b.id],
+      [shift(START, -1), ['form'], undefined],
+      [shift(START, 1), ['form', 'map'], b.id],
+      [START, ['trivia'], undefined],
+      [shift(START, 1), ['trivia'], c.id],
+    ] as const) {
+      emulator.set({ now })
+      expect(latestAt(now, types as string[] | undefined), 'the rule as written').toBe(want)
+      const query = types ? `?${types.map((t) => `types[]=${t}`).join('&')}` : ''
+      const answer = await call(emulator, `/activations/latest${query}`, HAND_KEY)
+      if (want === undefined) expectError(answer, 404, /^Activation not found: no activation of type/)
+      else expect(answer.body.activation.id, `latest${query} at ${now}`).toBe(want)
+    }
+  })
+
+  it('ends its entries on a page boundary with next null and no empty page, for any types[] and entry filters (fast-check)', async () => {
+    const all = api.emulator.db.activations.all() as StoredActivation[]
+    const entries = api.emulator.db.entries.all() as StoredEntry[]
+    // Instants where the latest activation changes, an entry's instant, and the fixed one.
+    const instants = [
+      NOW_ISO,
+      ...all.map((a) => a.startTime.iso),
+      ...entries.filter((_, i) => i % 50 === 0).map((e) => e.enteredAt.iso),
+    ]
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          now: fc.constantFrom(...instants),
+          types: fc.subarray([...FILTER_TYPES], { maxLength: 3 }),
+          isWinner: fc.boolean(),
+          isCompleted: fc.boolean(),
+          pick: fc.nat(),
+        }),
+        async ({ now, types, isWinner, isCompleted, pick }) => {
+          api.emulator.set({ now })
+          const activation = latest(now, types.length ? types : undefined)
+          fc.pre(activation !== undefined)
+          const want = entriesOf(activation!.id)
+            .filter(
+              (e) =>
+                e.enteredAt.iso <= now &&
+                (!isWinner || winsAt(e, activation!, now)) &&
+                (!isCompleted || completed(e, activation!)),
+            )
+            .map((e) => e.id)
+          fc.pre(want.length > 0)
+          const sizes = divisorsOf(want.length, 1000)
+          fc.pre(sizes.length > 0)
+          const limit = sizes[pick % sizes.length]!
+          const query = [
+            ...types.map((t) => `types[]=${t}`),
+            isWinner && 'is_winner=1',
+            isCompleted && 'is_completed=1',
+            `limit=${limit}`,
+          ]
+            .filter(Boolean)
+            .join('&')
+          const { items, pages } = await walk(api, `/activations/latest?${query}`, 'entries')
+          expect(
+            items.map((e) => e.id),
+            `${query} at ${now}`,
+          ).toEqual(want)
+          expect(pages, `${query} at ${now}`).toBe(want.length / limit)
+        },
+      ),
+      { numRuns: 60, seed: 24 },
+    )
   })
 })

@@ -1,7 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { activationSchema, FILTER_TYPES, stateOf, STATES, toActivation } from '../../src/index.js'
-import type { StoredActivation } from '../../src/index.js'
-import { expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import type { StoredActivation, WorldDump } from '../../src/index.js'
+import { call, collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { divisorsOf } from '../support/spec-rules.js'
 
 // Every one of the fourteen types, so that each types[] filter has something to select.
 const api = useEmulator({ scenario: 'undocumented-types' })
@@ -156,5 +159,232 @@ describe('GET /activations/list', () => {
       400,
       /next must be the next value of a previous page/,
     )
+  })
+})
+
+describe('GET /activations/list at the boundaries', () => {
+  it('answers next null on the last page of types[]=map when its matches fill that page exactly, though other activations follow', async () => {
+    const maps = expected((a) => a.type === 'map')
+    expect(maps).toHaveLength(3)
+    expect(expected().indexOf(maps[2]!)).toBeLessThan(expected().length - 1)
+    const whole = await api.get('/activations/list?types[]=map&limit=3')
+    expect(whole.body.activations.map((a: { id: string }) => a.id)).toEqual(maps)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/activations/list?types[]=map&limit=1&next=${maps[2]}`)
+    expect(last.body).toEqual({ activations: [expect.objectContaining({ id: maps[2] })], next: null })
+  })
+
+  it('ends on a page boundary with next null and no empty page, for every filter combination (fast-check)', async () => {
+    const all = api.emulator.db.activations.all() as StoredActivation[]
+    // Instants where activations change state, and the fixed one.
+    const instants = [NOW_ISO, ...all.slice(0, 12).flatMap((a) => [a.startTime.iso, a.endTime.iso])]
+    const days = [...new Set(all.map((a) => a.startTime.iso.slice(0, 10)))]
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          now: fc.constantFrom(...instants),
+          state: fc.option(fc.constantFrom(...STATES), { nil: undefined }),
+          types: fc.subarray([...FILTER_TYPES], { maxLength: 4 }),
+          day: fc.option(fc.constantFrom(...days), { nil: undefined }),
+          pick: fc.nat(),
+        }),
+        async ({ now, state, types, day, pick }) => {
+          api.emulator.set({ now })
+          const t = Date.parse(now)
+          // The spec's rules, written out: a state from startTime and endTime (not_started before the
+          // start, running from the start until the end, ended from the end on); start_date the UTC day
+          // of startTime; only activations created by now exist.
+          const stateAt = (a: StoredActivation) =>
+            t < Date.parse(a.startTime.iso) ? 'not_started' : t < Date.parse(a.endTime.iso) ? 'running' : 'ended'
+          const want = expected(
+            (a) =>
+              Date.parse(a.createdAt.iso) <= t &&
+              (state === undefined || stateAt(a) === state) &&
+              (types.length === 0 || types.includes(a.type)) &&
+              (day === undefined || a.startTime.iso.slice(0, 10) === day),
+          )
+          fc.pre(want.length > 0)
+          const sizes = divisorsOf(want.length, 100)
+          fc.pre(sizes.length > 0)
+          const limit = sizes[pick % sizes.length]!
+          const query = [
+            state && `state=${state}`,
+            ...types.map((type) => `types[]=${type}`),
+            day && `start_date=${day}`,
+            `limit=${limit}`,
+          ]
+            .filter(Boolean)
+            .join('&')
+          const { items, pages } = await walk(api, `/activations/list?${query}`, 'activations')
+          expect(
+            items.map((a) => a.id),
+            query,
+          ).toEqual(want)
+          // n items in n / limit pages of at most limit each: every page full, none empty, the last one's next null.
+          expect(pages, query).toBe(want.length / limit)
+        },
+      ),
+      { numRuns: 60, seed: 24 },
+    )
+  })
+
+  describe('a hand-made world where activations start, end and are created at the instants the clock is set to', () => {
+    const T = {
+      created: '2026-05-01T00:00:00.000Z',
+      start: '2026-05-10T08:00:00.000Z',
+      end: '2026-05-20T08:00:00.000Z',
+    }
+    let world!: WorldDump
+    const build = () =>
+      handMade([{ type: 'map', state: 'running', count: 5, entries: 0 }], (w) => {
+        world = w
+        const [a, b, c, d, e] = w.activations
+        const times = (x: StoredActivation, created: string, start: string, end: string) =>
+          Object.assign(x, { createdAt: at(created), updatedAt: at(created), startTime: at(start), endTime: at(end) })
+        times(a!, T.created, T.start, T.end)
+        times(b!, T.created, T.end, '2026-05-25T00:00:00.000Z') // starts when a ends
+        times(c!, T.created, shift(T.start, 1), shift(T.end, -1)) // a millisecond inside a
+        times(d!, T.start, T.start, shift(T.end, 1)) // created at the instant a starts, and starts then
+        times(e!, shift(T.start, 1), '2026-05-15T00:00:00.000Z', '2026-05-16T00:00:00.000Z') // created just after
+      })
+    // Every instant where something changes, and a millisecond either side.
+    const instants = [T.created, T.start, shift(T.start, 1), T.end, shift(T.end, -1), shift(T.end, 1)].flatMap(
+      (iso) => [shift(iso, -1), iso, shift(iso, 1)],
+    )
+    /** The spec's rule, written out: not_started before startTime, running from it until endTime, ended from endTime on. */
+    const rule = (a: StoredActivation, now: string): string =>
+      now < a.startTime.iso ? 'not_started' : now < a.endTime.iso ? 'running' : 'ended'
+    const byListOrder = (list: StoredActivation[]) =>
+      [...list]
+        .sort((x, y) =>
+          x.startTime.iso !== y.startTime.iso ? (x.startTime.iso > y.startTime.iso ? -1 : 1) : x.id < y.id ? -1 : 1,
+        )
+        .map((a) => a.id)
+
+    it('answers state=not_started, running and ended by that rule at every boundary instant: at the start running, at the end ended, each activation in exactly one', async () => {
+      const emulator = await build()
+      for (const now of instants) {
+        emulator.set({ now })
+        const existing = world.activations.filter((a) => a.createdAt.iso <= now)
+        const listed = new Map<string, string>()
+        for (const state of STATES) {
+          const want = byListOrder(existing.filter((a) => rule(a, now) === state))
+          for (const limit of [1, 2, 100]) {
+            const got = await collect(
+              emulator,
+              `/activations/list?state=${state}&limit=${limit}`,
+              HAND_KEY,
+              'activations',
+            )
+            expect(
+              got.map((a) => a.id),
+              `state=${state}&limit=${limit} at ${now}`,
+            ).toEqual(want)
+          }
+          for (const id of want) listed.set(id, state)
+        }
+        expect(listed.size, `at ${now}`).toBe(existing.length)
+      }
+      // The boundaries the rule is about, said once more by name.
+      emulator.set({ now: T.start })
+      const running = await collect(emulator, '/activations/list?state=running', HAND_KEY, 'activations')
+      const notStarted = await collect(emulator, '/activations/list?state=not_started', HAND_KEY, 'activations')
+      expect(running.map((a) => a.id)).toContain(world.activations[0]!.id)
+      expect(notStarted.map((a) => a.id)).not.toContain(world.activations[0]!.id)
+      emulator.set({ now: T.end })
+      const ended = await collect(emulator, '/activations/list?state=ended', HAND_KEY, 'activations')
+      const stillRunning = await collect(emulator, '/activations/list?state=running', HAND_KEY, 'activations')
+      expect(ended.map((a) => a.id)).toContain(world.activations[0]!.id)
+      expect(stillRunning.map((a) => a.id)).not.toContain(world.activations[0]!.id)
+    })
+
+    it('lists an activation from the instant it is created, not a millisecond before', async () => {
+      const emulator = await build()
+      const created = world.activations[3]!
+      for (const [now, listed] of [
+        [shift(created.createdAt.iso, -1), false],
+        [created.createdAt.iso, true],
+      ] as const) {
+        emulator.set({ now })
+        for (const query of ['limit=100', 'limit=1', 'state=running', 'limit=1&state=running']) {
+          const got = await collect(emulator, `/activations/list?${query}`, HAND_KEY, 'activations')
+          expect(got.map((a) => a.id).includes(created.id), `${query} at ${now}`).toBe(listed)
+        }
+      }
+    })
+
+    it('answers start_date=9999-12-31, the last day a date can name, and the states at its last millisecond', async () => {
+      const emulator = await handMade([{ type: 'map', state: 'running', count: 2, entries: 0 }], (w) => {
+        world = w
+        Object.assign(w.activations[0]!, {
+          startTime: at('9999-12-31T12:00:00.000Z'),
+          endTime: at('9999-12-31T23:00:00.000Z'),
+        })
+        // Served from a clock near the end, so that moving it there is a short way: the emulator applies
+        // each hour the clock moves forward in turn, and eight thousand years of them take minutes.
+        w.builtAt = '9999-12-31T23:30:00.000Z'
+      })
+      const last = world.activations[0]!.id
+      const onDay = await collect(emulator, '/activations/list?start_date=9999-12-31', HAND_KEY, 'activations')
+      expect(onDay.map((a) => a.id)).toEqual([last])
+      const LAST_MS = '9999-12-31T23:59:59.999Z'
+      emulator.set({ now: LAST_MS })
+      const ended = await collect(emulator, '/activations/list?state=ended&limit=1', HAND_KEY, 'activations')
+      expect(ended.map((a) => a.id)).toEqual(byListOrder(world.activations.filter((a) => rule(a, LAST_MS) === 'ended')))
+      expect(ended).toHaveLength(2)
+    })
+
+    it('shows updatedAt from the instant of the update, and createdAt in its place a millisecond before', async () => {
+      const UPDATED = '2026-05-05T00:00:00.000Z'
+      const emulator = await handMade([{ type: 'map', state: 'running', entries: 0 }], (w) => {
+        world = w
+        Object.assign(w.activations[0]!, { createdAt: at(T.created), updatedAt: at(UPDATED), startTime: at(T.start) })
+      })
+      for (const [now, shown] of [
+        [shift(UPDATED, -1), T.created],
+        [UPDATED, UPDATED],
+        [shift(UPDATED, 1), UPDATED],
+      ] as const) {
+        emulator.set({ now })
+        const answer = await call(emulator, '/activations/list', HAND_KEY)
+        expect(
+          answer.body.activations.map((a: { updatedAt: { iso: string } }) => a.updatedAt.iso),
+          `at ${now}`,
+        ).toEqual([shown])
+      }
+    })
+
+    it('with start_date answers the activations starting from 00:00:00.000 to 23:59:59.999 of that UTC day', async () => {
+      const STARTS = [
+        '2026-05-19T23:59:59.999Z',
+        '2026-05-20T00:00:00.000Z',
+        '2026-05-20T12:00:00.000Z',
+        '2026-05-20T23:59:59.999Z',
+        '2026-05-21T00:00:00.000Z',
+      ]
+      const emulator = await handMade([{ type: 'form', state: 'ended', count: 5, entries: 0 }], (w) => {
+        world = w
+        w.activations.forEach((a, i) => {
+          a.startTime = at(STARTS[i]!)
+          a.endTime = at('2026-05-30T00:00:00.000Z')
+        })
+      })
+      for (const day of ['2026-05-19', '2026-05-20', '2026-05-21', '2026-05-22']) {
+        const want = byListOrder(world.activations.filter((a) => a.startTime.iso.slice(0, 10) === day))
+        for (const limit of [1, 2, 3, 100]) {
+          const got = await collect(
+            emulator,
+            `/activations/list?start_date=${day}&limit=${limit}`,
+            HAND_KEY,
+            'activations',
+          )
+          expect(
+            got.map((a) => a.id),
+            `start_date=${day}&limit=${limit}`,
+          ).toEqual(want)
+        }
+      }
+      expect(world.activations.filter((a) => a.startTime.iso.startsWith('2026-05-20'))).toHaveLength(3)
+    })
   })
 })

@@ -1,7 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { participantSchema } from '../../src/index.js'
-import type { StoredEntry, StoredParticipant } from '../../src/index.js'
-import { expectError, useEmulator, walk } from '../support/api.js'
+import type { StoredEntry, StoredParticipant, WorldDump } from '../../src/index.js'
+import { collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
+import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
+import { divisorsOf } from '../support/spec-rules.js'
 
 const api = useEmulator({ scenario: 'every-type' })
 
@@ -97,6 +100,17 @@ describe('GET /experience/participants', () => {
     }
   })
 
+  it('with end_date=9999-12-31, the last day a date can name, answers every participant', async () => {
+    const { items } = await walk(api, '/experience/participants?end_date=9999-12-31&limit=100', 'participants')
+    expect(ids(items)).toEqual(expected())
+    const both = await walk(
+      api,
+      '/experience/participants?start_date=0000-01-01&end_date=9999-12-31&limit=100',
+      'participants',
+    )
+    expect(ids(both.items)).toEqual(expected())
+  })
+
   it('with last_updated_since answers those who answered a profile question on or after that day', async () => {
     const answered = (api.emulator.db.participants.all() as StoredParticipant[])
       .flatMap((p) => p.extras.map((x) => x.answeredAt.iso))
@@ -134,5 +148,153 @@ describe('GET /experience/participants', () => {
     ['next=nope', 'next must be the next value of a previous page: no participant has the id "nope"'],
   ])('answers 400 to %s', async (query, message) => {
     expectError(await api.get(`/experience/participants?${query}`), 400, message)
+  })
+})
+
+/**
+ * The participants listed at the instant `now` with these filters, by the spec's rules written out over
+ * plain records: those who first entered by `now`, by firstEnteredAt then id; start_date and end_date
+ * inclusive UTC days of firstEnteredAt; last_updated_since a profile answer given on or after that day
+ * (and by `now`: an answer dated later has not been given yet).
+ */
+function listedAt(
+  participants: StoredParticipant[],
+  entries: StoredEntry[],
+  now: string,
+  q: { start?: string; end?: string; since?: string },
+): string[] {
+  const first = new Map<string, string>()
+  for (const e of entries) {
+    const f = first.get(e.participantId)
+    if (!f || e.enteredAt.iso < f) first.set(e.participantId, e.enteredAt.iso)
+  }
+  return participants
+    .filter((p) => {
+      const f = first.get(p.id)
+      return (
+        f !== undefined &&
+        f <= now &&
+        (!q.start || f.slice(0, 10) >= q.start) &&
+        (!q.end || f.slice(0, 10) <= q.end) &&
+        (!q.since || p.extras.some((x) => x.answeredAt.iso.slice(0, 10) >= q.since! && x.answeredAt.iso <= now))
+      )
+    })
+    .sort((a, b) => {
+      const [fa, fb] = [first.get(a.id)!, first.get(b.id)!]
+      return fa < fb ? -1 : fa > fb ? 1 : a.id < b.id ? -1 : 1
+    })
+    .map((p) => p.id)
+}
+
+const queryOf = (q: { start?: string; end?: string; since?: string }, limit: number) =>
+  [
+    q.start && `start_date=${q.start}`,
+    q.end && `end_date=${q.end}`,
+    q.since && `last_updated_since=${q.since}`,
+    `limit=${limit}`,
+  ]
+    .filter(Boolean)
+    .join('&')
+
+describe('GET /experience/participants at the boundaries', () => {
+  it('answers next null on the last page of end_date when its matches fill that page exactly, though other participants follow', async () => {
+    const days = [...new Set(expected().map((id) => firstEntered().get(id)!.slice(0, 10)))]
+    const day = days[3]!
+    const want = expected((_, first) => first.slice(0, 10) <= day)
+    expect(want.length).toBeGreaterThan(1)
+    expect(want.length).toBeLessThanOrEqual(100)
+    expect(want.length).toBeLessThan(expected().length)
+    const whole = await api.get(`/experience/participants?end_date=${day}&limit=${want.length}`)
+    expect(ids(whole.body.participants)).toEqual(want)
+    expect(whole.body.next).toBeNull()
+    const last = await api.get(`/experience/participants?end_date=${day}&limit=1&next=${want.at(-1)}`)
+    expect(ids(last.body.participants)).toEqual([want.at(-1)])
+    expect(last.body.next).toBeNull()
+  })
+
+  it('ends on a page boundary with next null and no empty page, for every filter combination and clock (fast-check)', async () => {
+    const entries = api.emulator.db.entries.all() as StoredEntry[]
+    const participants = api.emulator.db.participants.all() as StoredParticipant[]
+    const instants = [NOW_ISO, ...entries.filter((_, i) => i % 40 === 0).map((e) => e.enteredAt.iso)]
+    const days = [...new Set(entries.map((e) => e.enteredAt.iso.slice(0, 10)))].sort()
+    const day = fc.option(fc.constantFrom(...days), { nil: undefined })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ now: fc.constantFrom(...instants), start: day, end: day, since: day, pick: fc.nat() }),
+        async ({ now, pick, ...q }) => {
+          fc.pre(!q.start || !q.end || q.start <= q.end)
+          api.emulator.set({ now })
+          const want = listedAt(participants, entries, now, q)
+          fc.pre(want.length > 0)
+          const sizes = divisorsOf(want.length, 100)
+          fc.pre(sizes.length > 0)
+          const limit = sizes[pick % sizes.length]!
+          const query = queryOf(q, limit)
+          const { items, pages } = await walk(api, `/experience/participants?${query}`, 'participants')
+          expect(ids(items), `${query} at ${now}`).toEqual(want)
+          // n participants in n / limit pages of at most limit each: every page full, none empty, the last one's next null.
+          expect(pages, `${query} at ${now}`).toBe(want.length / limit)
+        },
+      ),
+      { numRuns: 60, seed: 24 },
+    )
+  })
+
+  it('lists a participant from the instant of their first entry, and counts a profile answer from the instant it is given, not a millisecond before', async () => {
+    const T = '2026-05-20T10:00:00.000Z'
+    const TIMES = ['2026-05-19T23:59:59.999Z', '2026-05-20T00:00:00.000Z', shift(T, -1), T, shift(T, 1)]
+    let world!: WorldDump
+    const emulator = await handMade([{ type: 'map', state: 'running', entries: 5 }], (w) => {
+      world = w
+      w.activations[0]!.startTime = at('2026-05-01T00:00:00.000Z')
+      w.entries.forEach((e, i) => (e.enteredAt = at(TIMES[i]!)))
+      // Each participant answered one profile question when they entered, and another one later.
+      for (const p of w.participants) {
+        const entry = w.entries.find((e) => e.participantId === p.id)!
+        p.extras = [
+          { key: 'team', label: 'Favourite team', value: 'North', answeredAt: entry.enteredAt },
+          { key: 'city', label: 'City', value: 'Oslo', answeredAt: at('2026-05-28T00:00:00.000Z') },
+        ]
+      }
+    })
+    expect(new Set(world.entries.map((e) => e.participantId)).size).toBe(5)
+    const cases = [
+      {},
+      { start: '2026-05-20' },
+      { end: '2026-05-19' },
+      { end: '2026-05-20' },
+      { since: '2026-05-20' },
+      { since: '2026-05-19' },
+      { start: '2026-05-20', end: '2026-05-20', since: '2026-05-20' },
+    ]
+    for (const now of [shift(T, -1), T, shift(T, 1)]) {
+      emulator.set({ now })
+      for (const q of cases) {
+        const want = listedAt(world.participants, world.entries, now, q)
+        for (const limit of [1, 2, 100]) {
+          const query = queryOf(q, limit)
+          const got = await collect(emulator, `/experience/participants?${query}`, HAND_KEY, 'participants')
+          expect(ids(got), `${query} at ${now}`).toEqual(want)
+        }
+      }
+    }
+    // Said once by name: the participant who first entered at T, at T and a millisecond before.
+    const atT = world.entries[3]!.participantId
+    emulator.set({ now: T })
+    const listed = await collect(
+      emulator,
+      '/experience/participants?last_updated_since=2026-05-20',
+      HAND_KEY,
+      'participants',
+    )
+    expect(ids(listed)).toContain(atT)
+    // At T they show the entry and the answer given at T.
+    const shown = listed.find((p) => p.id === atT)!
+    expect(shown.firstEnteredAt.iso).toBe(T)
+    expect(shown.extras.map((x: { answeredAt: { iso: string } }) => x.answeredAt.iso)).toEqual([T])
+    expect(shown.activationsEntered.map((a: { id: string }) => a.id)).toEqual([world.activations[0]!.id])
+    emulator.set({ now: shift(T, -1) })
+    const before = await collect(emulator, '/experience/participants', HAND_KEY, 'participants')
+    expect(ids(before)).not.toContain(atT)
   })
 })
