@@ -170,3 +170,66 @@ describe('GET /__emulator/requests/stream', () => {
     ])
   })
 })
+
+describe('POST /__emulator/inspector/answer', () => {
+  /** What the page asks: an admin request as { method, path, body }. */
+  const ask = (asked: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${admin}/inspector/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(asked),
+    })
+
+  it("answers 200 with the admin API's status and body inside, its 4xx too", async () => {
+    const missing = await ask({ method: 'GET', path: '/view/demo/activations/nope' })
+    expect([missing.status, await missing.json()]).toEqual([
+      200,
+      { status: 404, body: { error: 'Activation not found: no activation has the id "nope"' } },
+    ])
+    const wrong = await ask({ method: 'POST', path: '/faults', body: { delay: 'soon' } })
+    expect(wrong.status).toBe(200)
+    expect(await wrong.json()).toMatchObject({ status: 400, body: { error: expect.stringMatching(/delay.*"soon"/) } })
+    expect(emulator.faults.list()).toEqual([])
+    const added = await ask({ method: 'POST', path: '/faults', body: { endpoint: 'list', status: 503 } })
+    expect(await added.json()).toMatchObject({ status: 201, body: { id: 'rule-1', status: 503, delay: null } })
+    expect(emulator.faults.list()).toMatchObject([{ id: 'rule-1' }])
+    const view = await ask({ method: 'GET', path: '/view/demo/activations/list?limit=2' })
+    const direct = await (await fetch(`${admin}/view/demo/activations/list?limit=2`)).json()
+    expect(await view.json()).toEqual({ status: 200, body: direct })
+    // The page's requests are the admin API's: never journaled.
+    expect(emulator.journal.entries()).toEqual([])
+  })
+
+  it('takes only JSON, and neither the live stream nor itself', async () => {
+    const form = await fetch(`${admin}/inspector/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ method: 'POST', path: '/reset' }),
+    })
+    expect([form.status, await form.json()]).toEqual([
+      415,
+      { error: 'Unsupported content type: send the request as application/json' },
+    ])
+    for (const path of ['/requests/stream', '/inspector/answer'])
+      expect((await ask({ method: 'GET', path })).status).toBe(400)
+    expect((await ask({ method: 'PUT', path: '/state' })).status).toBe(400)
+    expect((await ask({ method: 'GET', path: 'state' })).status).toBe(400)
+  })
+
+  it("passes on the page's admin token: without it, the admin API's 401 inside", async () => {
+    const locked = await createEmulator({ scenario: 'empty', now: NOW, adminToken: 'secret' })
+    const served = await serve(locked, { port: 0 })
+    try {
+      const at = (headers: Record<string, string>) =>
+        fetch(`${served.adminUrl}/inspector/answer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ method: 'GET', path: '/clock' }),
+        }).then(async (r) => [r.status, (await r.json()).status])
+      expect(await at({})).toEqual([200, 401])
+      expect(await at({ authorization: 'Bearer secret' })).toEqual([200, 200])
+    } finally {
+      await served.close()
+    }
+  })
+})
