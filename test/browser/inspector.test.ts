@@ -344,6 +344,30 @@ describe('the inspector tells the truth', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  it('shows the journal as it is after the page was away: a reset it missed, then the new requests', async () => {
+    await emulator.reset()
+    // A server of its own, stopped and started again on its port while the journal is reset.
+    let away = await serve(emulator, { port: 0 })
+    const port = Number(new URL(away.url).port)
+    try {
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      await page.goto(`${away.adminUrl}/#journal`)
+      await fetch(`${away.url}/activations/list?limit=1`, { headers: KEY })
+      const before = lastSeq()
+      await journalRow(before).waitFor()
+      await away.close()
+      await emulator.reset()
+      await api('/activations/latest')
+      const after = lastSeq()
+      away = await serve(emulator, { port })
+      // The page reconnects within 2 s, and shows the journal as it is: the new request, not the old.
+      await journalRow(after).waitFor({ timeout: 10_000 })
+      await expect(page.locator('#journal tr').count()).resolves.toBe(1)
+    } finally {
+      await away.close()
+    }
+  })
+
   it("prints no console error for the API's ordinary 4xx answers: a 404 activation, a 403 without premium, a 400 filter, a wrong rule", async () => {
     await open('entries')
     await page.locator('#entries-form [name=id]').fill('nope')
