@@ -25,16 +25,16 @@ async function clientScript(): Promise<string> {
 }
 
 /** Where the page asks the admin API through `answered` (`POST /__emulator/inspector/answer`). */
-export const ANSWER_PATH = '/inspector/answer'
+const ANSWER_PATH = '/inspector/answer'
 
 /**
  * The admin API's answer to `{ method, path, body }` (a path under `/__emulator`), always as a 200
  * `{ status, body }`. The page asks through it because a browser writes a red "Failed to load
  * resource" in its console for every response of 400 or more it fetches, and the page's 4xx are
  * ordinary: an unknown activation's 404, participants' 403 without premium, a filter's or a rule's 400.
- * The admin request carries the page's Authorization (the admin token) and JSON body; the live stream
- * (`/requests/stream`), which never ends, is read directly. Takes only `application/json`, so that no
- * other site's form can post to it.
+ * The admin request carries the page's headers (its Authorization: the admin token) and JSON body;
+ * the live stream (`/requests/stream`), which never ends, is read directly. Takes only
+ * `application/json`, so that no other site's form can post to it.
  */
 async function answered(request: Request, origin: string, admin: HttpHandler[]): Promise<Response> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
@@ -53,9 +53,9 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
   const pathname = path.split('?')[0]!
   if (pathname === '/requests/stream' || pathname.startsWith('/inspector'))
     return errorResponse(apiError(400, `path ${JSON.stringify(pathname)} is not asked through ${ANSWER_PATH}`))
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  const authorization = request.headers.get('authorization')
-  if (authorization !== null) headers['authorization'] = authorization
+  // The page's own headers (its Authorization, its Origin), as if it had asked the admin API itself.
+  const headers = new Headers(request.headers)
+  headers.delete('content-length')
   const inner = new Request(`${origin}${ADMIN_PREFIX}${path}`, {
     method,
     headers,
@@ -63,10 +63,11 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
   })
   const response =
     (await getResponse(admin, inner)) ?? errorResponse(apiError(404, `Not found: no admin endpoint at ${pathname}`))
+  // The admin API answers JSON, written into the answer as it is; anything else, as a string.
   const text = await response.text()
-  return jsonResponse(200, `{"status":${response.status},"body":${text.trim() === '' ? 'null' : text}}`, {
-    'cache-control': 'no-store',
-  })
+  const json = /\bjson\b/.test(response.headers.get('content-type') ?? '') && text.trim() !== ''
+  const answer = json ? text : JSON.stringify(text === '' ? null : text)
+  return jsonResponse(200, `{"status":${response.status},"body":${answer}}`, { 'cache-control': 'no-store' })
 }
 
 /**
