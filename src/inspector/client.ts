@@ -243,8 +243,9 @@ function stateAt(activation: Json, now: number): string {
   return now < Date.parse(activation.endTime.iso) ? 'running' : 'ended'
 }
 
-/** Asks for the view's current page and shows it, with its curl line and pager. */
+/** Asks for the view's current page and shows it, with its curl line and pager; the status line was about the page before. */
 async function showPage(name: ViewName): Promise<void> {
+  say('')
   const { account, path, query } = requestOf(name)
   $(`#${name}-curl`).textContent = curlOf(account, path, query)
   const { status, body } = await view(account, path, query)

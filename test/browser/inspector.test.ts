@@ -336,6 +336,14 @@ describe('the inspector tells the truth', () => {
     await expect(page.locator('#entries td').textContent()).resolves.toMatch(/^404: Activation not found/)
     await expect(page.locator('#entries-activation').textContent()).resolves.toBe('')
 
+    // A status line about the world shown goes when another activation is shown...
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.waitForSelector('#message:has-text("Reset:")')
+    await form.locator('[name=id]').fill(activation!.id)
+    await form.getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector(`#entries-activation:has-text("${activation!.id}")`)
+    await expect(page.locator('#message').textContent()).resolves.toBe('')
+    // ...and when the view changes.
     await page.getByRole('button', { name: 'Reset' }).click()
     await page.waitForSelector('#message:has-text("Reset:")')
     await tab('Accounts').click()
