@@ -302,6 +302,19 @@ describe('the inspector tells the truth', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  it('shows a rule added elsewhere (a test, curl) within seconds, with no request made', async () => {
+    await open('faults')
+    await expect(page.locator('#faults tr').count()).resolves.toBe(0)
+    emulator.faults.add({
+      id: 'from-a-test',
+      endpoint: 'participants',
+      delay: { min: 100, max: 300 },
+      probability: 0.5,
+    })
+    await page.waitForSelector('#faults tr[data-rule="from-a-test"]', { timeout: 8000 })
+    expect((await faultRows())[0]).toEqual(['from-a-test', 'participants', 'delay 100 to 300 ms', 'p 0.5', '0', '0'])
+  })
+
   it('follows the address: a view by its hash, and Back to the view before', async () => {
     await open()
     await tab('Faults').click()
