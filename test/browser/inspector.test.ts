@@ -416,6 +416,29 @@ describe('the inspector tells the truth', () => {
   })
 })
 
+describe('the inspector with an admin token', () => {
+  it('asks for the token once, and then shows the accounts; no console error for the 401', async () => {
+    const locked = await createEmulator({ scenario: 'empty', now: NOW, adminToken: 'secret' })
+    const served = await serve(locked, { port: 0 })
+    try {
+      page = await browser.newPage()
+      const errors: string[] = []
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+      const prompts: string[] = []
+      page.on('dialog', (dialog) => {
+        prompts.push(dialog.message())
+        void dialog.accept('secret')
+      })
+      await page.goto(`${served.adminUrl}/#accounts`)
+      await page.waitForSelector('#accounts tr[data-account="empty"]', { timeout: 10_000 })
+      expect(prompts).toEqual(['This emulator has an admin token (--admin-token). Token:'])
+      expect(errors).toEqual([])
+    } finally {
+      await served.close()
+    }
+  })
+})
+
 describe('the inspector with --no-admin', () => {
   it('is gone with the admin API', async () => {
     const closed = await serve(emulator, { port: 0, admin: false })
