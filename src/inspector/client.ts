@@ -195,7 +195,20 @@ async function loadAccounts(): Promise<void> {
       cell(left, 'left'),
     )
   })
-  $('#accounts').replaceChildren(...rows)
+  // A row a person is typing a limit in keeps its fields; only what is left in its window is new.
+  const table = $('#accounts')
+  const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.type === 'number'
+  const focused = typing ? [...table.children].find((row) => row.contains(document.activeElement)) : undefined
+  const name = focused?.getAttribute('data-account')
+  const fresh = rows.find((row: HTMLElement) => row.dataset['account'] === name)
+  if (focused && fresh) {
+    focused.querySelector('td.left')!.replaceWith(fresh.querySelector('td.left')!)
+    // The others are replaced where they are: moving the focused row would take its focus away.
+    for (const row of rows as HTMLElement[]) {
+      if (row !== fresh)
+        table.querySelector(`tr[data-account="${CSS.escape(row.dataset['account'] ?? '')}"]`)?.replaceWith(row)
+    }
+  } else table.replaceChildren(...rows)
 }
 
 // ---- the world, through the API's own answers -----------------------------------------------------

@@ -315,6 +315,21 @@ describe('the inspector tells the truth', () => {
     expect((await faultRows())[0]).toEqual(['from-a-test', 'participants', 'delay 100 to 300 ms', 'p 0.5', '0', '0'])
   })
 
+  it("keeps what a person is typing in an account's row while requests update what is left", async () => {
+    await open()
+    emulator.set({ rateLimit: { limit: 5, windowSeconds: 60 } })
+    await api('/activations/list')
+    await page.waitForSelector('td.left:has-text("demo-key: 4 left")')
+    const limit = page.getByLabel('rate limit of demo: requests')
+    await limit.fill('12')
+    await api('/activations/list')
+    await page.waitForSelector('td.left:has-text("demo-key: 3 left")')
+    await expect(limit.inputValue()).resolves.toBe('12')
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe(
+      'rate limit of demo: requests',
+    )
+  })
+
   it('follows the address: a view by its hash, and Back to the view before', async () => {
     await open()
     await tab('Faults').click()
