@@ -83,7 +83,10 @@ export type Emulator = {
   readonly live: boolean
   /** Changes settings of an account, or the clock. */
   set(settings: EmulatorSettings): void
-  /** Restores the scenario's world, settings, clock, rate-limit counts, fault rules and journal. */
+  /**
+   * Restores the scenario's world, settings, clock, rate-limit counts and fault rules, and empties the
+   * journal (whose `seq` goes on from the last request's: a number is never given twice).
+   */
   reset(): Promise<void>
   /** The scenario, seed, clock, accounts, counts and fault rules, as the admin API answers them. */
   state(): EmulatorState

@@ -5,7 +5,11 @@ export type JournalEndpoint = EndpointName
 
 /** One API request as the emulator answered it, with its place in the journal. Admin requests are never journaled. */
 export type JournalEntry = {
-  /** Its place in the journal: 1 for the first request since the start (or the last clear), then 2... */
+  /**
+   * Its place in the journal: 1 for the emulator's first request, then 2... A clear or a reset forgets
+   * the requests but not the count, so a number is never given twice: a client of the live stream that
+   * reconnects with the `Last-Event-ID` it saw before a reset is sent the requests made since.
+   */
   seq: number
 } & RequestRecord
 
@@ -40,10 +44,9 @@ export class Journal {
     return this.#entries.length > this.#size ? this.#entries.slice(-this.#size) : this.#entries.slice()
   }
 
-  /** Forgets every request; the next one is `seq` 1 again. */
+  /** Forgets every request; the next one's `seq` follows the last one's all the same. */
   clear(): void {
     this.#entries = []
-    this.#seq = 0
     for (const listener of this.#listeners) listener(null)
   }
 

@@ -90,7 +90,11 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   // every handler before the one that answers (a URL parse, the cookies, a path match each), so a
   // request outside the admin prefix, which no admin or inspector handler matches, is given the API's alone.
   const adminFirst = admin
-    ? [...(await inspectorHandlers(emulator.baseUrl)), ...emulator.adminHandlers, ...emulator.handlers]
+    ? [
+        ...(await inspectorHandlers(emulator.baseUrl, emulator.adminHandlers)),
+        ...emulator.adminHandlers,
+        ...emulator.handlers,
+      ]
     : emulator.handlers
   const served: Served = {
     handlersFor: (request) =>

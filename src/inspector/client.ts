@@ -29,26 +29,38 @@ function say(text: string, error = false): void {
   line.classList.toggle('error', error)
 }
 
-/** One admin request; its `{"error"}` becomes a thrown Error with that message. Asks for the admin token on a 401. */
-async function admin(method: string, path: string, body?: unknown): Promise<Json> {
+/**
+ * The admin API's answer to a request, as `{ status, body }`. Asked through `POST /__emulator/inspector/answer`,
+ * which answers 200 with the admin API's status inside: a browser writes a red console error for every
+ * response of 400 or more, and this page's are ordinary (an unknown activation, a rule typed wrong).
+ * Asks for the admin token on a 401.
+ */
+async function answer(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token) headers['authorization'] = `Bearer ${token}`
-  const response = await fetch(`${ADMIN}${path}`, {
-    method,
+  const response = await fetch(`${ADMIN}/inspector/answer`, {
+    method: 'POST',
     headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    body: JSON.stringify({ method, path, ...(body === undefined ? {} : { body }) }),
   })
-  if (response.status === 401) {
+  if (!response.ok) throw new Error(`POST ${ADMIN}/inspector/answer: ${response.status}`)
+  const answered = (await response.json()) as { status: number; body: Json }
+  if (answered.status === 401) {
     const given = prompt('This emulator has an admin token (--admin-token). Token:')
     if (given) {
       token = given
       sessionStorage.setItem(TOKEN_KEY, given)
-      return admin(method, path, body)
+      return answer(method, path, body)
     }
   }
-  const answer = await response.json()
-  if (!response.ok) throw new Error(`${method} ${ADMIN}${path}: ${response.status} ${answer.error}`)
-  return answer
+  return answered
+}
+
+/** One admin request's body; its `{"error"}` becomes a thrown Error with that message. */
+async function admin(method: string, path: string, body?: unknown): Promise<Json> {
+  const { status, body: answered } = await answer(method, path, body)
+  if (status >= 400) throw new Error(`${method} ${ADMIN}${path}: ${status} ${answered?.error}`)
+  return answered
 }
 
 /** Runs an action of the page, and says its error if it fails. */
@@ -183,7 +195,20 @@ async function loadAccounts(): Promise<void> {
       cell(left, 'left'),
     )
   })
-  $('#accounts').replaceChildren(...rows)
+  // A row a person is typing a limit in keeps its fields; only what is left in its window is new.
+  const table = $('#accounts')
+  const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.type === 'number'
+  const focused = typing ? [...table.children].find((row) => row.contains(document.activeElement)) : undefined
+  const name = focused?.getAttribute('data-account')
+  const fresh = rows.find((row: HTMLElement) => row.dataset['account'] === name)
+  if (focused && fresh) {
+    focused.querySelector('td.left')!.replaceWith(fresh.querySelector('td.left')!)
+    // The others are replaced where they are: moving the focused row would take its focus away.
+    for (const row of rows as HTMLElement[]) {
+      if (row !== fresh)
+        table.querySelector(`tr[data-account="${CSS.escape(row.dataset['account'] ?? '')}"]`)?.replaceWith(row)
+    }
+  } else table.replaceChildren(...rows)
 }
 
 // ---- the world, through the API's own answers -----------------------------------------------------
@@ -191,11 +216,7 @@ async function loadAccounts(): Promise<void> {
 /** The API's answer to `path?query` for an account, through `GET /__emulator/view/...`: never journaled, never limited. */
 async function view(account: string, path: string, query: URLSearchParams): Promise<{ status: number; body: Json }> {
   const search = query.toString()
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
-  const response = await fetch(`${ADMIN}/view/${encodeURIComponent(account)}${path}${search ? `?${search}` : ''}`, {
-    headers,
-  })
-  return { status: response.status, body: await response.json() }
+  return answer('GET', `/view/${encodeURIComponent(account)}${path}${search ? `?${search}` : ''}`)
 }
 
 /** The curl line that asks the API itself for the same data. */
@@ -235,8 +256,9 @@ function stateAt(activation: Json, now: number): string {
   return now < Date.parse(activation.endTime.iso) ? 'running' : 'ended'
 }
 
-/** Asks for the view's current page and shows it, with its curl line and pager. */
+/** Asks for the view's current page and shows it, with its curl line and pager; the status line was about the page before. */
 async function showPage(name: ViewName): Promise<void> {
+  say('')
   const { account, path, query } = requestOf(name)
   $(`#${name}-curl`).textContent = curlOf(account, path, query)
   const { status, body } = await view(account, path, query)
@@ -244,6 +266,8 @@ async function showPage(name: ViewName): Promise<void> {
   const state = pages[name]
   if (status !== 200) {
     state.next = null
+    // The caption names the activation shown: none is, now.
+    if (name === 'entries') $('#entries-activation').textContent = ''
     tbody.replaceChildren(
       el('tr', {}, el('td', { colSpan: 6, className: `status ${statusClass(status)}` }, `${status}: ${body.error}`)),
     )
@@ -309,7 +333,7 @@ async function openEntries(account: string, id: string): Promise<void> {
   ;(form.elements.namedItem('account') as HTMLSelectElement).value = account
   ;(form.elements.namedItem('id') as HTMLInputElement).value = id
   Object.assign(pages.entries, { cursor: null, page: 1 })
-  await select('entries')
+  await go('entries')
 }
 
 // ---- the journal, live ----------------------------------------------------------------------------
@@ -344,8 +368,36 @@ function addJournalRow(r: Json): void {
   const body = $('#journal')
   body.prepend(row)
   while (body.children.length > JOURNAL_ROWS) body.lastElementChild?.remove()
-  if (r.endpoint && !$('#view-accounts').hidden) act(loadAccounts)
+  // A request to an endpoint may have spent a key's window or been counted by a fault rule.
+  if (r.endpoint && current === 'accounts') reloadAccounts()
+  if (r.endpoint && current === 'faults') reloadFaults()
 }
+
+/**
+ * Runs `load` now, or once more when the run under way ends: a burst of journal events (a client's
+ * polling, the stream's first 500 rows) makes one or two loads at a time, never a queue of them.
+ */
+function coalesced(load: () => Promise<void>): () => void {
+  let running = false
+  let again = false
+  const run = (): void => {
+    running = true
+    again = false
+    load()
+      .catch((error: Error) => say(error.message, true))
+      .finally(() => {
+        running = false
+        if (again) run()
+      })
+  }
+  return () => {
+    if (running) again = true
+    else run()
+  }
+}
+
+const reloadAccounts = coalesced(() => loadAccounts())
+const reloadFaults = coalesced(() => loadFaults())
 
 /** What a journaled request was answered: an error's own `{"error"}`, or for a 200 the same request asked again now. */
 async function showResponse(r: Json): Promise<void> {
@@ -366,14 +418,19 @@ async function showResponse(r: Json): Promise<void> {
   pre.textContent = text
 }
 
-/** Reads `GET /__emulator/requests/stream` (server-sent events) through fetch, which can send the admin token; reconnects. */
-async function followJournal(lastId: number | null = null): Promise<void> {
+/**
+ * Reads `GET /__emulator/requests/stream` (server-sent events) through fetch, which can send the admin
+ * token; reconnects. Each connection starts the table again from the stream's last 500 requests, with
+ * no `Last-Event-ID`: while the page was away the journal may have been cleared or reset, and rows kept
+ * from before would show requests the journal no longer has.
+ */
+async function followJournal(): Promise<void> {
   const headers: Record<string, string> = { accept: 'text/event-stream' }
   if (token) headers['authorization'] = `Bearer ${token}`
-  if (lastId !== null) headers['last-event-id'] = String(lastId)
   try {
     const response = await fetch(`${ADMIN}/requests/stream?limit=${JOURNAL_ROWS}`, { headers })
     if (!response.ok || !response.body) throw new Error(`journal stream: ${response.status}`)
+    clearJournal()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
     let buffered = ''
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
@@ -384,21 +441,22 @@ async function followJournal(lastId: number | null = null): Promise<void> {
         buffered = buffered.slice(end + 2)
         const type = /^event: (.*)$/m.exec(event)?.[1]
         const data = /^data: (.*)$/m.exec(event)?.[1]
-        if (type === 'clear') {
-          journalRows.clear()
-          $('#journal').replaceChildren()
-          lastId = null
-        } else if (type === 'request' && data) {
-          const entry = JSON.parse(data)
-          lastId = entry.seq
-          addJournalRow(entry)
-        }
+        if (type === 'clear') clearJournal()
+        else if (type === 'request' && data) addJournalRow(JSON.parse(data))
       }
     }
   } catch {
     // The server went away or restarted: try again shortly.
   }
-  setTimeout(() => void followJournal(lastId), 2000)
+  setTimeout(() => void followJournal(), 2000)
+}
+
+/** Empties the journal's table, and the response shown of a request it had. */
+function clearJournal(): void {
+  journalRows.clear()
+  $('#journal').replaceChildren()
+  $('#response-title').hidden = true
+  $('#response').hidden = true
 }
 
 // ---- fault rules ----------------------------------------------------------------------------------
@@ -415,17 +473,21 @@ async function loadFaults(): Promise<void> {
           say(`Removed the rule ${f.id}`)
         }),
       )
-      const appliesTo = [f.endpoint ?? 'any', f.key ? `key ${f.key}` : '', f.after ? `after ${f.after}` : '']
+      // The admin API's rule (src/fault-rules.ts's FaultRule): what it does not have is null.
+      const appliesTo = [f.endpoint, f.key !== null ? `key ${f.key}` : '', f.after ? `after ${f.after}` : '']
         .filter(Boolean)
         .join(', ')
       const effect =
-        f.status !== undefined
-          ? `status ${f.status}${f.error ? ` "${f.error}"` : ''}`
-          : f.drop !== undefined
+        f.status !== null
+          ? `status ${f.status}${f.error !== null ? ` "${f.error}"` : ''}`
+          : f.drop !== null
             ? `drop ${f.drop}`
-            : `delay ${JSON.stringify(f.delay)}`
+            : `delay ${f.delay.min === f.delay.max ? f.delay.min : `${f.delay.min} to ${f.delay.max}`} ms`
       const often =
-        [f.times !== undefined ? `${f.times} times` : '', f.probability !== undefined ? `p ${f.probability}` : '']
+        [
+          f.times === null ? '' : f.times === 1 ? 'once' : `${f.times} times`,
+          f.probability === null ? '' : `p ${f.probability}`,
+        ]
           .filter(Boolean)
           .join(', ') || 'every time'
       return el(
@@ -472,7 +534,9 @@ async function refreshView(): Promise<void> {
   }
 }
 
+/** Shows a view, as its tab, a link, Back or a typed address asks; the status line was about the view left. */
 async function select(name: string): Promise<void> {
+  if (name !== current) say('')
   current = name
   for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]')) {
     const on = tab.dataset['view'] === name
@@ -484,17 +548,36 @@ async function select(name: string): Promise<void> {
   await refreshView()
 }
 
+/** Goes to a view as a link would: a new entry in the history, so that Back comes back here. */
+async function go(name: string): Promise<void> {
+  if (location.hash !== `#${name}`) history.pushState(null, '', `#${name}`)
+  await select(name)
+}
+
+/** The view the address names, or the accounts. */
+const viewOfAddress = () => {
+  const name = location.hash.slice(1)
+  return document.querySelector(`[role=tab][data-view="${CSS.escape(name)}"]`) ? name : 'accounts'
+}
+
 function wire(): void {
   const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role=tab]')]
   for (const tab of tabs) {
-    tab.addEventListener('click', () => act(() => select(tab.dataset['view']!)))
+    tab.addEventListener('click', () => act(() => go(tab.dataset['view']!)))
     // Arrow keys move between tabs, as in any tab list.
     tab.addEventListener('keydown', (event) => {
       const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
       if (!step) return
       const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length]!
       next.focus()
-      act(() => select(next.dataset['view']!))
+      act(() => go(next.dataset['view']!))
+    })
+  }
+  // Back, Forward, a link or an address typed: the view follows (each fires one of the two, or both).
+  for (const type of ['hashchange', 'popstate']) {
+    window.addEventListener(type, () => {
+      const name = viewOfAddress()
+      if (name !== current) act(() => select(name))
     })
   }
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance]')) {
@@ -573,10 +656,14 @@ async function start(): Promise<void> {
   tookClock(state.clock)
   await loadAccounts()
   setInterval(showClock, 1000)
-  setInterval(() => act(async () => tookClock(await admin('GET', '/clock'))), 5000)
+  // What others change (a test, curl: the clock, the rules) shows within 5 s; what requests change, at
+  // once. Not the accounts: their table has fields a person may be typing in.
+  setInterval(() => {
+    act(async () => tookClock(await admin('GET', '/clock')))
+    if (current === 'faults') reloadFaults()
+  }, 5000)
   void followJournal()
-  const first = location.hash.slice(1)
-  await select(document.querySelector(`[data-view="${first}"]`) ? first : 'accounts')
+  await select(viewOfAddress())
 }
 
 act(start)

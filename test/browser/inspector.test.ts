@@ -24,10 +24,18 @@ afterAll(async () => {
   await server?.close()
 })
 
+/** The page's console errors and uncaught exceptions, since it was opened. */
+let consoleErrors: string[] = []
+
 /** A fresh page on a fresh world, at a view, at 1280x800. */
 async function open(view = 'accounts'): Promise<Page> {
   await emulator.reset()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  consoleErrors = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
   await page.goto(`${server.adminUrl}/#${view}`)
   await page.waitForSelector('#accounts tr', { state: 'attached' })
   return page
@@ -41,6 +49,8 @@ const api = (path: string) => fetch(`${server.url}${path}`, { headers: KEY })
 const tab = (name: string) => page.getByRole('tab', { name })
 /** The journal's row of a request, by its number. */
 const journalRow = (seq: number) => page.locator(`#journal tr[data-seq="${seq}"]`)
+/** The number of the last request journaled (numbers go on across resets). */
+const lastSeq = () => emulator.journal.entries().at(-1)!.seq
 
 describe('the inspector', () => {
   it('switches premium off through the admin API, and the next participants request shows as 403 in the journal', async () => {
@@ -54,12 +64,13 @@ describe('the inspector', () => {
 
     expect((await api('/experience/participants?limit=5')).status).toBe(403)
     await tab('Journal').click()
-    const row = journalRow(1)
+    const seq = lastSeq()
+    const row = journalRow(seq)
     await row.waitFor()
     await expect(row.locator('td.status').textContent()).resolves.toBe('403')
     await expect(row.textContent()).resolves.toContain('/experience/participants?limit=5')
     // A click on the request shows its response: the API's own {"error"} body.
-    await row.getByRole('button', { name: '1' }).click()
+    await row.getByRole('button', { name: String(seq) }).click()
     const shown = JSON.parse((await page.locator('#response').textContent())!)
     expect(shown).toEqual({
       error: 'The participants list is a premium feature, and it is not enabled for this account',
@@ -126,9 +137,10 @@ describe('the inspector', () => {
     const answer = await api('/activations/list?limit=2')
     expect(answer.status).toBe(503)
     await tab('Journal').click()
-    await journalRow(1).waitFor()
-    await expect(journalRow(1).locator('td').last().textContent()).resolves.toBe('rule-1')
-    await expect(journalRow(1).locator('td.status span').getAttribute('class')).resolves.toBe('s5')
+    const row = journalRow(lastSeq())
+    await row.waitFor()
+    await expect(row.locator('td').last().textContent()).resolves.toBe('rule-1')
+    await expect(row.locator('td.status span').getAttribute('class')).resolves.toBe('s5')
 
     await tab('Faults').click()
     await page.waitForSelector('#faults tr[data-rule="rule-1"] >> text=(spent)')
@@ -222,12 +234,222 @@ describe('the inspector', () => {
   ])('fits a %i px wide window without the page scrolling sideways', async (width, height) => {
     await open('journal')
     await api('/activations/list?limit=1&types[]=trivia&types[]=giveaway&state=running')
-    await journalRow(1).waitFor()
+    await journalRow(lastSeq()).waitFor()
     for (const view of ['accounts', 'activations', 'journal', 'faults']) {
       await page.setViewportSize({ width, height })
       await tab(view[0]!.toUpperCase() + view.slice(1)).click()
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
       expect({ view, overflow }).toEqual({ view, overflow: 0 })
+    }
+  })
+})
+
+describe('the inspector tells the truth', () => {
+  /** The fault table's rows as their cells' text, the Remove button's cell left out. */
+  const faultRows = () =>
+    page.$$eval('#faults tr', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].slice(0, -1).map((td) => td.textContent)),
+    )
+
+  async function addRule(fields: Record<string, string>): Promise<void> {
+    const form = page.locator('#fault-form')
+    const before = await page.locator('#faults tr').count()
+    for (const [name, value] of Object.entries(fields)) {
+      const field = form.locator(`[name=${name}]`)
+      if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(value)
+      else await field.fill(value)
+    }
+    await form.getByRole('button', { name: 'Add the rule' }).click()
+    await page.waitForFunction((n) => document.querySelectorAll('#faults tr').length === n, before + 1)
+  }
+
+  it('shows delay, drop and status rules as they are, and their counts move while the view is open', async () => {
+    await open('faults')
+    await addRule({ endpoint: 'list', effect: 'delay', delay: '10', times: '', error: '' })
+    await addRule({ endpoint: 'latest', effect: 'drop', drop: 'connection', times: '1' })
+    await addRule({ endpoint: 'participants', effect: 'status', status: '503', error: 'Down', times: '2' })
+    expect(await faultRows()).toEqual([
+      ['rule-1', 'list', 'delay 10 ms', 'every time', '0', '0'],
+      ['rule-2', 'latest', 'drop connection', 'once', '0', '0'],
+      ['rule-3', 'participants', 'status 503 "Down"', '2 times', '0', '0'],
+    ])
+    await expect(page.locator('#faults').textContent()).resolves.not.toMatch(/null|undefined/)
+
+    // Requests from elsewhere; the page is left alone, and its table follows.
+    expect((await api('/activations/list?limit=1')).status).toBe(200)
+    await expect(api('/activations/latest')).rejects.toThrow()
+    expect((await api('/experience/participants?limit=1')).status).toBe(503)
+    const moved = [
+      ['rule-1', 'list', 'delay 10 ms', 'every time', '1', '1'],
+      ['rule-2', 'latest', 'drop connection', 'once (spent)', '1', '1'],
+      ['rule-3', 'participants', 'status 503 "Down"', '2 times', '1', '1'],
+    ]
+    await page.waitForFunction(
+      (want) =>
+        JSON.stringify(
+          [...document.querySelectorAll('#faults tr')].map((r) =>
+            [...r.querySelectorAll('td')].slice(0, -1).map((td) => td.textContent),
+          ),
+        ) === want,
+      JSON.stringify(moved),
+      { timeout: 5000 },
+    )
+    expect(emulator.faults.list().map((r) => [r.matched, r.fired])).toEqual([
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ])
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('shows a rule added elsewhere (a test, curl) within seconds, with no request made', async () => {
+    await open('faults')
+    await expect(page.locator('#faults tr').count()).resolves.toBe(0)
+    emulator.faults.add({
+      id: 'from-a-test',
+      endpoint: 'participants',
+      delay: { min: 100, max: 300 },
+      probability: 0.5,
+    })
+    await page.waitForSelector('#faults tr[data-rule="from-a-test"]', { timeout: 8000 })
+    expect((await faultRows())[0]).toEqual(['from-a-test', 'participants', 'delay 100 to 300 ms', 'p 0.5', '0', '0'])
+  })
+
+  it("keeps what a person is typing in an account's row while requests update what is left", async () => {
+    await open()
+    emulator.set({ rateLimit: { limit: 5, windowSeconds: 60 } })
+    await api('/activations/list')
+    await page.waitForSelector('td.left:has-text("demo-key: 4 left")')
+    const limit = page.getByLabel('rate limit of demo: requests')
+    await limit.fill('12')
+    await api('/activations/list')
+    await page.waitForSelector('td.left:has-text("demo-key: 3 left")')
+    await expect(limit.inputValue()).resolves.toBe('12')
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe(
+      'rate limit of demo: requests',
+    )
+  })
+
+  it('follows the address: a view by its hash, and Back to the view before', async () => {
+    await open()
+    await tab('Faults').click()
+    await tab('Journal').click()
+    expect(new URL(page.url()).hash).toBe('#journal')
+    await page.goBack()
+    await page.waitForSelector('#view-faults', { state: 'visible', timeout: 5000 })
+    await expect(tab('Faults').getAttribute('aria-selected')).resolves.toBe('true')
+    await expect(page.locator('#view-journal').isHidden()).resolves.toBe(true)
+    await page.goBack()
+    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: 5000 })
+    await page.goForward()
+    await page.waitForSelector('#view-faults', { state: 'visible', timeout: 5000 })
+    // A link or a hand-typed hash.
+    await page.evaluate(() => (location.hash = '#participants'))
+    await page.waitForSelector('#view-participants', { state: 'visible', timeout: 5000 })
+    await expect(tab('Participants').getAttribute('aria-selected')).resolves.toBe('true')
+    await expect(page.locator('#view-faults').isHidden()).resolves.toBe(true)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it("says nothing stale: the status line goes with its view, and the entries' caption with its activation", async () => {
+    await open('entries')
+    const [activation] = emulator.db.index.activations.values()
+    const form = page.locator('#entries-form')
+    await form.locator('[name=id]').fill(activation!.id)
+    await form.getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector(`#entries-activation:has-text("${activation!.id}")`)
+    await form.locator('[name=id]').fill('nope')
+    await form.getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#entries td.s4')
+    await expect(page.locator('#entries td').textContent()).resolves.toMatch(/^404: Activation not found/)
+    await expect(page.locator('#entries-activation').textContent()).resolves.toBe('')
+
+    // A status line about the world shown goes when another activation is shown...
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.waitForSelector('#message:has-text("Reset:")')
+    await form.locator('[name=id]').fill(activation!.id)
+    await form.getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector(`#entries-activation:has-text("${activation!.id}")`)
+    await expect(page.locator('#message').textContent()).resolves.toBe('')
+    // ...and when the view changes.
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.waitForSelector('#message:has-text("Reset:")')
+    await tab('Accounts').click()
+    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: 5000 })
+    await expect(page.locator('#message').textContent()).resolves.toBe('')
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('shows the journal as it is after the page was away: a reset it missed, then the new requests', async () => {
+    await emulator.reset()
+    // A server of its own, stopped and started again on its port while the journal is reset.
+    let away = await serve(emulator, { port: 0 })
+    const port = Number(new URL(away.url).port)
+    try {
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      await page.goto(`${away.adminUrl}/#journal`)
+      await fetch(`${away.url}/activations/list?limit=1`, { headers: KEY })
+      const before = lastSeq()
+      await journalRow(before).waitFor()
+      await away.close()
+      await emulator.reset()
+      await api('/activations/latest')
+      const after = lastSeq()
+      away = await serve(emulator, { port })
+      // The page reconnects within 2 s, and shows the journal as it is: the new request, not the old.
+      await journalRow(after).waitFor({ timeout: 10_000 })
+      await expect(page.locator('#journal tr').count()).resolves.toBe(1)
+    } finally {
+      await away.close()
+    }
+  })
+
+  it("prints no console error for the API's ordinary 4xx answers: a 404 activation, a 403 without premium, a 400 filter, a wrong rule", async () => {
+    await open('entries')
+    await page.locator('#entries-form [name=id]').fill('nope')
+    await page.locator('#entries-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#entries td.s4')
+
+    emulator.set({ premium: false })
+    await tab('Participants').click()
+    await page.waitForSelector('#participants td.s4')
+    await expect(page.locator('#participants td').textContent()).resolves.toMatch(/^403: The participants list/)
+
+    await tab('Activations').click()
+    await page.locator('#activations-form [name=start_date]').fill('yesterday')
+    await page.locator('#activations-form').getByRole('button', { name: 'Show' }).click()
+    await page.waitForSelector('#activations td.s4')
+    await expect(page.locator('#activations td').textContent()).resolves.toMatch(/^400: start_date/)
+
+    await tab('Faults').click()
+    await page.locator('#fault-form [name=effect]').selectOption('delay')
+    await page.locator('#fault-form [name=delay]').fill('soon')
+    await page.getByRole('button', { name: 'Add the rule' }).click()
+    await page.waitForSelector('#message.error')
+    expect(emulator.journal.entries()).toEqual([])
+    expect(consoleErrors).toEqual([])
+  })
+})
+
+describe('the inspector with an admin token', () => {
+  it('asks for the token once, and then shows the accounts; no console error for the 401', async () => {
+    const locked = await createEmulator({ scenario: 'empty', now: NOW, adminToken: 'secret' })
+    const served = await serve(locked, { port: 0 })
+    try {
+      page = await browser.newPage()
+      const errors: string[] = []
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+      const prompts: string[] = []
+      page.on('dialog', (dialog) => {
+        prompts.push(dialog.message())
+        void dialog.accept('secret')
+      })
+      await page.goto(`${served.adminUrl}/#accounts`)
+      await page.waitForSelector('#accounts tr[data-account="empty"]', { timeout: 10_000 })
+      expect(prompts).toEqual(['This emulator has an admin token (--admin-token). Token:'])
+      expect(errors).toEqual([])
+    } finally {
+      await served.close()
     }
   })
 })

@@ -83,7 +83,8 @@ async function readEvents(
   const events: Array<{ event: string; id?: string; data: any }> = []
   let text = ''
   while (!done(events)) {
-    const { value, done: ended } = await reader.read()
+    // A stream that ends, or a fetch aborted by its signal (a timeout), ends the reading: the events so far.
+    const { value, done: ended } = await reader.read().catch(() => ({ value: '', done: true }))
     if (ended) break
     text += value
     let end: number
@@ -96,7 +97,7 @@ async function readEvents(
       events.push({ event, ...(id ? { id } : {}), data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) })
     }
   }
-  await reader.cancel()
+  await reader.cancel().catch(() => {})
   return events
 }
 
@@ -104,6 +105,8 @@ describe('GET /__emulator/requests/stream', () => {
   it('sends the last requests, then each new one as it is recorded, and a clear', async () => {
     await api('/activations/list?limit=1')
     await api('/activations/nope')
+    // The journal's numbers go on across the resets of the earlier tests: this test's first request's.
+    const first = emulator.journal.entries()[0]!.seq
     const response = await fetch(`${admin}/requests/stream?limit=1`)
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
     const reading = readEvents(response, (events) => events.length === 3)
@@ -112,8 +115,8 @@ describe('GET /__emulator/requests/stream', () => {
     await fetch(`${admin}/requests`, { method: 'DELETE' })
     const events = await reading
     expect(events.map((e) => [e.event, e.id, e.data.seq, e.data.path])).toEqual([
-      ['request', '2', 2, '/activations/nope'],
-      ['request', '3', 3, '/experience/participants'],
+      ['request', `${first + 1}`, first + 1, '/activations/nope'],
+      ['request', `${first + 2}`, first + 2, '/experience/participants'],
       ['clear', undefined, undefined, undefined],
     ])
     expect(events[0]!.data).toMatchObject({
@@ -126,9 +129,37 @@ describe('GET /__emulator/requests/stream', () => {
     await api('/activations/list?limit=1')
     await api('/activations/nope')
     await api('/activations/list?limit=2')
-    const response = await fetch(`${admin}/requests/stream?endpoint=list`, { headers: { 'Last-Event-ID': '1' } })
+    const first = emulator.journal.entries()[0]!.seq
+    const response = await fetch(`${admin}/requests/stream?endpoint=list`, {
+      headers: { 'Last-Event-ID': String(first) },
+    })
     const events = await readEvents(response, (events) => events.length === 1)
-    expect(events.map((e) => e.data.seq)).toEqual([3])
+    expect(events.map((e) => e.data.seq)).toEqual([first + 2])
+  })
+
+  it('keeps counting across a reset and a clear: a client reconnecting with an older Last-Event-ID sees the new requests', async () => {
+    await api('/activations/list?limit=1')
+    await api('/activations/nope')
+    const before = await readEvents(await fetch(`${admin}/requests/stream`), (events) => events.length === 2)
+    const lastId = before[1]!.id!
+    // The page is away (a laptop asleep, a server restarted behind a proxy) while the journal starts again.
+    await emulator.reset()
+    await api('/activations/list?limit=3')
+    await fetch(`${admin}/requests`, { method: 'DELETE' })
+    await api('/activations/list?limit=4')
+    await api('/activations/latest')
+    const response = await fetch(`${admin}/requests/stream`, {
+      headers: { 'Last-Event-ID': lastId },
+      signal: AbortSignal.timeout(2000),
+    })
+    const events = await readEvents(response, (events) => events.length === 2)
+    expect(events.map((e) => e.data.path)).toEqual(['/activations/list', '/activations/latest'])
+    expect(events[0]!.data.query).toEqual({ limit: ['4'] })
+    // Each number is new: above every number the client has seen, one apart, and its event id.
+    const seqs = events.map((e) => e.data.seq)
+    expect(seqs[0]).toBeGreaterThan(Number(lastId))
+    expect(seqs[1]).toBe(seqs[0] + 1)
+    expect(events.map((e) => e.id)).toEqual(seqs.map(String))
   })
 
   it('answers 400 for a bad filter', async () => {
@@ -137,5 +168,68 @@ describe('GET /__emulator/requests/stream', () => {
       400,
       { error: 'status must be an integer from 0 to 599, got "abc"' },
     ])
+  })
+})
+
+describe('POST /__emulator/inspector/answer', () => {
+  /** What the page asks: an admin request as { method, path, body }. */
+  const ask = (asked: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${admin}/inspector/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(asked),
+    })
+
+  it("answers 200 with the admin API's status and body inside, its 4xx too", async () => {
+    const missing = await ask({ method: 'GET', path: '/view/demo/activations/nope' })
+    expect([missing.status, await missing.json()]).toEqual([
+      200,
+      { status: 404, body: { error: 'Activation not found: no activation has the id "nope"' } },
+    ])
+    const wrong = await ask({ method: 'POST', path: '/faults', body: { delay: 'soon' } })
+    expect(wrong.status).toBe(200)
+    expect(await wrong.json()).toMatchObject({ status: 400, body: { error: expect.stringMatching(/delay.*"soon"/) } })
+    expect(emulator.faults.list()).toEqual([])
+    const added = await ask({ method: 'POST', path: '/faults', body: { endpoint: 'list', status: 503 } })
+    expect(await added.json()).toMatchObject({ status: 201, body: { id: 'rule-1', status: 503, delay: null } })
+    expect(emulator.faults.list()).toMatchObject([{ id: 'rule-1' }])
+    const view = await ask({ method: 'GET', path: '/view/demo/activations/list?limit=2' })
+    const direct = await (await fetch(`${admin}/view/demo/activations/list?limit=2`)).json()
+    expect(await view.json()).toEqual({ status: 200, body: direct })
+    // The page's requests are the admin API's: never journaled.
+    expect(emulator.journal.entries()).toEqual([])
+  })
+
+  it('takes only JSON, and neither the live stream nor itself', async () => {
+    const form = await fetch(`${admin}/inspector/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ method: 'POST', path: '/reset' }),
+    })
+    expect([form.status, await form.json()]).toEqual([
+      415,
+      { error: 'Unsupported content type: send the request as application/json' },
+    ])
+    for (const path of ['/requests/stream', '/inspector/answer'])
+      expect((await ask({ method: 'GET', path })).status).toBe(400)
+    expect((await ask({ method: 'PUT', path: '/state' })).status).toBe(400)
+    expect((await ask({ method: 'GET', path: 'state' })).status).toBe(400)
+  })
+
+  it("passes on the page's admin token: without it, the admin API's 401 inside", async () => {
+    const locked = await createEmulator({ scenario: 'empty', now: NOW, adminToken: 'secret' })
+    const served = await serve(locked, { port: 0 })
+    try {
+      const at = (headers: Record<string, string>) =>
+        fetch(`${served.adminUrl}/inspector/answer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ method: 'GET', path: '/clock' }),
+        }).then(async (r) => [r.status, (await r.json()).status])
+      expect(await at({})).toEqual([200, 401])
+      expect(await at({ authorization: 'Bearer secret' })).toEqual([200, 200])
+    } finally {
+      await served.close()
+    }
   })
 })
