@@ -1,10 +1,19 @@
 import { execFile, spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { dirname, join, normalize as normalizePath } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { guideFiles, readDocBlocks, ROOT, RUNNABLE, where, type DocBlock } from '../support/doc-blocks.js'
+import {
+  guideFiles,
+  headingAnchors,
+  readDocBlocks,
+  relativeLinks,
+  ROOT,
+  RUNNABLE,
+  where,
+  type DocBlock,
+} from '../support/doc-blocks.js'
 import {
   exampleEnv,
   freePort,
@@ -169,6 +178,20 @@ describe('the examples of the README and docs/', () => {
     for (const block of tsBlocks) writeFileSync(join(sandbox.project, blockFile(block)), block.source)
   }, 120_000)
   afterAll(() => rmSync(sandbox.dir, { recursive: true, force: true }))
+
+  it('link to files and headings that exist', () => {
+    const broken: string[] = []
+    for (const { file } of guides) {
+      for (const link of relativeLinks(readFileSync(join(ROOT, file), 'utf8'))) {
+        const [path = '', anchor] = link.split('#')
+        const target = path === '' ? file : normalizePath(join(dirname(file), path))
+        if (!existsSync(join(ROOT, target))) broken.push(`${file}: ${link} (no file ${target})`)
+        else if (anchor && !headingAnchors(readFileSync(join(ROOT, target), 'utf8')).has(anchor))
+          broken.push(`${file}: ${link} (no heading #${anchor} in ${target})`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
 
   it(`say why when they are not run, in at most ${MAX_NOT_RUN} blocks`, () => {
     const notRun = guides.flatMap(({ blocks }) => blocks.filter((b) => RUNNABLE.has(b.kind) && b.notRun !== null))

@@ -113,3 +113,28 @@ export function readDocBlocks(file: string, text = readFileSync(join(ROOT, file)
 export function where(block: DocBlock): string {
   return `${relative(ROOT, join(ROOT, block.file))}:${block.line}`
 }
+
+/** The anchors of a guide's headings, as GitHub makes them (`## In CI` is `#in-ci`). */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>()
+  let inFence = false
+  for (const line of text.split('\n')) {
+    if (/^\s*```/.test(line)) inFence = !inFence
+    const heading = inFence ? null : /^#{1,6}\s+(.*)$/.exec(line)
+    if (!heading) continue
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-')
+    let anchor = slug
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`
+    anchors.add(anchor)
+  }
+  return anchors
+}
+
+/** Every relative link of a guide (`[text](docs/x.md#y)`, `![alt](x.png)`), outside code. */
+export function relativeLinks(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '')
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((to) => !/^[a-z]+:/.test(to))
+}
