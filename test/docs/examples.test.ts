@@ -108,6 +108,8 @@ async function runToEnd(
     if (block.runForSeconds !== null) {
       const code = await Promise.race([started.exited, sleep(block.runForSeconds * 1000, 'running' as const)])
       if (code !== 'running') expect(code, `${where(block)} exited early: ${started.stderr()}`).toBe(0)
+      // Stopped, it must have shown that it works: a poller prints what it found.
+      else await waitFor(started, () => started.stdout().trim() !== '', `output from ${where(block)}`, 20_000)
     } else {
       const code = await Promise.race([started.exited, sleep(60_000, 'timeout' as const)])
       expect(code, `${where(block)}: ${started.stderr()}`).toBe(0)
