@@ -24,6 +24,7 @@ import {
   type DocSandbox,
   type Started,
 } from '../support/doc-sandbox.js'
+import type { BlockRun } from '../support/doc-block-runner.js'
 
 // Every code block of the README and docs/ that a user would run, run as docs/development.md says:
 // shell and Python blocks guide by guide against the built command line, TypeScript blocks against
@@ -173,6 +174,22 @@ const isTestFile = (block: DocBlock) => /from 'vitest'/.test(block.source)
 const blockFile = (block: DocBlock) =>
   `blocks/${block.file.replace(/\.md$/, '').replace(/\//g, '-')}-L${block.line}${isTestFile(block) ? '.test' : ''}.ts`
 
+const scriptBlocks = tsBlocks.filter((b) => !isTestFile(b) && !b.fileName)
+let scripts: Promise<Record<string, BlockRun>> | undefined
+/** Runs every TypeScript block that is not a test file, once, in one process (test/support/doc-block-runner.ts). */
+function runScripts(): Promise<Record<string, BlockRun>> {
+  scripts ??= freePort().then(async (port) => {
+    const runner = join(ROOT, 'test', 'support', 'doc-block-runner.ts')
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', runner, ...scriptBlocks.map(blockFile)], {
+      cwd: sandbox.project,
+      env: exampleEnv(sandbox, port),
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    return JSON.parse(stdout) as Record<string, BlockRun>
+  })
+  return scripts
+}
+
 describe('the examples of the README and docs/', () => {
   beforeAll(() => {
     sandbox = makeSandbox()
@@ -230,12 +247,12 @@ describe('the examples of the README and docs/', () => {
       })
     }, 120_000)
 
-    for (const block of tsBlocks.filter((b) => !isTestFile(b) && !b.fileName)) {
+    for (const block of scriptBlocks) {
       it(`${where(block)} runs`, async () => {
-        const env = exampleEnv(sandbox, await freePort())
-        const output = await runToEnd(block, process.execPath, ['--import', 'tsx', blockFile(block)], env)
-        expectOutput(block, output, null)
-      }, 60_000)
+        const run = (await runScripts())[blockFile(block)]
+        expect(run?.error ?? null, `${where(block)} failed`).toBeNull()
+        expectOutput(block, run!.output, null)
+      }, 120_000)
     }
   })
 })
