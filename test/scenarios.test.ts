@@ -313,8 +313,8 @@ describe('the built-in scenarios', () => {
     expect(performance.now() - t0).toBeGreaterThanOrEqual(49)
   })
 
-  it('the README table of scenarios matches --list-scenarios', async () => {
-    const readme = await readFile(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8')
+  it('the table of scenarios in docs/scenarios-and-dumps.md matches --list-scenarios', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../docs/scenarios-and-dumps.md', import.meta.url)), 'utf8')
     const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| (.+) \|$/gm)].filter(([, name]) => name! in scenarios)
     const table = rows.map(([, name, description]) => `${name}: ${description}`)
     const listed = scenarioList()

@@ -4,7 +4,7 @@ import { FILTER_TYPES } from '../src/contract/enums.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import { TYPE_RULES, type TypeRules } from '../src/contract/type-rules.js'
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const README = readFileSync(new URL('../docs/contract.md', import.meta.url), 'utf8')
 const START = '<!-- type-rules: start -->'
 const END = '<!-- type-rules: end -->'
 
@@ -18,7 +18,7 @@ const COMPLETION: Record<NonNullable<TypeRules['completion']>, string> = {
 }
 const yes = (value: boolean) => (value ? 'yes' : '')
 
-/** The README's table of per-type rules, as TYPE_RULES gives it. */
+/** The table of per-type rules in docs/contract.md, as TYPE_RULES gives it. */
 function rulesTable(): string {
   const lines = [
     '| type | `is_winner` selects | `is_completed` selects | prizes | questions | replays | voided prizes | `bracket_round`, `bracket_seed` | ranked once ended |',
@@ -43,12 +43,12 @@ function rulesTable(): string {
 }
 
 describe('the per-type rules', () => {
-  it("are the README's table", () => {
+  it('are the table of docs/contract.md', () => {
     const at = README.indexOf(START)
     const end = README.indexOf(END)
-    expect(at, `README.md lacks ${START}`).toBeGreaterThanOrEqual(0)
+    expect(at, `docs/contract.md lacks ${START}`).toBeGreaterThanOrEqual(0)
     const table = README.slice(at + START.length, end).trim()
-    expect(table, 'README.md: replace the table between the type-rules markers with the expected one').toBe(
+    expect(table, 'docs/contract.md: replace the table between the type-rules markers with the expected one').toBe(
       rulesTable(),
     )
   })
