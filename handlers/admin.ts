@@ -1,7 +1,7 @@
 import { getResponse, http, type HttpHandler } from 'msw'
 import { parseDuration, parseInstant, type Clock } from '../src/clock.js'
 import type { AccountSettings, RequestRecord } from './context.js'
-import { EmulatorError, type EmulatorErrorCode } from '../src/emulator-error.js'
+import { EmulatorError, type EmulatorErrorCode } from '../src/contract/emulator-error.js'
 import { EndpointHandler } from './endpoint-handler.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from './errors.js'
 import { encodingProblem, placer, urlOf } from './path.js'

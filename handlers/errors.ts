@@ -34,6 +34,11 @@ export function errorBody(message: string): string {
   return JSON.stringify({ error: message })
 }
 
+/** The message of a 415 for an admin request whose body is not JSON (the server's check and the inspector's). */
+export function notJsonMessage(contentType: string | null | undefined): string {
+  return `Unsupported Content-Type ${JSON.stringify(contentType ?? '')}: the admin API takes bodies of Content-Type: application/json`
+}
+
 /** The body of an ApiError's response, as bytes. */
 export function errorBytes(error: ApiError): Uint8Array {
   return ENCODER.encode(errorBody(error.message))

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../handlers/index.js'
 import type { Scenario } from './scenario.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 /** Each account's current settings, and the account of each API key. */
 export class AccountKeys {

@@ -16,7 +16,7 @@ import { deriveSeed, WorldFakers } from './random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { Database } from './store/database.js'
 import { personOf } from './world.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 /** The most entries one call adds. */
 export const MAX_ADDED_ENTRIES = 10_000

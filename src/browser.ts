@@ -6,7 +6,7 @@
 export { createEmulator, type Emulator, type EmulatorFaults, type EmulatorState } from './emulator.js'
 export type { FaultRule, FaultRuleInput } from './fault-rules.js'
 export type { Added, NewActivation } from './add-data.js'
-export { EmulatorError, type EmulatorErrorCode } from './emulator-error.js'
+export { EmulatorError, type EmulatorErrorCode } from './contract/emulator-error.js'
 export {
   DEFAULT_BASE_URL,
   DEFAULT_ENDPOINT_OPTIONS,

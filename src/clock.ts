@@ -1,4 +1,4 @@
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 /** The emulator's clock: every state, date and rate-limit window reads it, so a test can move time instead of sleeping. */
 export type Clock = {

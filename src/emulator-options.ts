@@ -3,7 +3,7 @@ import type { EndpointOptions } from '../handlers/index.js'
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from './scenario.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {

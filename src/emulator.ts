@@ -26,7 +26,7 @@ import type { StoreIndex } from './store/indexes.js'
 import { LiveWorld } from './live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from './random.js'
 import { buildWorld } from './world.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
 

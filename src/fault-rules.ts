@@ -3,7 +3,7 @@ import type { FaultDecision, EndpointName } from '../handlers/index.js'
 import { parseDuration } from './clock.js'
 import { problemLines } from './contract/problems.js'
 import { deriveSeed } from './random.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 const ENDPOINTS = ['list', 'activation', 'latest', 'participants', 'any'] as const
 const MAX_DELAY_MS = 600_000

@@ -1,6 +1,6 @@
 import { scenarios } from '../scenarios/index.js'
 import { parseScenario, type Scenario, type ScenarioExtension, type ScenarioInput } from './scenario.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 /** The names of the built-in scenarios. */
 export const SCENARIO_NAMES = Object.keys(scenarios)

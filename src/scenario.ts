@@ -10,7 +10,7 @@ import {
 import { problemLines } from './contract/problems.js'
 import { rateLimitSchema } from './contract/rate-limit.js'
 import { ID_LIMITS } from './ids.js'
-import { EmulatorError } from './emulator-error.js'
+import { EmulatorError } from './contract/emulator-error.js'
 
 const count = z.number().int().min(0)
 

@@ -14,7 +14,7 @@ import { getResponse, RequestHandler } from 'msw'
 import { ADMIN_PREFIX } from '../handlers/admin.js'
 import { BytesRequest, keptAnswerOf } from '../handlers/body-bytes.js'
 import { urlOf } from '../handlers/path.js'
-import { errorBody } from '../handlers/errors.js'
+import { errorBody, notJsonMessage } from '../handlers/errors.js'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../handlers/route.js'
 import type { Emulator } from './emulator.js'
 import { inspectorHandlers } from './inspector/inspector-handlers.js'
@@ -273,10 +273,7 @@ function adminGuardOf(host: string, options: ServeOptions): AdminGuard {
     const type = mediaType(req.headers['content-type'])
     if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
       return {
-        refused: [
-          415,
-          `Unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: the admin API takes bodies of Content-Type: application/json`,
-        ],
+        refused: [415, notJsonMessage(req.headers['content-type'])],
         headers,
       }
     }

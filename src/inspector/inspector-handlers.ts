@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw'
 import { ADMIN_PREFIX } from '../../handlers/admin.js'
-import { apiError, errorResponse, jsonResponse } from '../../handlers/errors.js'
+import { apiError, errorResponse, jsonResponse, notJsonMessage } from '../../handlers/errors.js'
 import { inspectorPage } from './page.js'
 
 /**
@@ -38,7 +38,7 @@ const ANSWER_PATH = '/inspector/answer'
  */
 async function answered(request: Request, origin: string, admin: HttpHandler[]): Promise<Response> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
-    return errorResponse(apiError(415, 'Unsupported content type: send the request as application/json'))
+    return errorResponse(apiError(415, notJsonMessage(request.headers.get('content-type'))))
   let asked: { method?: unknown; path?: unknown; body?: unknown }
   try {
     asked = (await request.json()) as typeof asked

@@ -208,7 +208,7 @@ describe('POST /__emulator/inspector/answer', () => {
     })
     expect([form.status, await form.json()]).toEqual([
       415,
-      { error: 'Unsupported content type: send the request as application/json' },
+      { error: 'Unsupported Content-Type "text/plain": the admin API takes bodies of Content-Type: application/json' },
     ])
     for (const path of ['/requests/stream', '/inspector/answer'])
       expect((await ask({ method: 'GET', path })).status).toBe(400)
