@@ -63,6 +63,7 @@ export class LiveWorld {
   #events: Event[] = []
   #applied = 0
   #states = new Map<string, ActivationState>()
+  #planned = 0
 
   constructor(scenario: Scenario, builtAt: number, db: () => Database, arrivals: boolean) {
     this.#scenario = scenario
@@ -122,13 +123,44 @@ export class LiveWorld {
         }
       }
       this.#until = end
+      // The hour is done: hours in which nothing can happen are skipped, so that a clock moved by
+      // years costs what happens in between, not a plan of every hour.
+      if (end < now && this.#applied >= this.#events.length) {
+        const next = this.#nextBusyHour(end)
+        this.#until = Math.max(end, Math.min(now, next * HOUR - 1))
+      }
     }
     this.#flush(batch, pending)
     return arrived
   }
 
+  /** How many hours were planned: what a move of the clock cost (for tests). */
+  get plannedHours(): number {
+    return this.#planned
+  }
+
+  /**
+   * The first hour after the instant `after` in which an event can be: a ranked activation's end, or
+   * (with arrivals on) an arrival in an activation that runs then at a rate; Infinity when none can.
+   * A lower bound: `#plan` may find that hour empty, and the search goes on from its end.
+   */
+  #nextBusyHour(after: number): number {
+    let next = Infinity
+    const from = Math.max(after + 1, this.#builtAt + 1)
+    for (const activation of this.#db().index.activations.values()) {
+      const end = toMillis(activation.endTime)
+      if (end < from) continue
+      if (TYPE_RULES[activation.type].ranked) next = Math.min(next, Math.floor(end / HOUR))
+      if (this.arrivals && this.rateOf(activation) > 0) {
+        next = Math.min(next, Math.floor(Math.max(from, toMillis(activation.startTime)) / HOUR))
+      }
+    }
+    return next
+  }
+
   /** Draws the events of an hour, in time order (an activation's at one instant in the order drawn; ends after arrivals). */
   #plan(hour: number): void {
+    this.#planned++
     const from = Math.max(hour * HOUR, this.#builtAt + 1)
     const to = (hour + 1) * HOUR
     const events: Event[] = []

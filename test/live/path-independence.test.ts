@@ -8,6 +8,8 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 import { everyTypeScenario } from '../../scenarios/every-type.js'
+import { TYPE_RULES } from '../../src/contract/type-rules.js'
+import { LiveWorld } from '../../src/live.js'
 import { NOW_ISO } from '../support/api.js'
 import { expectServedAsViewed, fetchText, viewAt } from '../support/served.js'
 
@@ -58,6 +60,69 @@ describe('the world at an instant', () => {
       { numRuns: 8, seed: FC_SEED },
     )
   }, 300_000)
+
+  it('is the same after steps of a minute to three months, live or not, as after one jump of up to three years', async () => {
+    const DAY = 24 * HOUR
+    await fc.assert(
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(fc.integer({ min: 60_000, max: 90 * DAY }), { minLength: 1, maxLength: 12 }),
+        async (live, steps) => {
+          const stepped = await createEmulator(options({ live }))
+          for (const by of steps) {
+            stepped.clock.advance(by)
+            expect((await fetchText(stepped, '/activations/latest?limit=5')).status).toBeLessThan(500)
+          }
+          const jumped = await createEmulator(options({ live }))
+          jumped.clock.set(stepped.clock.now())
+          expect(await worldHash(stepped)).toBe(await worldHash(jumped))
+        },
+      ),
+      { numRuns: 6, seed: FC_SEED },
+    )
+  }, 300_000)
+
+  it('skips no hour in which something happens: a jump past every ranked end equals stepping hour by hour', async () => {
+    for (const live of [false, true]) {
+      const probe = await createEmulator(options({ live }))
+      // The last ranked end after the build, from a plain scan of the world.
+      const ends = [...probe.db.index.activations.values()]
+        .filter((a) => TYPE_RULES[a.type].ranked && Date.parse(a.endTime.iso) > probe.builtAt)
+        .map((a) => Date.parse(a.endTime.iso))
+      expect(ends.length).toBeGreaterThan(0)
+      const until = Math.max(...ends) + 2 * HOUR
+      // Steps of an hour never leave a whole hour unplanned: the reference.
+      const stepped = await createEmulator(options({ live }))
+      while (stepped.clock.now() < until) {
+        stepped.clock.advance(HOUR)
+        stepped.state()
+      }
+      const jumped = await createEmulator(options({ live }))
+      jumped.clock.set(stepped.clock.now())
+      expect(await worldHash(jumped)).toBe(await worldHash(stepped))
+    }
+  }, 120_000)
+
+  it('plans only the hours in which something can happen: a century costs what happens in it', async () => {
+    for (const arrivals of [false, true]) {
+      const emulator = await createEmulator(options({ live: false }))
+      // A live world of its own over the emulator's store, so that its plans can be counted.
+      const world = new LiveWorld(emulator.scenario, emulator.builtAt, () => emulator.db, arrivals)
+      world.settle(emulator.builtAt + 100 * 365 * 24 * HOUR)
+      // A plain count of what can make an hour busy: each ranked activation's end, and, with
+      // arrivals, each hour that a running activation with a rate runs after the build.
+      let busy = 0
+      for (const activation of emulator.db.index.activations.values()) {
+        const start = Date.parse(activation.startTime.iso)
+        const end = Date.parse(activation.endTime.iso)
+        if (end <= emulator.builtAt) continue
+        if (TYPE_RULES[activation.type].ranked) busy++
+        if (arrivals) busy += Math.ceil((end - Math.max(start, emulator.builtAt)) / HOUR) + 1
+      }
+      expect(world.plannedHours).toBeGreaterThan(0)
+      expect(world.plannedHours).toBeLessThanOrEqual(busy + 1)
+    }
+  })
 
   it('is the same after a thousand small steps as after one jump, and on every run', async () => {
     const stepped = await createEmulator(options())
