@@ -45,7 +45,7 @@ export function createClock(at?: number, running = false, speed = 1): Clock {
       moveTo(parseInstant(value, 'set'))
     },
     advance(duration) {
-      moveTo(now() + parseDuration(duration, 'advance', true))
+      moveTo(inRange(now() + parseDuration(duration, 'advance', true), 'advance'))
     },
     freeze() {
       moveTo(now())
@@ -68,6 +68,21 @@ export function parseInstant(value: string | number | Date, what: string): numbe
     throw new EmulatorError(
       'bad_input',
       `${what} must be an ISO 8601 time such as 2026-06-01T12:00:00.000Z, got ${JSON.stringify(value)}`,
+    )
+  }
+  return inRange(ms, what)
+}
+
+/** The first and last instants a date of the API can name (`0000-01-01`, `9999-12-31`). */
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00.000Z')
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** An instant of the API's calendar, or an error naming `what`: past the year 9999, no date could name it. */
+function inRange(ms: number, what: string): number {
+  if (ms < FIRST_INSTANT || ms > LAST_INSTANT) {
+    throw new EmulatorError(
+      'bad_input',
+      `${what} must be an instant from 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (the dates the API can name), got ${Number.isFinite(new Date(ms).getTime()) ? new Date(ms).toISOString() : ms}`,
     )
   }
   return ms

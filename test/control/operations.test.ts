@@ -68,6 +68,28 @@ const cases: Array<[string, (door: Door) => Promise<void>]> = [
     },
   ],
   [
+    'clock: an instant past 9999-12-31T23:59:59.999Z, which no date of the API can name, is a 400 and changes nothing',
+    async (door) => {
+      const range = /must be an instant from 0000-01-01T00:00:00\.000Z to 9999-12-31T23:59:59\.999Z/
+      for (const set of ['+010000-01-01T00:00:00.000Z', '-000001-12-31T23:59:59.999Z']) {
+        const text = await door.clock({ set })
+        expect([text.status, text.body.error]).toEqual([400, expect.stringMatching(/^set must be an ISO 8601 time/)])
+        const ms = await door.clock({ set: Date.parse(set) })
+        expect([ms.status, ms.body.error]).toEqual([400, expect.stringMatching(range)])
+      }
+      expect((await door.state()).body.clock).toEqual({ now: NOW, frozen: true })
+      const last = await door.clock({ set: '9999-12-31T23:59:59.999Z' })
+      expect(last.body).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: true })
+      const past = await door.clock({ advance: 1 })
+      expect([past.status, past.body.error]).toEqual([400, expect.stringMatching(/^advance must be an instant from/)])
+      expect((await door.state()).body.clock.now).toBe('9999-12-31T23:59:59.999Z')
+      // The world at the last instant: every activation has ended, and every list still answers.
+      const ended = (await door.api('/activations/list?state=ended&limit=100')).body.activations.length
+      expect(ended).toBe((await door.api('/activations/list?limit=100')).body.activations.length)
+      expect(ended).toBeGreaterThan(0)
+    },
+  ],
+  [
     'account settings: premium off makes participants 403; a rate limit makes the next request 429',
     async (door) => {
       expect(await door.account('demo', { premium: false })).toEqual({
