@@ -26,6 +26,20 @@ const integer = (flag: string, min: number, max: number) =>
     return n
   })
 
+/** A flag that may be given several times, each value matching `pattern`. */
+function repeatable(flag: string, describe: string, pattern: RegExp, what: string): Options {
+  return {
+    type: 'string',
+    array: true,
+    describe,
+    coerce: (values: string[]) => {
+      for (const value of values)
+        if (!pattern.test(value)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(value)}`)
+      return values
+    },
+  }
+}
+
 /** `--latency MS` or `MIN-MAX`. */
 export function parseLatency(value: unknown): number | { min: number; max: number } {
   const text = String(value)
@@ -182,34 +196,18 @@ export const serveFlags: FlagTable = {
       return text
     }),
   },
-  'admin-origin': {
-    type: 'string',
-    array: true,
-    describe:
-      "An origin whose pages may call the admin API from a browser, e.g. http://localhost:5173 (repeatable); default: only the server's own pages and loopback origins, with no CORS header",
-    coerce: (values: string[]) => {
-      for (const origin of values)
-        if (!/^https?:\/\/[^/\s]+$/.test(origin))
-          throw new UsageError(
-            `--admin-origin must be an origin such as http://localhost:5173, got ${JSON.stringify(origin)}`,
-          )
-      return values
-    },
-  },
-  'allowed-host': {
-    type: 'string',
-    array: true,
-    describe:
-      'A host name the admin API answers besides loopback names and --host, e.g. the name of a container (repeatable)',
-    coerce: (values: string[]) => {
-      for (const name of values)
-        if (!/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(name))
-          throw new UsageError(
-            `--allowed-host must be a host name such as emulator or 10.0.0.5, got ${JSON.stringify(name)}`,
-          )
-      return values
-    },
-  },
+  'admin-origin': repeatable(
+    'admin-origin',
+    "An origin whose pages may call the admin API from a browser, e.g. http://localhost:5173 (repeatable); default: only the server's own pages and loopback origins, with no CORS header",
+    /^https?:\/\/[^/\s]+$/,
+    'an origin such as http://localhost:5173',
+  ),
+  'allowed-host': repeatable(
+    'allowed-host',
+    'A host name the admin API answers besides loopback names and --host, e.g. the name of a container (repeatable)',
+    /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/,
+    'a host name such as emulator or 10.0.0.5',
+  ),
   'journal-size': {
     type: 'string',
     describe: 'How many API requests the journal keeps, the last ones (default 10000)',

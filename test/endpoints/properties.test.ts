@@ -406,28 +406,11 @@ describe('any request, over HTTP through the standalone server', () => {
 
   it('gets JSON with a documented status, and leaves the world unchanged', { timeout: TIMEOUT }, async () => {
     await fc.assert(
-      fc.asyncProperty(
-        // What Node's HTTP parser lets through to the server: a request line under its 16 KB limit and
-        // the methods it knows. It answers the rest itself, before any handler (that is the server's part).
-        // node:http refuses to send DEL (0x7F) in a header, which a Fetch Headers takes.
-        requestArbitrary().filter(
-          (sent) =>
-            sent.url.length < 8_000 &&
-            HTTP_METHODS.has(sent.method) &&
-            Object.values(sent.headers).every((v) => !v.includes('\x7f')),
-        ),
-        async (sent) => {
-          const before = worldHash()
-          const url = new URL(sent.url)
-          const answer = await send(server.port, sent.method, `${url.pathname}${url.search}`, sent.headers, sent.body)
-          // A CORS preflight (OPTIONS with an Origin and the method asked for) is the one answer with no body.
-          const preflight =
-            sent.method === 'OPTIONS' && !!sent.headers['origin'] && !!sent.headers['access-control-request-method']
-          if (preflight) expect([answer.status, answer.text]).toEqual([204, ''])
-          else checkAnswer(sent, answer.status, answer.contentType, answer.text, answer.allow)
-          expect(worldHash(), 'the request changed the world').toBe(before)
-        },
-      ),
+      fc.asyncProperty(httpRequestArbitrary(), async (sent) => {
+        const before = worldHash()
+        await sendAndCheck(server.port, sent, true)
+        expect(worldHash(), 'the request changed the world').toBe(before)
+      }),
       parameters(100),
     )
   })
@@ -470,25 +453,8 @@ describe('any request, over HTTP to the command line as a user starts it (reques
           const port = Number(new URL(cli.url).port)
           const before = live ? '' : await servedWorld(cli.url)
           await fc.assert(
-            fc.asyncProperty(
-              requestArbitrary().filter(
-                (sent) =>
-                  sent.url.length < 8_000 &&
-                  HTTP_METHODS.has(sent.method) &&
-                  Object.values(sent.headers).every((v) => !v.includes('\x7f')),
-              ),
-              async (sent) => {
-                const url = new URL(sent.url)
-                const answer = await send(port, sent.method, `${url.pathname}${url.search}`, sent.headers, sent.body)
-                const preflight =
-                  sent.method === 'OPTIONS' &&
-                  !!sent.headers['origin'] &&
-                  !!sent.headers['access-control-request-method']
-                if (preflight) expect([answer.status, answer.text]).toEqual([204, ''])
-                // A live world's cursors may name entries that arrived since: only the in-process world's are checked.
-                else checkAnswer(sent, answer.status, answer.contentType, answer.text, answer.allow, !live)
-              },
-            ),
+            // A live world's cursors may name entries that arrived since: only the in-process world's are checked.
+            fc.asyncProperty(httpRequestArbitrary(), (sent) => sendAndCheck(port, sent, !live)),
             parameters(300),
           )
           // The hostile paths of every kind, each once, on the API and on the admin API.
@@ -515,6 +481,31 @@ describe('any request, over HTTP to the command line as a user starts it (reques
     )
   }
 })
+
+/**
+ * What Node's HTTP parser lets through to the server: a request line under its 16 KB limit and the
+ * methods it knows. It answers the rest itself, before any handler (that is the server's part).
+ * node:http refuses to send DEL (0x7F) in a header, which a Fetch Headers takes.
+ */
+function httpRequestArbitrary(): fc.Arbitrary<Sent> {
+  return requestArbitrary().filter(
+    (sent) =>
+      sent.url.length < 8_000 &&
+      HTTP_METHODS.has(sent.method) &&
+      Object.values(sent.headers).every((v) => !v.includes('\x7f')),
+  )
+}
+
+/** Sends a request to a server on `port` and checks its answer (a 200's cursor against the in-process world when `checkCursor`). */
+async function sendAndCheck(port: number, sent: Sent, checkCursor: boolean): Promise<void> {
+  const url = new URL(sent.url)
+  const answer = await send(port, sent.method, `${url.pathname}${url.search}`, sent.headers, sent.body)
+  // A CORS preflight (OPTIONS with an Origin and the method asked for) is the one answer with no body.
+  const preflight =
+    sent.method === 'OPTIONS' && !!sent.headers['origin'] && !!sent.headers['access-control-request-method']
+  if (preflight) expect([answer.status, answer.text]).toEqual([204, ''])
+  else checkAnswer(sent, answer.status, answer.contentType, answer.text, answer.allow, checkCursor)
+}
 
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'])
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
-import { startCli } from '../support/cli.js'
+import { runCli, startCli } from '../support/cli.js'
 import { rawRequest, type RawAnswer } from './raw-http.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
@@ -182,6 +182,19 @@ describe('origins and hosts named by options', () => {
 })
 
 describe('from the command line', () => {
+  it('a bad --admin-origin or --allowed-host is one line naming it, and exit code 1', async () => {
+    for (const [args, message] of [
+      [
+        ['--admin-origin', 'localhost:5173'],
+        '--admin-origin must be an origin such as http://localhost:5173, got "localhost:5173"',
+      ],
+      [['--allowed-host', 'a b'], '--allowed-host must be a host name such as emulator or 10.0.0.5, got "a b"'],
+    ] as const) {
+      const run = await runCli(['-s', 'empty', '--now', NOW, ...args])
+      expect([run.code, run.stderr]).toEqual([1, `activation-emulator: ${message}\n`])
+    }
+  })
+
   it('--admin-origin and --allowed-host as a user gives them; the default refuses a cross-origin POST', async () => {
     const cli = await startCli([
       '-s',
