@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-/** The built command line, as `npx activation-emulator` runs it. */
-export const BIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))
+/**
+ * The built command line, as `npx activation-emulator` runs it: this repository's, or another's named
+ * by EMULATOR_TEST_BIN (the msw 3 job's installed package).
+ */
+export const BIN =
+  process.env['EMULATOR_TEST_BIN'] ?? fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))
 
 /**
  * The environment a run gets: the caller's, without any ACTIVATION_EMULATOR_ variable or COLUMNS (so
