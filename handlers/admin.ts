@@ -26,6 +26,8 @@ export type AdminControl = {
   readonly journal: {
     entries(): Array<RequestRecord & { seq: number }>
     clear(): void
+    /** The `seq` of the last request before the latest clear (0: none). */
+    readonly clearedAfter: number
     subscribe(listener: (entry: (RequestRecord & { seq: number }) | null) => void): () => void
   }
   addEntries(activationId: string, count: unknown): Promise<unknown>
@@ -193,6 +195,10 @@ function journalStream(
       const sendEntry = (entry: RequestRecord & { seq: number }) =>
         send(`id: ${entry.seq}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
       send('retry: 2000\n\n')
+      // A client back with a Last-Event-ID from before the latest clear (or reset) missed it: it hears
+      // it first, so that it drops the rows it still shows.
+      if (after !== undefined && journal.clearedAfter > 0 && after <= journal.clearedAfter)
+        send('event: clear\ndata: {}\n\n')
       const past = journal.entries().filter(keep)
       for (const entry of after === undefined ? past.slice(-limit) : past.filter((e) => e.seq > after)) sendEntry(entry)
       const unsubscribe = journal.subscribe((entry) =>

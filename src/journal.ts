@@ -21,6 +21,8 @@ export class Journal {
   readonly #size: number
   #entries: JournalEntry[] = []
   #seq = 0
+  /** The `seq` of the last request before the latest clear (0: never cleared). */
+  #clearedAfter = 0
   readonly #listeners = new Set<(entry: JournalEntry | null) => void>()
 
   constructor(size: number) {
@@ -47,7 +49,16 @@ export class Journal {
   /** Forgets every request; the next one's `seq` follows the last one's all the same. */
   clear(): void {
     this.#entries = []
+    this.#clearedAfter = this.#seq
     for (const listener of this.#listeners) listener(null)
+  }
+
+  /**
+   * The `seq` of the last request before the latest clear or reset (0 when there was none): a client
+   * that last saw a request at or before it missed that clear.
+   */
+  get clearedAfter(): number {
+    return this.#clearedAfter
   }
 
   /**

@@ -152,7 +152,9 @@ describe('GET /__emulator/requests/stream', () => {
       headers: { 'Last-Event-ID': lastId },
       signal: AbortSignal.timeout(2000),
     })
-    const events = await readEvents(response, (events) => events.length === 2)
+    const [clear, ...events] = await readEvents(response, (events) => events.length === 3)
+    // It missed the clear: it hears it first, and drops what it shows.
+    expect(clear).toEqual({ event: 'clear', data: {} })
     expect(events.map((e) => e.data.path)).toEqual(['/activations/list', '/activations/latest'])
     expect(events[0]!.data.query).toEqual({ limit: ['4'] })
     // Each number is new: above every number the client has seen, one apart, and its event id.
@@ -160,6 +162,19 @@ describe('GET /__emulator/requests/stream', () => {
     expect(seqs[0]).toBeGreaterThan(Number(lastId))
     expect(seqs[1]).toBe(seqs[0] + 1)
     expect(events.map((e) => e.id)).toEqual(seqs.map(String))
+  })
+
+  it('sends no clear to a client that saw every request since the latest clear', async () => {
+    await fetch(`${admin}/requests`, { method: 'DELETE' })
+    await api('/activations/list?limit=1')
+    await api('/activations/list?limit=2')
+    const seen = emulator.journal.entries()[0]!.seq
+    const response = await fetch(`${admin}/requests/stream`, {
+      headers: { 'Last-Event-ID': String(seen) },
+      signal: AbortSignal.timeout(2000),
+    })
+    const events = await readEvents(response, (events) => events.length === 1)
+    expect(events.map((e) => [e.event, e.data.seq])).toEqual([['request', seen + 1]])
   })
 
   it('answers 400 for a bad filter', async () => {
