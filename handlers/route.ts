@@ -208,14 +208,17 @@ export function endpoint(
         head || drop
           ? jsonResponse(200, head ? null : body, headers)
           : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
-    } catch (error) {
-      if (!(error instanceof ApiError)) {
-        const reason = error instanceof Error ? error.message : String(error)
-        error = apiError(500, `Failed to answer ${request.method} ${url.pathname}: ${reason}`)
-      }
-      response = errorResponse(error as ApiError, headers)
-      record.error = (error as ApiError).message
-      if (drop && !head) body = errorBytes(error as ApiError)
+    } catch (thrown) {
+      const error =
+        thrown instanceof ApiError
+          ? thrown
+          : apiError(
+              500,
+              `Failed to answer ${request.method} ${url.pathname}: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+            )
+      response = errorResponse(error, headers)
+      record.error = error.message
+      if (drop && !head) body = errorBytes(error)
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
     if (drop) response = dropped(response, drop, head ? null : body)

@@ -14,7 +14,7 @@ export function resolveScenario(input: string | ScenarioInput | ScenarioExtensio
   return parseScenario(expand(input, [], source), source)
 }
 
-function builtIn(name: string, source: string): ScenarioInput | ScenarioExtension {
+function builtIn(name: string): ScenarioInput | ScenarioExtension {
   // Own names only: `constructor` or `__proto__` is no scenario.
   const found = Object.hasOwn(scenarios, name)
     ? (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
@@ -36,7 +36,7 @@ function expand(input: unknown, chain: string[], source: string): unknown {
         'bad_option',
         `Invalid ${source}: scenarios extend each other in a circle (${[...chain, input].join(' > ')})`,
       )
-    return expand(builtIn(input, source), [...chain, input], source)
+    return expand(builtIn(input), [...chain, input], source)
   }
   if (!input || typeof input !== 'object' || !('extends' in input)) return input
   const { extends: baseName, ...changes } = input as ScenarioExtension

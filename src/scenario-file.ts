@@ -46,7 +46,7 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
     if (reason?.startsWith('Failed to load scenario file')) throw error
-    throw new Error(`Failed to load scenario file ${path}: ${reason}`)
+    throw new Error(`Failed to load scenario file ${path}: ${reason}`, { cause: error })
   }
   return resolveScenario(value as Parameters<typeof resolveScenario>[0], `scenario file ${path}`)
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { StoredEntry, World } from '../src/contract/stored-records.js'
 import { parseScenario } from '../src/scenario.js'
 import { createDatabase, type Database, type DeferredWorld } from '../src/store/database.js'

@@ -22,6 +22,8 @@ export async function dumpCommand(args: DumpArgs): Promise<void> {
   } catch (error) {
     // A reader that stops early (`dump | head -1`) closes the pipe: a normal end, not a failure.
     if (args.out === undefined && (error as NodeJS.ErrnoException).code === 'EPIPE') return
-    throw new Error(`Failed to write the world to ${args.out ?? 'stdout'}: ${(error as Error).message}`)
+    throw new Error(`Failed to write the world to ${args.out ?? 'stdout'}: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }

@@ -68,6 +68,6 @@ export async function createEmulatorFor(
     const message = (error as Error).message
     const invalid = message.startsWith('Invalid data:')
     const reason = message.replace(/^(?:Invalid data|Failed to load the world):\s*/, '')
-    throw new Error(`${invalid ? 'Invalid' : 'Failed to load'} --data ${args.data}: ${reason}`)
+    throw new Error(`${invalid ? 'Invalid' : 'Failed to load'} --data ${args.data}: ${reason}`, { cause: error })
   }
 }

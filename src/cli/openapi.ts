@@ -13,6 +13,8 @@ export async function openApiCommand(args: OpenApiArgs, version: string): Promis
   try {
     await writeFile(args.out, text)
   } catch (error) {
-    throw new Error(`Failed to write the OpenAPI document to ${args.out}: ${(error as Error).message}`)
+    throw new Error(`Failed to write the OpenAPI document to ${args.out}: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }

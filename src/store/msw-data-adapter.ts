@@ -126,6 +126,8 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     this.#changedFrom = Infinity
   }
 
+  // Typed as @msw/data's own overloads are: its record type is not nameable here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override async update(...args: Parameters<Collection<S>['update']>): Promise<any> {
     this.#keys()
     const next = await super.update(...args)
@@ -133,6 +135,7 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     return next
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override async updateMany(...args: Parameters<Collection<S>['updateMany']>): Promise<any> {
     this.#keys()
     const records = await super.updateMany(...args)

@@ -189,7 +189,7 @@ describe("the admin API when the emulator fails (the emulator's fault, not the c
     vi.spyOn(emulator.db.entries, 'create').mockRejectedValue(new TypeError('the entry id x is taken'))
     const response = await ask('POST', `/activations/${id}/entries`, { count: 1 })
     expect(response?.status).toBe(500)
-    expect((await response?.json()).error).toMatch(/^Failed to add entries: /)
+    expect((await response!.json()).error).toMatch(/^Failed to add entries: /)
     expect(log).toHaveBeenCalledTimes(1)
   })
 })

@@ -49,7 +49,9 @@ describe.each([1, 2, 3])('a live world of seed %i', (seed) => {
         try {
           rule.check(view)
         } catch (error) {
-          throw new Error(`${what} (${new Date(at).toISOString()}): ${rule.name}: ${(error as Error).message}`)
+          throw new Error(`${what} (${new Date(at).toISOString()}): ${rule.name}: ${(error as Error).message}`, {
+            cause: error,
+          })
         }
       }
       await expectServedAsViewed(emulator, view)
