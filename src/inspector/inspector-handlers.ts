@@ -24,6 +24,8 @@ async function clientScript(): Promise<string> {
   const { build } = (await import(bundler)) as typeof import('esbuild')
   const { outputFiles } = await build({
     entryPoints: [fileURLToPath(new URL('./client.ts', import.meta.url))],
+    alias: { zod: fileURLToPath(new URL('./no-zod.ts', import.meta.url)) },
+    logOverride: { 'import-is-undefined': 'error' },
     bundle: true,
     format: 'esm',
     target: 'es2022',
