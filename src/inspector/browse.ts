@@ -15,6 +15,9 @@ const API_BASE = `${location.origin}${document.body.dataset['basePath'] ?? ''}`
 /** Each browsing tab's rows of a 200 answer. */
 const ROWS = { activations: activationRows, entries: entryRows, participants: participantRows } as const
 
+/** The number of each tab's latest request: an answer to an earlier one, come after it, is not shown. */
+const asked: Record<ViewName, number> = { activations: 0, entries: 0, participants: 0 }
+
 /** The curl line that asks the API itself for the same data. */
 function curlOf(account: string, path: string, query: URLSearchParams): string {
   const key = accountList().find((a) => a.name === account)?.apiKeys[0] ?? '<key>'
@@ -40,12 +43,17 @@ function requestOf(name: ViewName): { account: string; path: string; query: URLS
   return { account, path, query }
 }
 
-/** Asks for the view's current page and shows it, with its curl line and pager; the status line was about the page before. */
+/**
+ * Asks for the view's current page and shows it, with its curl line and pager, unless the view was asked
+ * again meanwhile; the status line was about the page before.
+ */
 export async function showPage(name: ViewName): Promise<void> {
   say('')
   const { account, path, query } = requestOf(name)
   $(`#${name}-curl`).textContent = curlOf(account, path, query)
+  const ask = ++asked[name]
   const { status, body } = await view(account, path, query)
+  if (ask !== asked[name]) return
   const tbody = $(`#${name}`)
   const state = pages[name]
   if (status !== 200) {
