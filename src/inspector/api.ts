@@ -1,6 +1,6 @@
-// The page's one way to the emulator: the documented admin API under /__emulator. What it shows of the
-// world comes from `GET /__emulator/view/<account>/<API path>`, the API's own answer, never journaled
-// or rate-limited.
+// How the page asks the documented admin API under /__emulator (the journal's stream, which never ends,
+// is read by journal.ts). What it shows of the world comes from `GET /__emulator/view/<account>/<API
+// path>`, the API's own answer, never journaled or rate-limited.
 
 export type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any -- what the admin API answers
 
