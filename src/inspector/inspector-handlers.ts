@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw'
 import { ADMIN_PREFIX } from '../../handlers/admin.js'
 import { apiError, errorResponse, jsonResponse, notJsonMessage } from '../../handlers/errors.js'
@@ -6,8 +7,9 @@ import { inspectorPage } from './page.js'
 
 /**
  * The page's script: `client.js` beside this module once built (in `inspector/` beside the package's
- * bundled `index.js`, which this module is part of); from source (tsx, the tests), its `client.ts`
- * stripped of types by TypeScript, a development dependency that is there then.
+ * bundled `index.js`, which this module is part of); from source (tsx, the tests), `client.ts` and the
+ * modules it imports bundled by esbuild, a development dependency that is there then, as the build
+ * does (package.json's `build`: the same options).
  */
 async function clientScript(): Promise<string> {
   for (const built of ['./client.js', './inspector/client.js']) {
@@ -17,11 +19,20 @@ async function clientScript(): Promise<string> {
       // not there
     }
   }
-  const ts = (await import('typescript')).default
-  const source = await readFile(new URL('./client.ts', import.meta.url), 'utf8')
-  return ts.transpileModule(source, {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-  }).outputText
+  // Named by a variable, so that the package's bundle does not take esbuild in: it never gets here.
+  const bundler = 'esbuild'
+  const { build } = (await import(bundler)) as typeof import('esbuild')
+  const { outputFiles } = await build({
+    entryPoints: [fileURLToPath(new URL('./client.ts', import.meta.url))],
+    alias: { zod: fileURLToPath(new URL('./no-zod.ts', import.meta.url)) },
+    logOverride: { 'import-is-undefined': 'error' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  })
+  return outputFiles[0]!.text
 }
 
 /** Where the page asks the admin API through `answered` (`POST /__emulator/inspector/answer`). */

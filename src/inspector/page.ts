@@ -1,4 +1,5 @@
 import { FILTER_TYPES, STATES } from '../contract/enums.js'
+import { LIMIT_MAX } from '../contract/responses.js'
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -98,7 +99,7 @@ export function inspectorPage(basePath: string): string {
       <label>state <select name="state">${options(STATES, 'any')}</select></label>
       <label>types[] <select name="types[]" multiple size="3">${options(FILTER_TYPES)}</select></label>
       <label>start_date <input name="start_date" placeholder="YYYY-MM-DD"></label>
-      <label>limit <input name="limit" type="number" min="1" max="100" value="20"></label>
+      <label>limit <input name="limit" type="number" min="1" max="${LIMIT_MAX.activations}" value="20"></label>
       <button>Show</button>
     </form>
     <div class="curl"><code id="activations-curl"></code><button type="button" class="copy" data-copy="activations-curl">Copy</button></div>
@@ -116,7 +117,7 @@ export function inspectorPage(basePath: string): string {
       <label>bracket_round <input name="bracket_round" type="number" min="1"></label>
       <label>bracket_seed <input name="bracket_seed" type="number" min="1"></label>
       <label>start_date <input name="start_date" placeholder="YYYY-MM-DD[THH:mm:ss]"></label>
-      <label>limit <input name="limit" type="number" min="1" max="1000" value="20"></label>
+      <label>limit <input name="limit" type="number" min="1" max="${LIMIT_MAX.entries}" value="20"></label>
       <button>Show</button>
     </form>
     <div class="curl"><code id="entries-curl"></code><button type="button" class="copy" data-copy="entries-curl">Copy</button></div>
@@ -132,7 +133,7 @@ export function inspectorPage(basePath: string): string {
       <label>start_date <input name="start_date" placeholder="YYYY-MM-DD"></label>
       <label>end_date <input name="end_date" placeholder="YYYY-MM-DD"></label>
       <label>last_updated_since <input name="last_updated_since" placeholder="YYYY-MM-DD"></label>
-      <label>limit <input name="limit" type="number" min="1" max="100" value="20"></label>
+      <label>limit <input name="limit" type="number" min="1" max="${LIMIT_MAX.participants}" value="20"></label>
       <button>Show</button>
     </form>
     <div class="curl"><code id="participants-curl"></code><button type="button" class="copy" data-copy="participants-curl">Copy</button></div>

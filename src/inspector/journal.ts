@@ -1,0 +1,105 @@
+import { ADMIN, admin, view, withToken, type Json } from './api.js'
+import { $, act, cell, el } from './dom.js'
+import { shortTime, statusClass } from './format.js'
+import { reloadAccounts, reloadFaults } from './reload.js'
+import { currentView } from './tabs.js'
+
+// The journal's tab: every API request, live, newest first; a request's number shows its response.
+
+const JOURNAL_ROWS = 500
+
+/** A journaled request's query, as the URL's search parameters. */
+function queryOf(r: Json): URLSearchParams {
+  const query = new URLSearchParams()
+  for (const [name, values] of Object.entries(r.query as Record<string, string[]>))
+    for (const v of values) query.append(name, v)
+  return query
+}
+
+function addJournalRow(r: Json): void {
+  const search = queryOf(r).toString()
+  const show = el('button', { type: 'button', title: 'Show the response' }, String(r.seq))
+  show.addEventListener('click', () => act(() => showResponse(r)))
+  const row = el(
+    'tr',
+    { 'data-seq': r.seq },
+    el('td', {}, show),
+    el(
+      'td',
+      { className: 'status' },
+      el('span', { className: statusClass(r.status) }, r.status === 0 ? '0 dropped' : String(r.status)),
+    ),
+    cell(r.method),
+    cell(`${r.path}${search ? `?${decodeURIComponent(search)}` : ''}`, 'wrap'),
+    cell(r.key ?? '—'),
+    cell(r.durationMs.toFixed(1)),
+    cell(shortTime(r.at)),
+    cell(r.fault ?? ''),
+  )
+  const body = $('#journal')
+  body.prepend(row)
+  while (body.children.length > JOURNAL_ROWS) body.lastElementChild?.remove()
+  // A request to an endpoint may have spent a key's window or been counted by a fault rule.
+  if (r.endpoint && currentView() === 'accounts') reloadAccounts()
+  if (r.endpoint && currentView() === 'faults') reloadFaults()
+}
+
+/** What a journaled request was answered: an error's own `{"error"}`, or for a 200 the same request asked again now. */
+async function showResponse(r: Json): Promise<void> {
+  let text: string
+  if (r.status === 0) text = `The connection was dropped by the fault rule ${r.fault}: no response.`
+  else if (r.error !== undefined) text = JSON.stringify({ error: r.error }, null, 2)
+  else if (r.account) {
+    const { status, body } = await view(r.account, r.path, queryOf(r))
+    text = `${status}, asked again now (GET ${ADMIN}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
+  } else text = `${r.status}: no body kept`
+  $('#response-title').hidden = false
+  $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${r.path}: ${r.status}`
+  const pre = $('#response')
+  pre.hidden = false
+  pre.textContent = text
+}
+
+/**
+ * Reads `GET /__emulator/requests/stream` (server-sent events) through fetch, which can send the admin
+ * token; reconnects. Each connection starts the table again from the stream's last 500 requests, with
+ * no `Last-Event-ID`: while the page was away the journal may have been cleared or reset, and rows kept
+ * from before would show requests the journal no longer has.
+ */
+export async function followJournal(): Promise<void> {
+  try {
+    const headers = withToken({ accept: 'text/event-stream' })
+    const response = await fetch(`${ADMIN}/requests/stream?limit=${JOURNAL_ROWS}`, { headers })
+    if (!response.ok || !response.body) throw new Error(`journal stream: ${response.status}`)
+    clearJournal()
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffered = ''
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffered += read.value
+      let end: number
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const event = buffered.slice(0, end)
+        buffered = buffered.slice(end + 2)
+        const type = /^event: (.*)$/m.exec(event)?.[1]
+        const data = /^data: (.*)$/m.exec(event)?.[1]
+        if (type === 'clear') clearJournal()
+        else if (type === 'request' && data) addJournalRow(JSON.parse(data))
+      }
+    }
+  } catch {
+    // The server went away or restarted: try again shortly.
+  }
+  setTimeout(() => void followJournal(), 2000)
+}
+
+/** Empties the journal's table, and the response shown of a request it had. */
+function clearJournal(): void {
+  $('#journal').replaceChildren()
+  $('#response-title').hidden = true
+  $('#response').hidden = true
+}
+
+/** The journal's Clear button: `DELETE /__emulator/requests` (the stream then says `clear`). */
+export function wireJournal(): void {
+  $('#journal-clear').addEventListener('click', () => act(() => admin('DELETE', '/requests')))
+}
