@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 
 /** The built command line; SOAK_BIN names another build (to measure a version before a change). */
-const BIN = process.env['SOAK_BIN'] ?? fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url))
+const BIN = process.env['SOAK_BIN'] ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 
 /** A server of the built command line, in its own process. */
 export type ServerProcess = {

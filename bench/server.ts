@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 
-const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
 const DURATION = 5
 /** Runs of each server before the measured rounds. */

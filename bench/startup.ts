@@ -5,7 +5,7 @@
 // folder the world was written to by a run before). Also printed: what the banner says ("ready in"),
 // and, for a first start, when the cache file appeared (the world is written after the server is ready).
 // Not a test: figures depend on the machine. Run: npm run bench:startup [-- --scenario busy] [-- --runs 3]
-//   [-- --bin <another build's dist/src/cli/main.js>]
+//   [-- --bin <another build's dist/src/node/cli/main.js>]
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -17,7 +17,7 @@ const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
 const SCENARIO = flag('--scenario') ?? 'busy'
 const RUNS = Number(flag('--runs') ?? 3)
-const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url))
+const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const KEY = `${SCENARIO === 'default' ? 'demo' : SCENARIO}-key`
 const NOW = '2026-06-01T12:00:00Z'
 

@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import { toDateObject } from '../src/contract/date-object.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import { hasSubtype, SUBTYPES_BY_TYPE, type ActivationType, type State, type Subtype } from '../src/contract/enums.js'

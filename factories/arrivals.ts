@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'

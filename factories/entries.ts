@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import { toMillis } from '../src/contract/date-object.js'
 import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'

@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import { toDateObject, type DateObject } from '../src/contract/date-object.js'
 import type { commonEntryShape, EntryOf } from '../src/contract/entry.js'
 import type { ActivationType } from '../src/contract/enums.js'

@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import type { DateObject } from '../src/contract/date-object.js'
 import type { ParticipantExtra } from '../src/contract/nested.js'
 import type { StoredParticipant } from '../src/contract/stored-records.js'

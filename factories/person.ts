@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 import { pick, slugify } from './random-helpers.js'
 
 /** A person of an account's pool: who enters activations. Becomes a participant with a first entry. */

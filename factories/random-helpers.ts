@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/random.js'
+import type { SeededFaker } from '../src/time/random.js'
 
 // Small deterministic helpers the factories share. Each draws only from the Faker it is given.
 

@@ -1,5 +1,5 @@
 import { getResponse, http, type HttpHandler } from 'msw'
-import { parseDuration, parseInstant, type Clock } from '../src/clock.js'
+import { parseDuration, parseInstant, type Clock } from '../src/time/clock.js'
 import type { AccountSettings, RequestRecord } from './context.js'
 import { EmulatorError, type EmulatorErrorCode } from '../src/contract/emulator-error.js'
 import { EndpointHandler } from './endpoint-handler.js'

@@ -1,4 +1,4 @@
-import type { Clock } from '../src/clock.js'
+import type { Clock } from '../src/time/clock.js'
 import type { RateLimit } from '../src/contract/rate-limit.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 import type { RateLimiter } from './rate-limit.js'

@@ -1,11 +1,8 @@
 import { HttpHandler } from 'msw'
-import type { PathParams } from './path.js'
+import type { PathParams, RequestMatcher } from './path.js'
 
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
-
-/** Which requests a handler answers: their path's parameters, or null for a request it does not match. */
-export type RequestMatcher = (request: Request) => PathParams | null
 
 /** A handler's answer: a Response, or a promise of one when it has to wait (a delay rule). */
 export type Answer = (request: Request, params: PathParams) => Response | Promise<Response>

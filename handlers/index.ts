@@ -1,10 +1,10 @@
 import type { HttpHandler } from 'msw'
 import type { HandlerContext } from './context.js'
-import { getActivation } from './get-activation.js'
-import { latestActivation } from './latest-activation.js'
-import { listActivations } from './list-activations.js'
-import { listParticipants } from './list-participants.js'
-import { notFound } from './not-found.js'
+import { getActivation } from './api/get-activation.js'
+import { latestActivation } from './api/latest-activation.js'
+import { listActivations } from './api/list-activations.js'
+import { listParticipants } from './api/list-participants.js'
+import { notFound } from './api/not-found.js'
 
 export type {
   AccountSettings,

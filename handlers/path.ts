@@ -1,7 +1,8 @@
-import type { RequestMatcher } from './endpoint-handler.js'
-
 /** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
 export type PathParams = Record<string, string>
+
+/** Which requests a handler answers: their path's parameters, or null for a request it does not match. */
+export type RequestMatcher = (request: Request) => PathParams | null
 
 /** The last request whose URL was parsed, and that URL. */
 let lastRequest: Request | null = null

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 import { RESPONSE_TYPES } from '../src/contract/enums.js'
 
 /** A large account: 300 activations, over 200,000 entries, one activation with 25,000, 50,000 participants. */

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 import { RESPONSE_TYPES } from '../src/contract/enums.js'
 
 /** A modest account: every response type in all three states, a few hundred entries each, premium on. */

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 const LONG_TITLE = `The Extremely Long Season-Long Fan Appreciation Trivia Marathon — ${'with bonus rounds, '.repeat(12)}and prizes`
 const LONG_NAME = 'Wolfeschlegelsteinhausenbergerdorff'.repeat(8)

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 /** An account with no activations: what a brand-new customer's client meets first. */
 export const emptyScenario = defineScenario({

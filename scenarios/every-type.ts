@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 import { RESPONSE_TYPES, STATES, SUBTYPES_BY_TYPE } from '../src/contract/enums.js'
 
 const started = ['running', 'ended'] as const

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 /** Several accounts, each with its own keys and plan: a key must see only its own account. */
 export const multiAccountScenario = defineScenario({

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 /** The default world on an account without the premium data feature. */
 export const noPremiumScenario = defineScenario({

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 /** The default world behind a low rate limit, so that a client's back-off runs in seconds. */
 export const rateLimitedScenario = defineScenario({

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 import { STATES, UNLISTED_TYPES } from '../src/contract/enums.js'
 import { everyTypeScenario } from './every-type.js'
 

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/scenario.js'
+import { defineScenario } from '../src/world/scenario.js'
 
 /** The default world on a bad day: slow answers and some server errors, so clients' retries and timeouts are exercised. */
 export const unstableScenario = defineScenario({

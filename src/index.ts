@@ -2,9 +2,9 @@
 
 export * from './browser.js'
 // Node's createEmulator: the browser's, with worlds built around a fixed instant cached on disk.
-export { createEmulator } from './node-emulator.js'
-export { serve, type RequestLog, type RunningServer, type ServeOptions } from './server.js'
-export { isScenarioPath, loadScenarioFile } from './scenario-file.js'
+export { createEmulator } from './node/node-emulator.js'
+export { serve, type RequestLog, type RunningServer, type ServeOptions } from './node/server.js'
+export { isScenarioPath, loadScenarioFile } from './node/scenario-file.js'
 // useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.
 export {
   useEmulator,
@@ -12,4 +12,4 @@ export {
   type LifecycleHooks,
   type MswServer,
   type UseEmulatorOptions,
-} from './use-emulator.js'
+} from './node/use-emulator.js'

@@ -1,8 +1,8 @@
 import { faker as englishFaker, type Faker, type LocaleDefinition, type Randomizer } from '@faker-js/faker'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compilePattern, withCompiledPatterns } from '../src/fake-patterns.js'
-import { createFaker } from '../src/random.js'
+import { compilePattern, withCompiledPatterns } from '../src/time/fake-patterns.js'
+import { createFaker } from '../src/time/random.js'
 
 // The compiled patterns must give faker's own strings from faker's own draws: each check runs the same
 // pattern through a Faker with them and one without (faker's `fake`, from its prototype), from the same

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { isBuiltin } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
@@ -14,16 +15,37 @@ type Room = { room: string; mayImport: readonly string[]; packagesNot?: readonly
 const ROOMS: readonly Room[] = [
   { room: 'src/contract/', mayImport: ['src/contract/'] },
   { room: 'src/store/', mayImport: ['src/contract/'] },
-  { room: 'src/', mayImport: ['src/', 'factories/', 'handlers/', 'scenarios/'] },
-  // "a factory never sees a Request"
-  { room: 'factories/', mayImport: ['src/contract/', 'src/random.ts'], packagesNot: ['msw'] },
-  // "a handler never calls Faker"
+  // the clock and the seeded random source, below the factories, the handlers and the world
+  { room: 'src/time/', mayImport: ['src/contract/'] },
+  // scenarios/: the built-in scenarios, which resolving a scenario's name reads
+  { room: 'src/world/', mayImport: ['src/contract/', 'src/store/', 'src/time/', 'factories/', 'scenarios/'] },
+  // everything that also runs in a browser
   {
-    room: 'handlers/',
-    mayImport: ['src/contract/', 'src/store/', 'src/clock.ts'],
+    room: 'src/emulator/',
+    mayImport: ['src/contract/', 'src/store/', 'src/time/', 'src/world/', 'handlers/'],
+  },
+  { room: 'src/node/', mayImport: ['src/', 'factories/', 'handlers/', 'scenarios/'] },
+  { room: 'src/inspector/', mayImport: ['src/contract/'] },
+  // the package's entries: Node's may import anything, the browser's nothing of src/node/
+  { room: 'src/index.ts', mayImport: ['src/', 'factories/', 'handlers/', 'scenarios/'] },
+  {
+    room: 'src/browser.ts',
+    mayImport: ['src/contract/', 'src/store/', 'src/time/', 'src/world/', 'src/emulator/', 'handlers/', 'scenarios/'],
+  },
+  // "a factory never sees a Request"
+  { room: 'factories/', mayImport: ['src/contract/', 'src/time/'], packagesNot: ['msw'] },
+  // one file per public endpoint, over the handlers' shared pieces; "a handler never calls Faker"
+  {
+    room: 'handlers/api/',
+    mayImport: ['src/contract/', 'src/store/', 'src/time/', 'handlers/'],
     packagesNot: ['@faker-js/faker'],
   },
-  { room: 'scenarios/', mayImport: ['src/scenario.ts', 'src/contract/'] },
+  {
+    room: 'handlers/',
+    mayImport: ['src/contract/', 'src/store/', 'src/time/'],
+    packagesNot: ['@faker-js/faker'],
+  },
+  { room: 'scenarios/', mayImport: ['src/world/scenario.ts', 'src/contract/'] },
   { room: 'bench/', mayImport: ['src/index.ts'] },
 ]
 
@@ -43,6 +65,13 @@ function importsOf(path: string): string[] {
   return info.importedFiles.map((f) => f.fileName)
 }
 
+/** The repository path of the module a relative specifier names, as its .ts source. */
+function targetOf(file: string, specifier: string): string {
+  return relative(ROOT, resolve(ROOT, dirname(file), specifier))
+    .replaceAll('\\', '/')
+    .replace(/\.js$/, '.ts')
+}
+
 /** What is wrong with one import of a file, or null when the map allows it. */
 function violation(file: string, specifier: string): string | null {
   const room = roomOf(file)
@@ -51,19 +80,71 @@ function violation(file: string, specifier: string): string | null {
     const denied = room.packagesNot?.find((p) => specifier === p || specifier.startsWith(`${p}/`))
     return denied ? `${file} imports ${specifier}, which ${room.room} may not use` : null
   }
-  const target = relative(ROOT, resolve(ROOT, dirname(file), specifier))
-    .replaceAll('\\', '/')
-    .replace(/\.js$/, '.ts')
+  const target = targetOf(file, specifier)
   if (target.startsWith(room.room)) return null
   if (room.mayImport.some((allowed) => (allowed.endsWith('/') ? target.startsWith(allowed) : target === allowed)))
     return null
   return `${file} imports ${target}: ${room.room} may import ${[room.room, ...room.mayImport].join(', ')}`
 }
 
+/** "nothing outside src/node/ imports it": only src/node/ itself and the Node entry, src/index.ts. */
+function nodeImport(file: string, specifier: string): string | null {
+  if (!specifier.startsWith('.') || file.startsWith('src/node/') || file === 'src/index.ts') return null
+  const target = targetOf(file, specifier)
+  return target.startsWith('src/node/') ? `${file} imports ${target}, in src/node/` : null
+}
+
+/** The relative imports of a file, as the repository paths of their sources. */
+function localImportsOf(file: string): string[] {
+  return importsOf(file)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => targetOf(file, s))
+}
+
+/** Every Node built-in a module imports, and the chain of imports from `entry` that reaches it. */
+function nodeBuiltinsReachable(entry: string, importsOfFile: (file: string) => string[] = importsOf): string[] {
+  const found: string[] = []
+  const via = new Map<string, string[]>([[entry, [entry]]])
+  const queue = [entry]
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const chain = via.get(file) ?? [file]
+    for (const specifier of importsOfFile(file)) {
+      if (!specifier.startsWith('.')) {
+        if (isBuiltin(specifier)) found.push(`${[...chain, specifier].join(' -> ')}`)
+        continue
+      }
+      const target = targetOf(file, specifier)
+      if (via.has(target)) continue
+      via.set(target, [...chain, target])
+      queue.push(target)
+    }
+  }
+  return found
+}
+
+/** The cycles among the files' relative imports (type-only ones too), each as the path around it. */
+function cyclesAmong(files: readonly string[], edgesOf: (file: string) => string[] = localImportsOf): string[] {
+  const cycles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (file: string): void => {
+    state.set(file, 'open')
+    stack.push(file)
+    for (const target of edgesOf(file)) {
+      if (state.get(target) === 'open') cycles.push([...stack.slice(stack.indexOf(target)), target].join(' -> '))
+      else if (!state.has(target) && existsSync(join(ROOT, target))) visit(target)
+    }
+    stack.pop()
+    state.set(file, 'done')
+  }
+  for (const file of files) if (!state.has(file)) visit(file)
+  return cycles
+}
+
 const FILES = ['src', 'factories', 'handlers', 'scenarios', 'bench'].flatMap(filesUnder)
 
 describe("the house map (STYLE.md's table of rooms)", () => {
-  it('covers every file of src/, factories/, handlers/, scenarios/ and bench/', () => {
+  it('covers every file of src/, factories/, handlers/, scenarios/ and bench/, each in one room', () => {
     expect(FILES.length).toBeGreaterThan(40)
     expect(FILES.filter((f) => !roomOf(f))).toEqual([])
   })
@@ -75,13 +156,71 @@ describe("the house map (STYLE.md's table of rooms)", () => {
     expect(problems).toEqual([])
   })
 
+  it.each(FILES)('%s does not import src/node/ unless it is in src/node/ or is src/index.ts', (file) => {
+    const problems = importsOf(file)
+      .map((specifier) => nodeImport(file, specifier))
+      .filter((p): p is string => p !== null)
+    expect(problems).toEqual([])
+  })
+
+  it('reaches no Node built-in from src/browser.ts, following every import', () => {
+    expect(nodeBuiltinsReachable('src/browser.ts')).toEqual([])
+  })
+
+  it('has no circle of imports, not even of types', () => {
+    expect(cyclesAmong(FILES)).toEqual([])
+  })
+
   it('catches an import across the map', () => {
-    expect(violation('handlers/json.ts', '../src/world.js')).toMatch(/handlers\/json.ts imports src\/world.ts/)
-    expect(violation('src/store/indexes.ts', '../scenario.js')).toMatch(/imports src\/scenario.ts/)
+    expect(violation('handlers/json.ts', '../src/world/world.js')).toMatch(
+      /handlers\/json.ts imports src\/world\/world.ts/,
+    )
+    expect(violation('handlers/api/get-activation.ts', '../../src/emulator/emulator.js')).toMatch(
+      /imports src\/emulator\/emulator.ts/,
+    )
+    expect(violation('src/store/indexes.ts', '../world/scenario.js')).toMatch(/imports src\/world\/scenario.ts/)
+    expect(violation('src/time/clock.ts', '../world/ids.js')).toMatch(/imports src\/world\/ids.ts/)
+    expect(violation('src/world/world.ts', '../emulator/journal.js')).toMatch(/imports src\/emulator\/journal.ts/)
+    expect(violation('src/world/add-data.ts', '../../handlers/errors.js')).toMatch(/imports handlers\/errors.ts/)
+    expect(violation('src/emulator/emulator.ts', '../node/world-cache.js')).toMatch(/imports src\/node\/world-cache.ts/)
+    expect(violation('src/browser.ts', './node/server.js')).toMatch(/imports src\/node\/server.ts/)
+    expect(violation('src/inspector/page.ts', '../emulator/journal.js')).toMatch(/imports src\/emulator\/journal.ts/)
     expect(violation('factories/entry.ts', '../src/store/indexes.js')).toMatch(/imports src\/store\/indexes.ts/)
     expect(violation('factories/entry.ts', 'msw')).toMatch(/may not use/)
     expect(violation('handlers/json.ts', '@faker-js/faker')).toMatch(/may not use/)
+    expect(violation('handlers/api/not-found.ts', '@faker-js/faker')).toMatch(/may not use/)
+    expect(violation('handlers/json.ts', './api/not-found.js')).toBeNull()
+    expect(violation('handlers/api/not-found.ts', '../errors.js')).toBeNull()
     expect(violation('scenarios/busy.ts', '../src/contract/enums.js')).toBeNull()
-    expect(violation('handlers/route.ts', '../src/clock.js')).toBeNull()
+    expect(violation('handlers/route.ts', '../src/time/clock.js')).toBeNull()
+    expect(violation('src/node/server.ts', '../emulator/emulator.js')).toBeNull()
+  })
+
+  it('catches an import of src/node/ from outside it', () => {
+    expect(nodeImport('src/emulator/emulator.ts', '../node/world-cache.js')).toMatch(/in src\/node\//)
+    expect(nodeImport('test/x.test.ts', '../src/node/server.js')).toMatch(/in src\/node\//)
+    expect(nodeImport('src/index.ts', './node/server.js')).toBeNull()
+    expect(nodeImport('src/node/cli/serve.ts', '../server.js')).toBeNull()
+  })
+
+  it('catches a Node built-in reached from the browser entry, however deep', () => {
+    const graph: Record<string, string[]> = {
+      'src/browser.ts': ['./emulator/emulator.js'],
+      'src/emulator/emulator.ts': ['../time/clock.js', 'msw'],
+      'src/time/clock.ts': ['node:fs'],
+    }
+    expect(nodeBuiltinsReachable('src/browser.ts', (f) => graph[f] ?? [])).toEqual([
+      'src/browser.ts -> src/emulator/emulator.ts -> src/time/clock.ts -> node:fs',
+    ])
+  })
+
+  it('catches a circle of imports', () => {
+    const graph: Record<string, string[]> = {
+      'handlers/path.ts': ['handlers/endpoint-handler.ts'],
+      'handlers/endpoint-handler.ts': ['handlers/path.ts'],
+    }
+    expect(cyclesAmong(['handlers/path.ts'], (f) => graph[f] ?? [])).toEqual([
+      'handlers/path.ts -> handlers/endpoint-handler.ts -> handlers/path.ts',
+    ])
   })
 })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createIds, ID_LIMITS, permute } from '../src/ids.js'
-import { finalMix } from '../src/random.js'
+import { createIds, ID_LIMITS, permute } from '../src/world/ids.js'
+import { finalMix } from '../src/time/random.js'
 
 /** The permutation as first written, with the floating-point remainder: the oracle for the faster arithmetic. */
 function plainPermute(key: number, m: number, left: number, right: number): [number, number] {

@@ -14,7 +14,7 @@ import {
   worldDumpChunks,
 } from '../src/index.js'
 import type { Emulator } from '../src/index.js'
-import { scenarioList } from '../src/cli/run.js'
+import { scenarioList } from '../src/node/cli/run.js'
 import { call, collect, NOW_ISO } from './support/api.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url))

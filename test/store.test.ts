@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseScenario } from '../src/scenario.js'
+import { parseScenario } from '../src/world/scenario.js'
 import { createDatabase, type Database } from '../src/store/database.js'
 import { entryField, type StoredEntry } from '../src/contract/stored-records.js'
-import { buildWorld } from '../src/world.js'
+import { buildWorld } from '../src/world/world.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW } from './support/worlds.js'
 

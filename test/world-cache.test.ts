@@ -15,7 +15,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import type { StoredEntry } from '../src/contract/stored-records.js'
-import { createEmulatorWith, type WorldSource } from '../src/emulator.js'
+import { createEmulatorWith, type WorldSource } from '../src/emulator/emulator.js'
 import { buildWorld, createEmulator, parseScenario, scenarios, type DeferredWorld, type World } from '../src/index.js'
 import {
   cacheDirectory,
@@ -24,7 +24,7 @@ import {
   prune,
   shownAt,
   worldKey,
-} from '../src/world-cache.js'
+} from '../src/node/world-cache.js'
 import { call, expectError, NOW_ISO } from './support/api.js'
 
 const NOW = Date.parse(NOW_ISO)

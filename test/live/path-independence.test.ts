@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 import { everyTypeScenario } from '../../scenarios/every-type.js'
 import { TYPE_RULES } from '../../src/contract/type-rules.js'
-import { LiveWorld } from '../../src/live.js'
+import { LiveWorld } from '../../src/world/live.js'
 import { NOW_ISO } from '../support/api.js'
 import { expectServedAsViewed, fetchText, viewAt } from '../support/served.js'
 

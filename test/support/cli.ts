@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
  * by EMULATOR_TEST_BIN (the msw 3 job's installed package).
  */
 export const BIN =
-  process.env['EMULATOR_TEST_BIN'] ?? fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url))
+  process.env['EMULATOR_TEST_BIN'] ?? fileURLToPath(new URL('../../dist/src/node/cli/main.js', import.meta.url))
 
 /**
  * The environment a run gets: the caller's, without any ACTIVATION_EMULATOR_ variable or COLUMNS (so

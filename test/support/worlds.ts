@@ -1,5 +1,5 @@
-import { parseScenario, type ScenarioInput } from '../../src/scenario.js'
-import { buildWorld, type World } from '../../src/world.js'
+import { parseScenario, type ScenarioInput } from '../../src/world/scenario.js'
+import { buildWorld, type World } from '../../src/world/world.js'
 import { undocumentedTypesScenario } from '../../scenarios/undocumented-types.js'
 
 /** The instant the test worlds are built around. */

@@ -1,0 +1,74 @@
+import type { HttpHandler } from 'msw'
+import { activationExistsAt } from '../../src/contract/at-instant.js'
+import { STATES } from '../../src/contract/enums.js'
+import { lowerBound } from '../../src/store/sorted.js'
+import type { StoredActivation } from '../../src/contract/stored-records.js'
+import { LIMIT_MAX } from '../../src/contract/responses.js'
+import type { HandlerContext } from '../context.js'
+import { apiError } from '../errors.js'
+import { activationBytes, listBody } from '../json.js'
+import { allOf, anyOf, takePage } from '../pagination.js'
+import { comparableIso, nextDayIso } from '../params.js'
+import { endpoint } from '../route.js'
+
+/** The first position, in a list ordered by startTime newest first, of an activation starting before `iso`. */
+const startingBefore = (list: readonly StoredActivation[], iso: string) =>
+  lowerBound(list, iso, (a, t) => (a.startTime.iso >= t ? -1 : 1))
+
+/**
+ * `GET {base}/activations/list`: the account's activations, newest startTime first, then by id.
+ * Filters: `state`, `start_date` (startTime on that UTC day), `types[]`; `limit` 1..100; `next`.
+ */
+export function listActivations(ctx: HandlerContext): HttpHandler {
+  return endpoint(ctx, '/activations/list', {}, ({ account, query, nowIso: now }) => {
+    const state = query.oneOf('state', STATES)
+    const day = query.day('start_date')
+    const types = query.types()
+    const limit = query.limit(LIMIT_MAX.activations, ctx.options.defaultLimits.activations)
+    const cursor = query.cursor()
+
+    const index = ctx.index
+    const list = index.activationsOf(account.name)
+    let from = 0
+    if (cursor !== undefined) {
+      const at = index.activations.get(cursor)
+      if (!at || at.account !== account.name) {
+        throw apiError(
+          400,
+          `next must be the next value of a previous page: no activation has the id ${JSON.stringify(cursor)}`,
+        )
+      }
+      from = index.activationPosition(at)
+    }
+    // The list is ordered by startTime, so the date and the state bound a stretch of it; what else
+    // they and the types exclude is skipped item by item.
+    const stops: Array<(a: StoredActivation) => boolean> = []
+    // Those created after now do not exist yet: all start after now, so they are skipped only in the
+    // stretch of activations that have not started.
+    const keeps: Array<(a: StoredActivation) => boolean> = [(a) => activationExistsAt(a, now)]
+    if (day !== undefined) {
+      from = Math.max(from, startingBefore(list, nextDayIso(day)))
+      stops.push((a) => a.startTime.iso < day)
+    }
+    if (state !== undefined) {
+      if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
+      else {
+        from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
+        keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+      }
+    }
+    if (types) keeps.push((a) => types.has(a.type))
+
+    const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
+    return listBody(
+      '"activations":',
+      page.items.map((a) => activationBytes(a, now)),
+      page.next,
+    )
+  })
+}
+
+/** The instant one millisecond after `iso`: "starting before it" is "starting at or before `iso`". */
+function nextIsoAfter(iso: string): string {
+  return comparableIso(Date.parse(iso) + 1)
+}

@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises'
+import { scenarios } from '../../../scenarios/index.js'
+import type { Emulator, EmulatorOptions } from '../../emulator/emulator.js'
+import { createEmulator } from '../node-emulator.js'
+import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
+import { UsageError } from './flags.js'
+
+/** The world flags as parsed. */
+export type WorldArgs = {
+  scenario?: string | undefined
+  seed?: number | undefined
+  now?: string | undefined
+  data?: string | undefined
+  apiKey?: string[] | undefined
+  premium?: boolean | undefined
+  rateLimit?: number | undefined
+  rateWindow?: number | undefined
+}
+
+/** Turns the world flags into `createEmulator` options, loading a scenario file or a dumped world. */
+export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions> {
+  const options: EmulatorOptions = {}
+  if (args.data !== undefined) {
+    if (args.scenario !== undefined || args.seed !== undefined) {
+      throw new UsageError('--data serves a whole dumped world: it takes no --scenario or --seed')
+    }
+    let text: string
+    try {
+      text = await readFile(args.data, 'utf8')
+    } catch (error) {
+      throw new UsageError(
+        `Failed to read --data ${args.data}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      )
+    }
+    try {
+      options.data = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`Failed to read --data ${args.data}: not JSON (${(error as Error).message})`)
+    }
+  } else {
+    // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
+    const name = args.scenario ?? 'default'
+    options.scenario = isScenarioPath(name) && !Object.hasOwn(scenarios, name) ? await loadScenarioFile(name) : name
+  }
+  if (args.seed !== undefined) options.seed = args.seed
+  if (args.now !== undefined) options.now = args.now
+  if (args.apiKey !== undefined) options.apiKeys = args.apiKey
+  if (args.premium !== undefined) options.premium = args.premium
+  if (args.rateWindow !== undefined && args.rateLimit === undefined)
+    throw new UsageError('--rate-window needs --rate-limit')
+  if (args.rateLimit !== undefined) options.rateLimit = { limit: args.rateLimit, windowSeconds: args.rateWindow ?? 60 }
+  return options
+}
+
+/**
+ * `createEmulator` (or `create`), with the --data file named in whatever it finds wrong with the world that file
+ * holds (the library knows the parsed JSON, not where it came from).
+ */
+export async function createEmulatorFor(
+  args: WorldArgs,
+  options: EmulatorOptions,
+  create: (options: EmulatorOptions) => Promise<Emulator> = createEmulator,
+): Promise<Emulator> {
+  try {
+    return await create(options)
+  } catch (error) {
+    if (args.data === undefined) throw error
+    const message = (error as Error).message
+    const invalid = message.startsWith('Invalid data:')
+    const reason = message.replace(/^(?:Invalid data|Failed to load the world):\s*/, '')
+    throw new Error(`${invalid ? 'Invalid' : 'Failed to load'} --data ${args.data}: ${reason}`, { cause: error })
+  }
+}

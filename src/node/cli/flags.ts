@@ -1,0 +1,327 @@
+import type { Options } from 'yargs'
+import { parseInstant } from '../../time/clock.js'
+
+/** A bad flag value: the command line prints its message on one line and exits 1. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/** A command's flags as yargs takes them: each flag's name (kebab-case) and its definition. */
+export type FlagTable = Record<string, Options>
+
+/** A string flag's check: an empty value names the flag and what it wants, else `parse` judges it. */
+function needs<T>(flag: string, what: string, parse: (text: string) => T) {
+  return (value: unknown): T => {
+    const text = String(value)
+    if (text === '') throw new UsageError(`--${flag} needs a value: ${what}`)
+    return parse(text)
+  }
+}
+
+const integer = (flag: string, min: number, max: number) =>
+  needs(flag, `an integer from ${min} to ${max}`, (text) => {
+    const n = /^\d+$/.test(text) ? Number(text) : NaN
+    if (!(n >= min && n <= max))
+      throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+    return n
+  })
+
+/** A flag that may be given several times, each value matching `pattern`. */
+function repeatable(flag: string, describe: string, pattern: RegExp, what: string): Options {
+  return {
+    type: 'string',
+    array: true,
+    describe,
+    coerce: (values: string[]) => {
+      for (const value of values)
+        if (!pattern.test(value)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(value)}`)
+      return values
+    },
+  }
+}
+
+/** `--latency MS` or `MIN-MAX`. */
+export function parseLatency(value: unknown): number | { min: number; max: number } {
+  const text = String(value)
+  const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text)
+  const min = m ? Number(m[1]) : NaN
+  const max = m?.[2] === undefined ? min : Number(m[2])
+  if (!m || min > max || max > 60_000) {
+    throw new UsageError(
+      `--latency must be milliseconds (250) or a range (100-400) of at most 60000, got ${JSON.stringify(text)}`,
+    )
+  }
+  return min === max ? min : { min, max }
+}
+
+/** The flags that say which world to build: shared by `serve` and `dump`, which say what `--data` does. */
+function worldFlags(command: 'serve' | 'dump'): FlagTable {
+  return {
+    scenario: {
+      alias: 's',
+      type: 'string',
+      describe: 'A built-in scenario (activation-emulator --list-scenarios) or a scenario file (.ts, .js, .json)',
+      coerce: needs('scenario', 'a built-in scenario or a scenario file', (text) => text),
+    },
+    seed: {
+      type: 'string',
+      describe: 'Another seed for the scenario',
+      coerce: integer('seed', 0, 0xffffffff),
+    },
+    now: {
+      type: 'string',
+      // dump takes no --clock: it writes the world at one instant.
+      describe:
+        command === 'serve'
+          ? 'Freeze the clock at this ISO time (e.g. 2026-06-01T12:00:00Z), or run it from there with --clock running; without it the clock runs'
+          : 'Build the world around this ISO time (e.g. 2026-06-01T12:00:00Z) and write it as it stands then; without it, the current time',
+      coerce: needs('now', 'an ISO time such as 2026-06-01T12:00:00Z', (text) => {
+        try {
+          parseInstant(text, '--now')
+        } catch (error) {
+          throw new UsageError((error as Error).message)
+        }
+        return text
+      }),
+    },
+    data: {
+      type: 'string',
+      describe: `${command === 'serve' ? 'Serve' : 'Read'} a world written by \`activation-emulator dump\` instead of generating one`,
+      coerce: needs('data', 'a file written by activation-emulator dump', (text) => text),
+    },
+    'api-key': {
+      type: 'string',
+      array: true,
+      describe: "API key of the scenario's first account (repeatable); default: the scenario's keys",
+      coerce: (values: string[]) => {
+        if (values.length === 0 || values.includes('')) throw new UsageError('--api-key needs a value: a key')
+        for (const key of values)
+          if (!/^\S+$/.test(key))
+            throw new UsageError(`--api-key must be a key without spaces, got ${JSON.stringify(key)}`)
+        return values
+      },
+    },
+    premium: {
+      type: 'boolean',
+      describe: 'Premium feature (participants) of the first account; --no-premium turns it off',
+    },
+    'rate-limit': {
+      type: 'string',
+      describe: 'Requests allowed per key per window (default: no limit)',
+      coerce: integer('rate-limit', 1, 1_000_000),
+    },
+    'rate-window': {
+      type: 'string',
+      describe: 'Rate-limit window in seconds (default 60)',
+      coerce: integer('rate-window', 1, 86_400),
+    },
+  }
+}
+
+/** The flags of `activation-emulator [serve]`. */
+export const serveFlags: FlagTable = {
+  ...worldFlags('serve'),
+  port: {
+    alias: 'p',
+    type: 'string',
+    // Defaults applied by `serve`, not by yargs, which would put them in place of a missing value.
+    defaultDescription: '4010',
+    describe: 'Port to listen on; 0 picks a free one',
+    coerce: integer('port', 0, 65535),
+  },
+  host: {
+    type: 'string',
+    defaultDescription: '127.0.0.1',
+    describe: 'Address to listen on',
+    coerce: needs('host', 'an address such as 127.0.0.1', (text) => text),
+  },
+  'base-path': {
+    type: 'string',
+    describe: 'Serve the API under this path, e.g. /v1 (default: the root)',
+    coerce: needs('base-path', 'a path such as /v1', (text) => text),
+  },
+  latency: {
+    type: 'string',
+    describe: 'Delay every answer: MS, or MIN-MAX for a seeded draw',
+    coerce: needs('latency', 'milliseconds (250) or a range (100-400)', parseLatency),
+  },
+  cors: {
+    type: 'string',
+    describe: 'Allow this origin only (default: any origin); --no-cors turns CORS off',
+    coerce: (value: unknown) =>
+      value === false ? false : needs('cors', 'an origin such as http://localhost:3000, or *', (text) => text)(value),
+  },
+  'rate-limit-headers': {
+    type: 'boolean',
+    describe: "Send Retry-After and X-RateLimit-* headers, which the spec does not show (default: the scenario's, off)",
+  },
+  clock: {
+    type: 'string',
+    // Listed by --help as `[choices: "frozen", "running"]`; the check is coerce's, for its message.
+    choices: ['frozen', 'running'],
+    describe: 'frozen (at --now, the default with it) or running (from --now, the default without it)',
+    coerce: needs('clock', 'frozen or running', (text) => {
+      if (text !== 'frozen' && text !== 'running')
+        throw new UsageError(`--clock must be frozen or running, got ${JSON.stringify(text)}`)
+      return text
+    }),
+  },
+  live: {
+    type: 'string',
+    describe:
+      "A live world: the clock runs (from --now, if given) and running activations receive entries at the scenario's rates; --live 10x runs the clock ten times as fast",
+    coerce: (value: unknown): number => {
+      if (value === true || value === '' || value === 'true') return 1
+      const m = typeof value === 'string' ? /^(\d+(?:\.\d+)?)x?$/.exec(value.trim()) : null
+      const speed = m ? Number(m[1]) : NaN
+      if (!(speed >= 0.001 && speed <= 1_000_000)) {
+        throw new UsageError(
+          `--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got ${JSON.stringify(value)}`,
+        )
+      }
+      return speed
+    },
+  },
+  admin: {
+    type: 'boolean',
+    describe:
+      'The admin API under /__emulator (default: on, on a loopback address or with --admin-token); --no-admin turns it off',
+  },
+  'admin-token': {
+    type: 'string',
+    describe:
+      'Admin requests must send Authorization: Bearer TOKEN (401 otherwise); needed to serve the admin API on a non-loopback --host',
+    coerce: needs('admin-token', 'a token', (text) => {
+      if (!/^[\x21-\x7e]+$/.test(text)) throw new UsageError('--admin-token must be printable ASCII without spaces')
+      return text
+    }),
+  },
+  'admin-origin': repeatable(
+    'admin-origin',
+    "An origin whose pages may call the admin API from a browser, e.g. http://localhost:5173 (repeatable); default: only the server's own pages and loopback origins, with no CORS header",
+    /^https?:\/\/[^/\s]+$/,
+    'an origin such as http://localhost:5173',
+  ),
+  'allowed-host': repeatable(
+    'allowed-host',
+    'A host name the admin API answers besides loopback names and --host, e.g. the name of a container (repeatable)',
+    /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/,
+    'a host name such as emulator or 10.0.0.5',
+  ),
+  'journal-size': {
+    type: 'string',
+    describe: 'How many API requests the journal keeps, the last ones (default 10000)',
+    coerce: integer('journal-size', 1, 1_000_000),
+  },
+  quiet: { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' },
+  'list-scenarios': { type: 'boolean', describe: 'List the built-in scenarios and exit' },
+}
+
+/** The flags of `activation-emulator dump`. */
+export const dumpFlags: FlagTable = {
+  ...worldFlags('dump'),
+  out: {
+    alias: 'o',
+    type: 'string',
+    describe: 'Write to this file instead of stdout',
+    coerce: needs('out', 'a file to write', (text) => text),
+  },
+}
+
+/** The flags of `openapi`. */
+export const openApiFlags: FlagTable = {
+  out: {
+    alias: 'o',
+    type: 'string',
+    describe: 'Write to this file instead of stdout',
+    coerce: needs('out', 'a file to write', (text) => text),
+  },
+  'base-url': {
+    type: 'string',
+    describe: "The server URL the document names (default: the library's default base URL)",
+    coerce: needs('base-url', 'an http(s) URL such as http://127.0.0.1:4010', (text) => {
+      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+        throw new UsageError(
+          `--base-url must be an http(s) URL such as http://127.0.0.1:4010, got ${JSON.stringify(text)}`,
+        )
+      }
+      return text.replace(/\/+$/, '')
+    }),
+  },
+}
+
+/** Every name a flag answers to: its own, its aliases, and their camelCase forms. */
+function namesOf(flag: string, options: Options): string[] {
+  const names = [flag, ...[options.alias ?? []].flat()]
+  return [...names, ...names.map((name) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))]
+}
+
+/**
+ * The flags a command-line token spells, each as its name and as typed: `--no-cors` and `--cors=x`
+ * spell cors, `-qp` spells q and p, and `-p4010` spells p (as yargs reads it, the rest is its value).
+ */
+function flagsIn(token: string): { name: string; typed: string }[] {
+  const long = /^--(no-)?([^=]+)/.exec(token)
+  if (long) return [{ name: long[2]!, typed: `--${long[1] ?? ''}${long[2]}` }]
+  const short = /^-([A-Za-z]+)/.exec(token)
+  return short ? [...short[1]!].map((name) => ({ name, typed: `-${name}` })) : []
+}
+
+/** The flags typed on the command line, up to a `--`. */
+function typedFlags(argv: readonly string[]): { name: string; typed: string }[] {
+  const end = argv.indexOf('--')
+  return (end < 0 ? argv : argv.slice(0, end)).flatMap(flagsIn)
+}
+
+/** What every command takes besides its flags. */
+const ALWAYS = ['help', 'h', 'version', 'v']
+
+/**
+ * Throws when a flag the command does not take is typed, naming each as typed (`Unknown option:
+ * --bogus`, `Unknown options: -x, --colour`). yargs's strict mode would name them without their
+ * dashes, twice for a kebab-case one (`bogus-flag, bogusFlag`), and only after `--list-scenarios` ran.
+ */
+export function rejectUnknown(argv: readonly string[], flags: FlagTable): void {
+  const known = new Set(ALWAYS)
+  for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
+  const unknown = [...new Set(typedFlags(argv).flatMap(({ name, typed }) => (known.has(name) ? [] : [typed])))]
+  if (unknown.length) throw new UsageError(`Unknown option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
+}
+
+/**
+ * Throws when a flag that takes one value is typed more than once (`--port 4011 --port 4012`,
+ * `-p 1 --port 2`, `--premium --no-premium`): yargs would keep both values, or the last, without a word.
+ */
+export function rejectRepeats(argv: readonly string[], flags: FlagTable): void {
+  const flagOf = new Map<string, string>()
+  for (const [flag, options] of Object.entries(flags))
+    if (!options.array) for (const name of namesOf(flag, options)) flagOf.set(name, flag)
+  const seen = new Set<string>()
+  for (const { name } of typedFlags(argv)) {
+    const flag = flagOf.get(name)
+    if (flag === undefined) continue
+    if (seen.has(flag)) throw new UsageError(`--${flag} is given more than once: give it once`)
+    seen.add(flag)
+  }
+}
+
+const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
+
+/**
+ * A yargs middleware (to run before validation) that drops what ACTIVATION_EMULATOR_ variables gave
+ * for flags this command does not take, so that a variable set for `serve` (ACTIVATION_EMULATOR_PORT)
+ * is ignored by `dump` rather than refused. The same flag typed on the command line is still refused.
+ */
+export function ignoreOtherCommandsVariables(argv: readonly string[], flags: FlagTable) {
+  const known = new Set(['_', '$0', ...ALWAYS])
+  for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
+  const typed = new Set(typedFlags(argv).map(({ name }) => name))
+  return (args: Record<string, unknown>): void => {
+    for (const key of Object.keys(args)) {
+      const kebab = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+      const variable = ENV_PREFIX + kebab.toUpperCase().replace(/-/g, '_')
+      if (!known.has(key) && !typed.has(key) && !typed.has(kebab) && process.env[variable] !== undefined)
+        delete args[key]
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import yargs, { type Argv } from 'yargs'
+import { scenarios } from '../../../scenarios/index.js'
+import { dumpCommand, type DumpArgs } from './dump.js'
+import {
+  dumpFlags,
+  ignoreOtherCommandsVariables,
+  openApiFlags,
+  rejectRepeats,
+  rejectUnknown,
+  serveFlags,
+  UsageError,
+  type FlagTable,
+} from './flags.js'
+import { openApiCommand, type OpenApiArgs } from './openapi.js'
+import { serveCommand, type ServeArgs } from './serve.js'
+
+/** The package's version, from the package.json above this file (in src/node/cli/ or in dist/src/node/cli/). */
+function version(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let i = 0; i < 6; i++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'activation-emulator' && pkg.version) return pkg.version
+    } catch {
+      // not here: look one folder up
+    }
+  }
+  return 'unknown'
+}
+
+/** One line per built-in scenario: its name, then its one-line description. */
+export function scenarioList(): string {
+  const entries = Object.entries(scenarios)
+  const width = Math.max(...entries.map(([name]) => name.length))
+  return entries.map(([name, s]) => `${name.padEnd(width)}  ${s.description}`).join('\n') + '\n'
+}
+
+/**
+ * The examples of a command's --help, each command on a line of its own under what it does, so that
+ * no width cuts one in two (yargs's two-column examples wrap mid-command at 80 columns).
+ */
+function examples(list: Array<[what: string, command: string]>): string {
+  return ['Examples:', ...list.flatMap(([what, command]) => [`  ${what}:`, `    ${command}`])].join('\n')
+}
+
+/**
+ * One line for stderr from an error's message: a library's multi-line list of problems
+ * (`Invalid x:\n  a\n  b`) reads `Invalid x: a; b`.
+ */
+export function oneLine(message: string): string {
+  return message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+}
+
+/**
+ * Runs the command line with its arguments (after the program name). Resolves to the exit code for
+ * commands that end (dump, --help, errors); `serve` keeps running until a signal.
+ */
+export async function run(argv: string[], started = performance.now()): Promise<number> {
+  const v = version()
+  // What every command does to its flags before yargs reads them.
+  const flagsOf = <T>(y: Argv<T>, flags: FlagTable) => {
+    rejectUnknown(argv, flags)
+    rejectRepeats(argv, flags)
+    return y.options(flags).middleware(ignoreOtherCommandsVariables(argv, flags), true)
+  }
+  const cli = yargs(argv)
+    .scriptName('activation-emulator')
+    .env('ACTIVATION_EMULATOR')
+    .strict()
+    .version(v)
+    .alias('version', 'v')
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(110, process.stdout.columns || Number(process.env['COLUMNS']) || 80))
+    .command(
+      ['serve', '$0'],
+      'Serve the Activation Data API (the default command)',
+      (y) =>
+        flagsOf(y, serveFlags)
+          .middleware((args) => {
+            if (args['listScenarios']) {
+              process.stdout.write(scenarioList())
+              throw new ListedScenarios()
+            }
+          }, true)
+          .epilogue(
+            examples([
+              ['Serve the busy scenario on http://127.0.0.1:4010', '$0 --scenario busy'],
+              [
+                'A frozen clock and 10 requests a minute per key',
+                '$0 -s default --now 2026-06-01T12:00:00Z --rate-limit 10',
+              ],
+              ['Serve a world dumped to a file', '$0 --data world.json'],
+            ]),
+          ),
+      async (args) => serveCommand(args as unknown as ServeArgs, v, started),
+    )
+    .command(
+      'dump',
+      'Write the world (the same flags build it) as JSON',
+      (y) =>
+        flagsOf(y, dumpFlags).epilogue(
+          examples([
+            ['Write the default world, clock frozen, to a file', '$0 dump --now 2026-06-01T12:00:00Z -o world.json'],
+            ['A world from a scenario file, to stdout', '$0 dump -s ./my-scenario.ts --now 2026-06-01T12:00:00Z'],
+          ]),
+        ),
+      async (args) => dumpCommand(args as unknown as DumpArgs),
+    )
+    .command(
+      'openapi',
+      'Print the OpenAPI 3.1 document of the API, generated from the contract',
+      (y) =>
+        flagsOf(y, openApiFlags).epilogue(
+          examples([
+            ['Write the document to a file', '$0 openapi -o activation-data-api.json'],
+            ['The document of a standalone server', '$0 openapi --base-url http://127.0.0.1:4010'],
+          ]),
+        ),
+      async (args) => openApiCommand(args as unknown as OpenApiArgs, v),
+    )
+    .fail((message, error) => {
+      throw error ?? new UsageError(message)
+    })
+  try {
+    await cli.parseAsync()
+    return 0
+  } catch (error) {
+    if (error instanceof ListedScenarios) return 0
+    process.stderr.write(`activation-emulator: ${oneLine(error instanceof Error ? error.message : String(error))}\n`)
+    return 1
+  }
+}
+
+class ListedScenarios extends Error {}

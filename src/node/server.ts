@@ -1,0 +1,565 @@
+import {
+  createServer,
+  maxHeaderSize,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { promisify } from 'node:util'
+import { constants, gzip } from 'node:zlib'
+import { getResponse, RequestHandler } from 'msw'
+import { ADMIN_PREFIX } from '../../handlers/admin.js'
+import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
+import { urlOf } from '../../handlers/path.js'
+import { errorBody, notJsonMessage } from '../../handlers/errors.js'
+import { DROP_HEADER, DROP_LENGTH_HEADER } from '../../handlers/route.js'
+import type { Emulator } from '../emulator/emulator.js'
+import { inspectorHandlers } from './inspector-handlers.js'
+
+const gzipAsync = promisify(gzip)
+
+/** What `serve` takes. */
+export type ServeOptions = {
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default 4010; 0 picks a free port. */
+  port?: number
+  /**
+   * CORS: `'*'` (the default) lets any origin call the API, a string allows that origin only, false
+   * sends no CORS header and answers OPTIONS like any other method.
+   */
+  cors?: string | false
+  /** Hears every request once it is answered. */
+  onRequest?: (log: RequestLog) => void
+  /**
+   * Serve the admin API (`/__emulator`, the emulator's `adminHandlers`). Default: on when `host` is a
+   * loopback address or the emulator has an `adminToken`, off otherwise.
+   */
+  admin?: boolean
+  /**
+   * Origins whose pages may call the admin API from a browser (e.g. `http://localhost:5173`): their
+   * requests are answered with `Access-Control-Allow-Origin`. Default none: the admin API answers
+   * requests without an `Origin`, from its own origin and from loopback origins, and sends no CORS header.
+   */
+  adminOrigins?: readonly string[]
+  /**
+   * Host names the admin API answers besides loopback names (localhost, 127.0.0.1, ::1) and `host`:
+   * for a server reached by another name (a container's). A request with another `Host` gets 403,
+   * which stops a page that rebinds its own name to this address.
+   */
+  allowedHosts?: readonly string[]
+}
+
+/** One answered request. */
+export type RequestLog = { method: string; url: string; status: number; ms: number }
+
+/** A running server. */
+export type RunningServer = {
+  /** Where the API answers, e.g. `http://127.0.0.1:4010/v1`. */
+  readonly url: string
+  /** Where the admin API answers (`http://127.0.0.1:4010/__emulator`), or null when it is off. */
+  readonly adminUrl: string | null
+  readonly port: number
+  readonly server: Server
+  /** Stops accepting, ends idle connections at once and busy ones within half a second. */
+  close(): Promise<void>
+}
+
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Accept-Encoding'
+const CORS_EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'
+/** Bodies smaller than this go uncompressed: gzip would not pay for itself. */
+const GZIP_MIN_BYTES = 1024
+
+/**
+ * Serves an emulator over HTTP. Each request becomes a Fetch `Request` at the emulator's base URL and
+ * is answered by msw's `getResponse(emulator.handlers, request)`: the same handlers as in-process, no
+ * second router. Keep-alive; gzip when the client accepts it; CORS.
+ * @example const server = await serve(await createEmulator({ scenario: 'busy' }), { port: 4010 })
+ */
+export async function serve(emulator: Emulator, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const cors = options.cors ?? '*'
+  // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
+  const origin = new URL(emulator.baseUrl).origin
+  const admin = options.admin ?? (isLoopback(host) || emulator.adminProtected)
+  // The admin paths sit outside the base path, so they come before the API's catch-all 404.
+  // The inspector page (`/__emulator/`) comes with the admin API it calls, and goes with it. msw runs
+  // every handler before the one that answers (a URL parse, the cookies, a path match each), so a
+  // request outside the admin prefix, which no admin or inspector handler matches, is given the API's alone.
+  const adminFirst = admin
+    ? [
+        ...(await inspectorHandlers(emulator.baseUrl, emulator.adminHandlers)),
+        ...emulator.adminHandlers,
+        ...emulator.handlers,
+      ]
+    : emulator.handlers
+  const served: Served = {
+    handlersFor: (request) =>
+      urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers,
+    apiHandlers: emulator.handlers,
+    origin,
+    cors,
+    corsHeaders: corsHeadersOf(cors),
+    adminGuard: admin ? adminGuardOf(host, options) : null,
+  }
+
+  const onRequest = options.onRequest
+  let hookFailures = 0
+  const hookFailed = (error: unknown, url: string | undefined) => {
+    // Said once, then counted: a hook that fails on every request must not flood the log.
+    if (hookFailures++ === 0)
+      console.error(
+        `activation-emulator: the onRequest hook failed on ${JSON.stringify(url)} (later failures are not shown): ${error instanceof Error ? error.message : String(error)}`,
+      )
+  }
+  // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
+  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+    const started = performance.now()
+    answer(req, res, served)
+      .catch((error: unknown) =>
+        failed(req, res, served.adminGuard && isAdminPath(req.url ?? '/') ? false : cors, error),
+      )
+      .then((status) => {
+        if (!onRequest) return
+        // A hook that throws (on a path it did not expect) costs its own line, never the server.
+        try {
+          onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
+        } catch (error) {
+          hookFailed(error, req.url)
+        }
+      })
+  })
+  // Requests node's parser refuses before any handler runs (a request line or headers too long, a
+  // malformed request line or header) get a JSON answer too, written on the socket as it is.
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    const [status, message] = clientErrorAnswer(error)
+    // The parser gave up on the request, but its first bytes still say whether it was a HEAD, whose
+    // answer never has a body.
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD '
+    writeRaw(socket, status, message, cors, '', head)
+  })
+  // CONNECT is handed to this event, not to the request handler; without it, node closes the connection.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    writeRaw(
+      socket,
+      405,
+      `Method CONNECT is not allowed on ${JSON.stringify(req.url)}: use GET`,
+      cors,
+      'Allow: GET, HEAD\r\n',
+    )
+  })
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${options.port ?? 4010}`
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new Error(
+            `Port ${options.port ?? 4010} is already in use on ${host}: stop what holds it, or choose another with --port (0 picks a free one)`,
+          ),
+        )
+      else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${where}: choose a port above 1023`))
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new Error(`Cannot listen on ${host}: no such local address`))
+      else reject(new Error(`Failed to listen on ${where}: ${error.message}`))
+    })
+    server.listen(options.port ?? 4010, host, () => resolve((server.address() as AddressInfo).port))
+  })
+
+  const basePath = new URL(emulator.baseUrl).pathname.replace(/\/$/, '')
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  return {
+    url: `http://${shownHost}:${port}${basePath}`,
+    adminUrl: admin ? `http://${shownHost}:${port}/__emulator` : null,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+        setTimeout(() => server.closeAllConnections(), 500).unref()
+      }),
+  }
+}
+
+/** Whether an address is this machine's own (127.0.0.0/8, ::1, localhost): only this machine reaches it. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
+}
+
+/** Whether a request target is under the admin prefix (`/__emulator`, in any case, as the handlers match it). */
+function isAdminPath(target: string): boolean {
+  const path = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, '') : target
+  return path.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
+}
+
+/** The admin API's verdict on a request: refused with a status and message, or let through with its CORS headers. */
+type AdminVerdict = { refused: [number, string] | null; headers: Readonly<Record<string, string>> }
+type AdminGuard = (req: IncomingMessage) => AdminVerdict
+
+/** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+/** The host name of a Host header (`[::1]:4010` -> `::1`, `Localhost.:80` -> `localhost`), or null when it has none. */
+function hostNameOf(header: string): string | null {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d*)?$/i.exec(header.trim())
+  const name = m?.[1] ?? m?.[2]
+  return name === undefined ? null : name.toLowerCase().replace(/\.$/, '')
+}
+
+/** Whether a host name is this machine's own by definition: localhost (and its subdomains), 127.0.0.0/8, ::1. */
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)
+}
+
+/**
+ * The admin API's checks, worked out once: its Host must be a loopback name, the address the server
+ * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed; a body
+ * must be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
+ */
+function adminGuardOf(host: string, options: ServeOptions): AdminGuard {
+  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
+  hosts.delete('0.0.0.0')
+  hosts.delete('::')
+  const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
+  const none: Readonly<Record<string, string>> = origins.size ? { vary: 'Origin' } : {}
+  return (req) => {
+    const hostHeader = req.headers.host
+    if (hostHeader !== undefined) {
+      const name = hostNameOf(hostHeader)
+      if (name === null || !(isLoopbackName(name) || hosts.has(name))) {
+        return {
+          refused: [
+            403,
+            `Host ${JSON.stringify(hostHeader)} is not allowed on the admin API: it answers loopback names and the address it listens on; allow another name with --allowed-host (allowedHosts)`,
+          ],
+          headers: none,
+        }
+      }
+    }
+    const origin = req.headers.origin
+    let headers = none
+    if (origin !== undefined) {
+      const asked = origin.replace(/\/+$/, '').toLowerCase()
+      if (origins.has(asked)) headers = { 'access-control-allow-origin': origin, vary: 'Origin' }
+      else {
+        let own = false
+        try {
+          const url = new URL(origin)
+          own =
+            (url.protocol === 'http:' || url.protocol === 'https:') &&
+            (url.host === (hostHeader ?? '').toLowerCase() || isLoopbackName(url.hostname.replace(/^\[|\]$/g, '')))
+        } catch {
+          // `null` (a sandboxed frame, a file) and anything else that is not an origin.
+        }
+        if (!own) {
+          return {
+            refused: [
+              403,
+              `Origin ${JSON.stringify(origin)} is not allowed on the admin API: it answers its own pages, loopback origins and the origins given with --admin-origin (adminOrigins)`,
+            ],
+            headers: none,
+          }
+        }
+      }
+    }
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+    const type = mediaType(req.headers['content-type'])
+    if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
+      return {
+        refused: [415, notJsonMessage(req.headers['content-type'])],
+        headers,
+      }
+    }
+    return { refused: null, headers }
+  }
+}
+
+/** The CORS headers of every answer: the allowed origin, and `Vary: Origin` unless any origin is. */
+function corsHeadersOf(cors: string | false): Record<string, string> {
+  if (cors === false) return {}
+  return cors === '*'
+    ? { 'access-control-allow-origin': cors }
+    : { 'access-control-allow-origin': cors, vary: 'Origin' }
+}
+
+/** What `answer` needs of the server, worked out once. */
+type Served = {
+  /** The handlers a request goes to: the admin API's before the API's for a path under the admin prefix. */
+  handlersFor: (request: Request) => Emulator['handlers']
+  /** The API's own handlers (EndpointHandlers, which make no copy of a request). */
+  apiHandlers: Emulator['handlers']
+  origin: string
+  cors: string | false
+  corsHeaders: Readonly<Record<string, string>>
+  /** The admin API's doors against other pages: null when the admin API is off. */
+  adminGuard: AdminGuard | null
+}
+
+/** Answers one request; resolves to the status sent. */
+async function answer(req: IncomingMessage, res: ServerResponse, served: Served): Promise<number> {
+  const { origin, cors } = served
+  let corsHeaders = served.corsHeaders
+  const method = req.method ?? 'GET'
+
+  // The admin API and the inspector answer this machine's own pages and tools, not any page a browser
+  // has open: their own CORS rules, and checks of Host, Origin and a body's type, come first.
+  if (served.adminGuard && isAdminPath(req.url ?? '/')) {
+    const verdict = served.adminGuard(req)
+    if (verdict.refused) {
+      const [status, message] = verdict.refused
+      send(
+        res,
+        status,
+        { ...verdict.headers, 'content-type': 'application/json' },
+        method === 'HEAD' ? null : errorBody(message),
+      )
+      return status
+    }
+    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      send(res, 204, {
+        ...verdict.headers,
+        'access-control-allow-methods': 'GET, HEAD, POST, PATCH, DELETE',
+        'access-control-allow-headers': 'Authorization, Content-Type, Last-Event-ID',
+        'access-control-max-age': '600',
+      })
+      return 204
+    }
+    corsHeaders = verdict.headers
+  }
+
+  // A CORS preflight: OPTIONS from a browser, with the origin and the method it asks for. Any other
+  // OPTIONS is a request like the others, and the handlers answer it 405.
+  if (cors !== false && method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
+    send(res, 204, {
+      ...corsHeaders,
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': CORS_ALLOW_HEADERS,
+      'access-control-max-age': '600',
+    })
+    return 204
+  }
+  const json = () => ({ ...corsHeaders, 'content-type': 'application/json' })
+  const head = method === 'HEAD'
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    send(res, 400, json(), head ? null : errorBody('Missing Host header: an HTTP/1.1 request must have one'))
+    return 400
+  }
+  const target = requestTarget(req.url ?? '/')
+  if (target === null) {
+    const body = errorBody(
+      `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
+    )
+    send(res, 400, json(), head ? null : body)
+    return 400
+  }
+
+  const headers = new Headers()
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
+  // Only the admin API reads bodies (JSON, small); the API's GET and HEAD have none.
+  const sent = method === 'GET' || method === 'HEAD' ? undefined : await bodyOfRequest(req)
+  // A BytesRequest: the handlers keep a page's headers and bytes beside the Response, rather than in
+  // it to be read back.
+  let request: Request
+  try {
+    request = new BytesRequest(`${origin}${target}`, {
+      method,
+      headers,
+      ...(sent?.length ? { body: new Uint8Array(sent) } : {}),
+    })
+  } catch {
+    // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
+    const body = errorBody(`Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`)
+    send(res, 405, { ...json(), allow: 'GET, HEAD' }, body)
+    return 405
+  }
+
+  const handlers = served.handlersFor(request)
+  // msw's own handlers (the admin API's) copy each request once (request.clone(), kept in
+  // RequestHandler.cache) for their logs and events; a request without a body, which nothing reads,
+  // can be its own copy (if msw still keeps them so). The API's EndpointHandlers make no copy.
+  if (handlers !== served.apiHandlers && !sent?.length) RequestHandler.cache?.set(request as never, request as never)
+  const response = await getResponse(handlers, request)
+  // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
+  if (response?.type === 'error') {
+    req.socket.destroy()
+    return 0
+  }
+  if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
+  if (!response) {
+    const path = new URL(request.url).pathname
+    const body = errorBody(`Not found: no endpoint at ${path}`)
+    send(res, 404, json(), head ? null : body)
+    return 404
+  }
+  const kept = keptAnswerOf(response)
+  const out: Record<string, string> = { ...corsHeaders }
+  if (kept) Object.assign(out, kept.headers)
+  else response.headers.forEach((value, key) => (out[key] = value))
+  if (cors !== false && corsHeaders === served.corsHeaders) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
+  let body: Buffer | null = head
+    ? null
+    : kept
+      ? Buffer.from(kept.body.buffer, kept.body.byteOffset, kept.body.byteLength)
+      : await bodyOf(response)
+  if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+    body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
+    out['content-encoding'] = 'gzip'
+    out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
+  }
+  send(res, response.status, out, body)
+  return response.status
+}
+
+/** Sends a stream (the admin API's server-sent events) as it comes, until it ends or the client goes. */
+async function streamBody(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<number> {
+  res.writeHead(response.status, headers)
+  res.flushHeaders()
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  res.on('close', () => void reader.cancel().catch(() => {}))
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  res.end()
+  return response.status
+}
+
+/** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then destroys the socket. */
+async function dropBody(res: ServerResponse, response: Response): Promise<number> {
+  const out: Record<string, string> = {}
+  response.headers.forEach((value, key) => (out[key] = value))
+  out['content-length'] = out[DROP_LENGTH_HEADER] ?? '0'
+  delete out[DROP_HEADER]
+  delete out[DROP_LENGTH_HEADER]
+  res.writeHead(response.status, out)
+  res.flushHeaders()
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
+  } catch {
+    // The half the rule lets through has been written.
+  }
+  // The half goes out whole, then the connection ends short of the Content-Length the headers promised.
+  // Destroying the socket at once would discard what node still holds corked (the client saw 0 bytes);
+  // `end` flushes it first.
+  const socket = res.socket
+  if (socket) {
+    socket.end()
+    socket.once('finish', () => socket.destroy())
+  }
+  return response.status
+}
+
+/**
+ * The path and query a request line names: its origin-form (`/activations/list?limit=5`) as it is, or
+ * the path of an absolute-form (`http://host/activations/list`); null for anything else (`*`, garbage).
+ */
+function requestTarget(url: string): string | null {
+  if (url.startsWith('/')) return url
+  if (!/^https?:\/\//i.test(url)) return null
+  try {
+    const parsed = new URL(url)
+    return `${parsed.pathname}${parsed.search}`
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The answer when `answer` throws: a 400 when the request's own bytes cannot be read (a path with
+ * broken percent-encoding), else a 500 that names the failure; never an empty body, except for HEAD.
+ */
+function failed(req: IncomingMessage, res: ServerResponse, cors: string | false, error: unknown): number {
+  if (res.headersSent) {
+    res.destroy()
+    return res.statusCode
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  const [status, message] =
+    error instanceof URIError
+      ? [400, `Malformed path ${JSON.stringify(req.url)}: its percent-encoding is broken (${reason})`]
+      : [500, `Failed to answer ${req.method} ${req.url}: ${reason}`]
+  send(
+    res,
+    status,
+    { ...corsHeadersOf(cors), 'content-type': 'application/json' },
+    req.method === 'HEAD' ? null : errorBody(message),
+  )
+  return status
+}
+
+/** Writes a whole JSON error answer on a socket that has no ServerResponse, and closes it. */
+function writeRaw(
+  socket: Duplex,
+  status: number,
+  message: string,
+  cors: string | false,
+  extra = '',
+  head = false,
+): void {
+  const body = errorBody(message)
+  const allowOrigin = cors === false ? '' : `Access-Control-Allow-Origin: ${cors}\r\n`
+  // A HEAD's answer has the headers a GET's would have, and no body.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${allowOrigin}${extra}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  )
+}
+
+/** The status and message for a request that node's HTTP parser refused. */
+function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: string }): [number, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, `Request header fields too large: the request line and headers must fit in ${maxHeaderSize} bytes`]
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request timeout: the request line and headers did not arrive in time']
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'Content too large: chunk extensions too long']
+    default:
+      return [400, `Malformed request: ${error.reason ?? error.message} (${error.code ?? 'unknown'})`]
+  }
+}
+
+/** The most bytes of a request body that are read (an admin request's JSON is far smaller). */
+const MAX_BODY_BYTES = 1 << 20
+
+/** A request's body, up to MAX_BODY_BYTES (what is past it is dropped, and the JSON then does not parse). */
+async function bodyOfRequest(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (length < MAX_BODY_BYTES) chunks.push(chunk)
+    length += chunk.length
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES)
+}
+
+/** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */
+async function bodyOf(response: Response): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0)
+  const chunks: Buffer[] = []
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer | string | null = null,
+): void {
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
+  res.writeHead(status, headers)
+  res.end(body ?? undefined)
+}

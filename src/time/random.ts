@@ -1,0 +1,164 @@
+import type { Faker, Randomizer } from '@faker-js/faker'
+import { withCompiledPatterns } from './fake-patterns.js'
+
+// Faker is loaded when a Faker is first made, not with the package: an emulator whose world comes from
+// the cache (or a dump) never needs it, and it is half the package's code. In Node it is then loaded
+// with a synchronous `require`, which can load an ES module since Node 20.19; where that is not so (a
+// browser, Jest's own module registry), `createEmulator` loads it first (`fakerLoadsWhenNeeded`).
+// Its English-only entry: the main one loads every locale.
+const FAKER_ENGLISH = '@faker-js/faker/locale/en'
+let english: Faker | undefined
+
+type Require = (id: string) => unknown
+
+/** A `require` for this module's folder, where the runtime offers Node's `node:module`. */
+function nodeRequire(): Require | undefined {
+  type NodeModule = { createRequire(from: string): Require }
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => NodeModule | undefined } }).process
+  return process?.getBuiltinModule?.('node:module')?.createRequire(import.meta.url)
+}
+
+let requiresEsm: boolean | undefined
+
+/**
+ * Whether Faker can be loaded the moment it is needed: whether `require` loads an ES module here,
+ * tried on an empty one of this package's own (`esm-probe.js`, beside this module once built, or in
+ * `time/` beside the package's bundled `index.js` when this module is part of it).
+ */
+export function fakerLoadsWhenNeeded(): boolean {
+  if (english) return true
+  if (requiresEsm === undefined) {
+    const require = nodeRequire()
+    try {
+      require?.(/\/random\.[jt]s$/.test(import.meta.url) ? './esm-probe.js' : './time/esm-probe.js')
+      requiresEsm = require !== undefined
+    } catch {
+      requiresEsm = false
+    }
+  }
+  return requiresEsm
+}
+
+/** Loads Faker now, for a runtime where it cannot be loaded when needed (see `fakerLoadsWhenNeeded`). */
+export async function loadFaker(): Promise<void> {
+  english ??= ((await import('@faker-js/faker/locale/en')) as { faker: Faker }).faker
+}
+
+/** Faker's English instance: its class, and the English locale merged with the base one, make ours. */
+function englishFaker(): Faker {
+  if (english) return english
+  const require = nodeRequire()
+  if (!require) throw new Error('Failed to make a Faker: Faker is not loaded (await loadFaker() first)')
+  return (english = (require(FAKER_ENGLISH) as { faker: Faker }).faker)
+}
+
+/**
+ * A 32-bit seed derived from a world seed and a position ("account", "giveaway/running", 3, ...).
+ * Each activation and each person is generated from the seed of its own position, so growing one
+ * part of a scenario leaves every other part byte-identical.
+ * @example deriveSeed(42, 'acme', 'activation', 'giveaway/running', 0)
+ */
+export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
+  // FNV-1a over the parts, then a murmur3 finaliser to spread nearby positions apart.
+  // Each part is hashed as the text `${typeof part}:${part}\u0000`, without building that text.
+  let h = 0x811c9dc5
+  for (const part of parts) {
+    const text = typeof part === 'string' ? part : String(part)
+    const prefix = typeof part === 'string' ? 'string:' : 'number:'
+    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+    h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
+  }
+  return finalMix(h)
+}
+
+/** murmur3's finaliser: spreads a 32-bit hash's bits over the whole word (a bijection). */
+export function finalMix(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/**
+ * What a factory draws from: a Faker for names and words, and its `randomizer`, from which the
+ * factories' helpers draw plain numbers (faker.number.int costs several times the draw itself).
+ */
+export type SeededFaker = Faker & { readonly randomizer: Randomizer }
+
+/**
+ * A Faker instance of its own (English locale, the fast randomizer below), whose reference date is fixed, for factories to use
+ * after `faker.seed(...)`. Never the global `faker`: its state is shared with whoever imports it.
+ * @example const faker = createFaker(Date.parse('2026-06-01T12:00:00.000Z'))
+ */
+export function createFaker(referenceDate: number): SeededFaker {
+  const randomizer = createRandomizer()
+  const loaded = englishFaker()
+  const FakerClass = loaded.constructor as new (options: { locale: unknown; randomizer: Randomizer }) => Faker
+  const faker = withCompiledPatterns(
+    Object.assign(new FakerClass({ locale: loaded.rawDefinitions, randomizer }), { randomizer }),
+  )
+  faker.setDefaultRefDate(referenceDate)
+  return faker
+}
+
+/** A world's two Fakers, one for records and one for people, each made at its first use (which loads Faker). */
+export class WorldFakers {
+  readonly #referenceDate: number
+  #records: SeededFaker | undefined
+  #people: SeededFaker | undefined
+
+  constructor(referenceDate: number) {
+    this.#referenceDate = referenceDate
+  }
+
+  get records(): SeededFaker {
+    return (this.#records ??= createFaker(this.#referenceDate))
+  }
+
+  get people(): SeededFaker {
+    return (this.#people ??= createFaker(this.#referenceDate))
+  }
+}
+
+/** sfc32, seeded through splitmix32: cheap to reseed, which a world does once per activation, person and participant. */
+function createRandomizer(): Randomizer {
+  let a = 0
+  let b = 0
+  let c = 0
+  let d = 0
+  const next32 = (): number => {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return t >>> 0
+  }
+  // splitmix32's state while seeding; a closure made once, not one per seed(), which runs ~100,000 times a world.
+  let state = 0
+  const splitmix = (): number => {
+    state = (state + 0x9e3779b9) | 0
+    let z = state
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+    return (z ^ (z >>> 16)) >>> 0
+  }
+  const randomizer: Randomizer = {
+    // 53 random bits, as faker's own randomizer gives.
+    next: () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992,
+    seed(seed) {
+      state = Array.isArray(seed) ? deriveSeed(...seed) : seed >>> 0
+      a = splitmix()
+      b = splitmix()
+      c = splitmix()
+      d = splitmix()
+      for (let i = 0; i < 12; i++) next32()
+    },
+  }
+  randomizer.seed(0)
+  return randomizer
+}

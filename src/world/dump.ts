@@ -1,0 +1,156 @@
+import * as z from 'zod'
+import {
+  activationAt,
+  activationExistsAt,
+  entryAt,
+  entryExistsAt,
+  participantChangesAfter,
+  participantExtrasAt,
+} from '../contract/at-instant.js'
+import { activationTypeSchema, type ActivationType } from '../contract/enums.js'
+import { problemLines } from '../contract/problems.js'
+import {
+  entryProblems,
+  internalEntryShape,
+  storedActivationSchema,
+  storedParticipantSchema,
+  type StoredActivation,
+  type StoredEntry,
+  type StoredParticipant,
+  type World,
+} from '../contract/stored-records.js'
+import { parseScenario, type Scenario } from './scenario.js'
+import type { Database } from '../store/database.js'
+
+/** The format marker of a dumped world. */
+export const DUMP_FORMAT = 'activation-emulator/world@1'
+
+/** A world as `activation-emulator dump` writes it: the scenario it came from, its instant, and every record. */
+export type WorldDump = {
+  format: typeof DUMP_FORMAT
+  /** The instant the world was built around: the clock starts there when the dump is served. */
+  builtAt: string
+  scenario: Scenario
+} & World
+
+/**
+ * The store's world as it stands at the instant `at` (the clock's), as JSON in pieces (for a stream),
+ * one record a line so that a hand edit is a one-line diff. What the API would not show at `at` is
+ * left out or shown as it stood then (see src/contract/at-instant.ts), and `at` is the dump's
+ * `builtAt`: served, the dump gives back the same answers. Entries come in their serving order,
+ * activation by activation.
+ * @example await pipeline(Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.clock.now())), createWriteStream('world.json'))
+ */
+export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): Generator<string> {
+  const nowIso = new Date(at).toISOString()
+  const head = { format: DUMP_FORMAT, builtAt: nowIso, scenario }
+  yield `${JSON.stringify(head).slice(0, -1)},\n`
+  const activations = (db.activations.all() as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
+  yield* listChunks(
+    'activations',
+    activations.map((a) => activationAt(a, nowIso)),
+  )
+  yield ',\n'
+  yield* listChunks(
+    'entries',
+    activations.flatMap((a) =>
+      db.index
+        .entryListsOf(a.id)
+        .all.filter((e) => entryExistsAt(e, nowIso))
+        .map((e) => entryAt(e, a, nowIso)),
+    ),
+  )
+  yield ',\n'
+  const participants = (db.participants.all() as StoredParticipant[]).filter(
+    (p) => (db.index.firstEnteredAt(p.id)?.iso ?? '') <= nowIso,
+  )
+  yield* listChunks(
+    'participants',
+    participants.map((p) =>
+      participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p,
+    ),
+  )
+  yield '\n}\n'
+}
+
+function* listChunks(key: string, records: readonly object[]): Generator<string> {
+  yield `"${key}":[`
+  let chunk = ''
+  for (let i = 0; i < records.length; i++) {
+    chunk += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(records[i])}`
+    if (chunk.length > 1 << 16) {
+      yield chunk
+      chunk = ''
+    }
+  }
+  yield `${chunk}${records.length ? '\n' : ''}]`
+}
+
+const dumpHeadSchema = z.looseObject({
+  format: z.literal(DUMP_FORMAT, { error: `format must be "${DUMP_FORMAT}"` }),
+  builtAt: z.iso.datetime(),
+  scenario: z.unknown(),
+  activations: z.array(z.unknown()),
+  entries: z.array(z.unknown()),
+  participants: z.array(z.unknown()),
+})
+
+/**
+ * Validates a dumped world: its format, its scenario, and every record against the contract (each
+ * entry against its activation's type). Throws one error listing the problems found (at most 20),
+ * each with its path, such as `entries[12].prize`.
+ * @example const dump = parseWorldDump(JSON.parse(text), 'world.json')
+ */
+export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump {
+  const fail = (problems: string[]) => {
+    const shown = problems.slice(0, 20)
+    const more = problems.length > shown.length ? `\n  ...and ${problems.length - shown.length} more` : ''
+    return new Error(`Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
+  }
+  const head = dumpHeadSchema.safeParse(input)
+  if (!head.success) throw fail(problemLines(head.error.issues))
+  let scenario: Scenario
+  try {
+    scenario = parseScenario(head.data.scenario, 'scenario')
+  } catch (error) {
+    throw fail([(error as Error).message.replace(/\n\s*/g, ' ')])
+  }
+
+  const problems: string[] = []
+  const check = <T>(schema: z.ZodType<T>, value: unknown, path: string): T | undefined => {
+    const result = schema.safeParse(value)
+    if (result.success) return result.data
+    problems.push(...problemLines(result.error.issues, path))
+    return undefined
+  }
+  const activations = head.data.activations.map((a, i) => check(storedActivationSchema, a, `activations[${i}]`))
+  // Entries are checked against their activation's type even when that activation has problems of its own.
+  const types = new Map<string, ActivationType>()
+  for (const raw of head.data.activations) {
+    const { id, type } = (raw ?? {}) as { id?: unknown; type?: unknown }
+    if (typeof id === 'string' && activationTypeSchema.safeParse(type).success) types.set(id, type as ActivationType)
+  }
+  const entries = head.data.entries.map((e, i) => {
+    const path = `entries[${i}]`
+    const internals = check(z.looseObject(internalEntryShape), e, path)
+    if (!internals) return undefined
+    const type = types.get(internals.activationId)
+    if (!type) {
+      problems.push(`${path}.activationId: no activation has the id ${internals.activationId}`)
+      return undefined
+    }
+    const found = entryProblems(internals, type, path)
+    problems.push(...found)
+    return found.length ? undefined : (e as StoredEntry)
+  })
+  const participants = head.data.participants.map((p, i) => check(storedParticipantSchema, p, `participants[${i}]`))
+  if (problems.length) throw fail(problems)
+  return {
+    format: DUMP_FORMAT,
+    builtAt: head.data.builtAt,
+    scenario,
+    activations: activations as StoredActivation[],
+    entries: entries as StoredEntry[],
+    participants: participants as StoredParticipant[],
+  }
+}

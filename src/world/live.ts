@@ -1,0 +1,305 @@
+import { arrivalOutcome, arrivalTimes, resultsAtEnd } from '../../factories/arrivals.js'
+import { createEntry } from '../../factories/entry-fields.js'
+import { answerProfileQuestion, createParticipant } from '../../factories/participant.js'
+import type { Person } from '../../factories/person.js'
+import { int } from '../../factories/random-helpers.js'
+import { toMillis } from '../contract/date-object.js'
+import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
+import { TYPE_RULES } from '../contract/type-rules.js'
+import { createIds, type WorldIds } from './ids.js'
+import { deriveSeed, WorldFakers } from '../time/random.js'
+import type { Scenario } from './scenario.js'
+import { writerOf, type Database } from '../store/database.js'
+import { groupRates, personOf } from './world.js'
+
+// A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
+// arrive in each running activation, when; which ranked activations end) is drawn from the seed, the
+// activation and the hour alone, and is then applied in time order, one event after another, each
+// reading the store as the events before it left it. So the world at an instant is the same however
+// the clock got there: in one jump, in small steps or in real time.
+
+const HOUR = 3_600_000
+
+/** Something that happens at an instant: an entry arrives (the `k`th of its activation's hour), or a ranked activation ends. */
+type Event = { at: number; activationId: string; kind: 'arrival' | 'end'; hour: number; k: number }
+
+/** What a live activation holds, as far as its next arrivals depend on it; read from the store at its first arrival. */
+type ActivationState = {
+  /** The ids of the people who entered it, in order of their first entry. */
+  entrants: string[]
+  entered: Set<string>
+  winners: number
+  /** Its place among activations that received arrivals (the id space of their entries). */
+  slot: number
+  /** Arrivals so far. */
+  arrived: number
+}
+
+/** What `settle` did: the entries that arrived, by activation. */
+export type Arrivals = ReadonlyMap<string, number>
+
+const NOTHING: Arrivals = new Map()
+
+/**
+ * Brings the store up to the clock: stores the entries that arrived and the results of ranked
+ * activations that ended since the last instant it was brought to. Results happen whether or not
+ * arrivals are on; arrivals need `arrivals: true` and a rate (the scenario's `live`).
+ */
+export class LiveWorld {
+  readonly #scenario: Scenario
+  readonly #builtAt: number
+  readonly #db: () => Database
+  readonly #ids: WorldIds
+  /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
+  readonly #fakers: WorldFakers
+  readonly #rates: Map<string, number>
+  readonly #accounts: Map<string, number>
+  /** Whether entries arrive. */
+  arrivals: boolean
+  /** The last instant whose events are applied. */
+  #until: number
+  /** The hour being applied, its events in order, and how many are applied. */
+  #hour = -1
+  #events: Event[] = []
+  #applied = 0
+  #states = new Map<string, ActivationState>()
+  #planned = 0
+
+  constructor(scenario: Scenario, builtAt: number, db: () => Database, arrivals: boolean) {
+    this.#scenario = scenario
+    this.#builtAt = builtAt
+    this.#db = db
+    this.#ids = createIds(scenario.seed)
+    this.#fakers = new WorldFakers(builtAt)
+    this.#rates = groupRates(scenario)
+    this.#accounts = new Map(scenario.accounts.map((a, i) => [a.name, i]))
+    this.arrivals = arrivals
+    this.#until = builtAt
+  }
+
+  /** The instant up to which the store holds what happened. */
+  get until(): number {
+    return this.#until
+  }
+
+  /** Forgets what it applied: the store is the world as built again. */
+  reset(): void {
+    this.#until = this.#builtAt
+    this.#hour = -1
+    this.#events = []
+    this.#applied = 0
+    this.#states = new Map()
+  }
+
+  /** Plans the current hour again (an activation was added, changed or removed: its arrivals change). */
+  replan(): void {
+    this.#hour = -1
+  }
+
+  /** Entries an hour that an activation receives while it runs. */
+  rateOf(activation: StoredActivation): number {
+    return this.#rates.get(activation.id) ?? this.#scenario.live?.entriesPerHour ?? 0
+  }
+
+  /** Applies everything that happened up to `now` and not yet applied; what arrived, by activation. */
+  settle(now: number): Arrivals {
+    if (now <= this.#until) return NOTHING
+    const arrived = new Map<string, number>()
+    const batch: World = { activations: [], entries: [], participants: [] }
+    const pending = new Map<string, StoredParticipant>()
+    while (this.#until < now) {
+      const hour = Math.floor((this.#until + 1) / HOUR)
+      if (hour !== this.#hour) this.#plan(hour)
+      const end = Math.min(now, (hour + 1) * HOUR - 1)
+      for (; this.#applied < this.#events.length; this.#applied++) {
+        const event = this.#events[this.#applied]!
+        if (event.at > end) break
+        if (event.kind === 'end') {
+          // Results read every entry: the batch so far goes in first.
+          this.#flush(batch, pending)
+          this.#end(event)
+        } else if (this.#arrive(event, batch, pending)) {
+          arrived.set(event.activationId, (arrived.get(event.activationId) ?? 0) + 1)
+        }
+      }
+      this.#until = end
+      // The hour is done: hours in which nothing can happen are skipped, so that a clock moved by
+      // years costs what happens in between, not a plan of every hour.
+      if (end < now && this.#applied >= this.#events.length) {
+        const next = this.#nextBusyHour(end)
+        this.#until = Math.max(end, Math.min(now, next * HOUR - 1))
+      }
+    }
+    this.#flush(batch, pending)
+    return arrived
+  }
+
+  /** How many hours were planned: what a move of the clock cost (for tests). */
+  get plannedHours(): number {
+    return this.#planned
+  }
+
+  /**
+   * The first hour after the instant `after` in which an event can be: a ranked activation's end, or
+   * (with arrivals on) an arrival in an activation that runs then at a rate; Infinity when none can.
+   * A lower bound: `#plan` may find that hour empty, and the search goes on from its end.
+   */
+  #nextBusyHour(after: number): number {
+    let next = Infinity
+    const from = Math.max(after + 1, this.#builtAt + 1)
+    for (const activation of this.#db().index.activations.values()) {
+      const end = toMillis(activation.endTime)
+      if (end < from) continue
+      if (TYPE_RULES[activation.type].ranked) next = Math.min(next, Math.floor(end / HOUR))
+      if (this.arrivals && this.rateOf(activation) > 0) {
+        next = Math.min(next, Math.floor(Math.max(from, toMillis(activation.startTime)) / HOUR))
+      }
+    }
+    return next
+  }
+
+  /** Draws the events of an hour, in time order (an activation's at one instant in the order drawn; ends after arrivals). */
+  #plan(hour: number): void {
+    this.#planned++
+    const from = Math.max(hour * HOUR, this.#builtAt + 1)
+    const to = (hour + 1) * HOUR
+    const events: Event[] = []
+    for (const activation of this.#db().index.activations.values()) {
+      const start = toMillis(activation.startTime)
+      const end = toMillis(activation.endTime)
+      if (end < from || start >= to) continue
+      if (TYPE_RULES[activation.type].ranked && end >= from && end < to) {
+        events.push({ at: end, activationId: activation.id, kind: 'end', hour, k: 0 })
+      }
+      const rate = this.arrivals ? this.rateOf(activation) : 0
+      if (rate <= 0) continue
+      this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, hour))
+      arrivalTimes(this.#fakers.records, Math.max(from, start), Math.min(to, end), rate).forEach((at, k) =>
+        events.push({ at, activationId: activation.id, kind: 'arrival', hour, k }),
+      )
+    }
+    events.sort(
+      (a, b) =>
+        a.at - b.at ||
+        (a.kind === b.kind ? 0 : a.kind === 'arrival' ? -1 : 1) ||
+        (a.activationId < b.activationId ? -1 : a.activationId > b.activationId ? 1 : 0) ||
+        a.k - b.k,
+    )
+    this.#hour = hour
+    this.#events = events
+    // After a replan, what is applied already stays applied.
+    this.#applied = 0
+    while (this.#applied < events.length && events[this.#applied]!.at <= this.#until) this.#applied++
+  }
+
+  /** One arrival: an entry by a person of the account's pool, and their participant made or updated. */
+  #arrive(event: Event, batch: World, pending: Map<string, StoredParticipant>): boolean {
+    const db = this.#db()
+    const activation = db.index.activations.get(event.activationId)
+    const a = activation && this.#accounts.get(activation.account)
+    if (!activation || a === undefined) return false
+    const state = this.#stateOf(activation)
+    const faker = this.#fakers.records
+    faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, event.hour, event.k))
+    const outcome = arrivalOutcome(faker, activation, event.at, {
+      hasEntrants: state.entrants.length > 0,
+      winners: state.winners,
+    })
+    const pool = this.#scenario.accounts[a]!.people
+    let index = int(faker, 0, pool - 1)
+    let personId: string
+    if (outcome.isReplay) {
+      personId = state.entrants[int(faker, 0, state.entrants.length - 1)]!
+    } else {
+      // The next person of the pool who has not entered this activation; a replay if everyone has.
+      let tries = 0
+      while (state.entered.has((personId = this.#ids.person(a, index))) && ++tries < pool) index = (index + 1) % pool
+      if (state.entered.has(personId)) {
+        if (!TYPE_RULES[activation.type].replays) return false
+        outcome.isReplay = true
+      }
+    }
+    const known = pending.get(personId) ?? db.index.participants.get(personId)
+    if (outcome.isReplay && !known) return false // an entrant whose participant was deleted
+    const person: Person = known ?? personOf(this.#scenario, a, index, this.#fakers.people, this.#ids)
+    const entry = createEntry(faker, activation, person, {
+      ...outcome,
+      id: this.#ids.liveEntry(state.slot, state.arrived),
+      enteredAt: event.at,
+    })
+    state.arrived++
+    if (!state.entered.has(personId)) {
+      state.entered.add(personId)
+      state.entrants.push(personId)
+    }
+    if (outcome.isWinner) state.winners++
+    batch.entries.push(entry)
+
+    const participantFaker = this.#fakers.people
+    if (!known) {
+      participantFaker.seed(deriveSeed(this.#scenario.seed, 'live', 'participant', personId))
+      const participant = createParticipant(participantFaker, person, activation.account, [entry.enteredAt])
+      batch.participants.push(participant)
+      pending.set(personId, participant)
+    } else {
+      // A returning person may answer one more profile question as they enter.
+      participantFaker.seed(deriveSeed(this.#scenario.seed, 'live', 'profile', entry.id))
+      const updated = answerProfileQuestion(participantFaker, known as StoredParticipant, entry.enteredAt)
+      if (updated) {
+        const inBatch = batch.participants.indexOf(known as StoredParticipant)
+        if (inBatch >= 0) batch.participants[inBatch] = updated
+        else writerOf(db).replaceParticipant(known as StoredParticipant, updated)
+        pending.set(personId, updated)
+      }
+    }
+    return true
+  }
+
+  /** A ranked activation ends: every entry it holds gets its rank, and the top ones win. */
+  #end(event: Event): void {
+    const db = this.#db()
+    const activation = db.index.activations.get(event.activationId)
+    if (!activation) return
+    // A copy: each replacement takes its entry's place in the index's own list.
+    const entries = [...db.index.entryListsOf(activation.id).all]
+    // Results are decided once: an activation ranked already (as generated) keeps its ranks.
+    if (entries.length === 0 || entries.some((e) => 'rank' in e)) return
+    this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
+    const results = resultsAtEnd(this.#fakers.records, activation, entries.length)
+    const writer = writerOf(db)
+    entries.forEach((entry, i) => {
+      const { rank, isWinner, isFulfilled, prize } = results[i]!
+      writer.replaceEntry(entry, { ...entry, rank, isWinner, isFulfilled, prize } as StoredEntry)
+    })
+    const state = this.#states.get(activation.id)
+    if (state) state.winners = results.filter((r) => r.isWinner).length
+  }
+
+  /** The live state of an activation, read from the store at its first arrival. */
+  #stateOf(activation: StoredActivation): ActivationState {
+    let state = this.#states.get(activation.id)
+    if (!state) {
+      const entrants: string[] = []
+      const entered = new Set<string>()
+      let winners = 0
+      // The batch holds none of its entries yet: they all arrive through here.
+      for (const e of this.#db().index.entryListsOf(activation.id).all) {
+        if (!entered.has(e.participantId)) {
+          entered.add(e.participantId)
+          entrants.push(e.participantId)
+        }
+        if ((e as { isWinner?: boolean }).isWinner === true) winners++
+      }
+      state = { entrants, entered, winners, slot: this.#states.size, arrived: 0 }
+      this.#states.set(activation.id, state)
+    }
+    return state
+  }
+
+  #flush(batch: World, pending: Map<string, StoredParticipant>): void {
+    if (batch.entries.length || batch.participants.length) writerOf(this.#db()).append(batch)
+    batch.entries = []
+    batch.participants = []
+    pending.clear()
+  }
+}

@@ -1,0 +1,63 @@
+import { scenarios } from '../../scenarios/index.js'
+import { parseScenario, type Scenario, type ScenarioExtension, type ScenarioInput } from './scenario.js'
+import { EmulatorError } from '../contract/emulator-error.js'
+
+/** The names of the built-in scenarios. */
+export const SCENARIO_NAMES = Object.keys(scenarios)
+
+/**
+ * A scenario from a built-in's name, a scenario object, or an extension of another scenario
+ * (`extends`), validated with every default filled in. Throws naming what is wrong.
+ * @example resolveScenario({ extends: 'default', name: 'slow', description: 'default, slowly', faults: { latency: 500 } })
+ */
+export function resolveScenario(input: string | ScenarioInput | ScenarioExtension, source = 'scenario'): Scenario {
+  return parseScenario(expand(input, [], source), source)
+}
+
+function builtIn(name: string): ScenarioInput | ScenarioExtension {
+  // Own names only: `constructor` or `__proto__` is no scenario.
+  const found = Object.hasOwn(scenarios, name)
+    ? (scenarios as Record<string, ScenarioInput | ScenarioExtension>)[name]
+    : undefined
+  if (!found) {
+    throw new EmulatorError(
+      'bad_option',
+      `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`,
+    )
+  }
+  return found
+}
+
+/** Follows `extends` down to a plain scenario and applies each extension's changes on the way back up. */
+function expand(input: unknown, chain: string[], source: string): unknown {
+  if (typeof input === 'string') {
+    if (chain.includes(input))
+      throw new EmulatorError(
+        'bad_option',
+        `Invalid ${source}: scenarios extend each other in a circle (${[...chain, input].join(' > ')})`,
+      )
+    return expand(builtIn(input), [...chain, input], source)
+  }
+  if (!input || typeof input !== 'object' || !('extends' in input)) return input
+  const { extends: baseName, ...changes } = input as ScenarioExtension
+  if (typeof baseName !== 'string')
+    throw new EmulatorError('bad_option', `Invalid ${source}: extends must be the name of a built-in scenario`)
+  const base = parseScenario(expand(baseName, chain, source), `scenario ${baseName}`)
+  const accounts = [...base.accounts] as Array<Record<string, unknown>>
+  for (const account of changes.accounts ?? []) {
+    const at = accounts.findIndex((a) => a['name'] === account.name)
+    if (at >= 0) accounts[at] = { ...accounts[at], ...account }
+    else accounts.push(account)
+  }
+  return {
+    ...base,
+    ...changes,
+    accounts,
+    endpoints: {
+      ...base.endpoints,
+      ...changes.endpoints,
+      defaultLimits: { ...base.endpoints?.defaultLimits, ...changes.endpoints?.defaultLimits },
+    },
+    faults: { ...base.faults, ...changes.faults },
+  }
+}
