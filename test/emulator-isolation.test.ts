@@ -56,7 +56,14 @@ async function freshLibrary(): Promise<typeof import('../src/index.js')> {
 }
 
 /** A request, drawn before it is made: which emulator, which endpoint, and which ids it picks (by position). */
-type Plan = { to: Name; kind: 'list' | 'activation' | 'latest' | 'participants' | 'nowhere'; limit: number; pick: number; cursor: number; theirs: boolean }
+type Plan = {
+  to: Name
+  kind: 'list' | 'activation' | 'latest' | 'participants' | 'nowhere'
+  limit: number
+  pick: number
+  cursor: number
+  theirs: boolean
+}
 
 const plan: fc.Arbitrary<Plan> = fc.record({
   to: fc.constantFrom<Name>('a', 'b'),
@@ -79,7 +86,7 @@ function idsOf(emulator: Emulator): Ids {
   return { activations, entries, participants: [...index.participants.keys()] }
 }
 
-const at = <T,>(list: readonly T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined)
+const at = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined)
 
 /** The path (under the base URL) a plan asks for, with ids from `ids`. */
 function pathOf(p: Plan, ids: Ids): string {
@@ -127,7 +134,8 @@ async function checkAgainstSolo(
   for (const { to, path } of paths) together.push(await send(to, 'pair', path))
   const alone: Seen[] = []
   for (const name of ['a', 'b'] as const)
-    for (let i = 0; i < paths.length; i++) if (paths[i]!.to === name) alone[i] = await send(name, 'solo', paths[i]!.path)
+    for (let i = 0; i < paths.length; i++)
+      if (paths[i]!.to === name) alone[i] = await send(name, 'solo', paths[i]!.path)
   for (let i = 0; i < paths.length; i++) {
     const { to, path } = paths[i]!
     const [got, want] = [together[i]!, alone[i]!]
@@ -188,7 +196,8 @@ describe('two standalone servers in one process', () => {
     servers.solo = { a: await soloA.serve(solo.a, { port: 0 }), b: await soloB.serve(solo.b, { port: 0 }) }
   })
   afterAll(async () => {
-    for (const which of ['pair', 'solo'] as const) for (const server of Object.values(servers[which])) await server?.close()
+    for (const which of ['pair', 'solo'] as const)
+      for (const server of Object.values(servers[which])) await server?.close()
   })
 
   it('serve each base path as its own', () => {
