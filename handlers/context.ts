@@ -79,9 +79,9 @@ export type RequestRecord = {
 
 /**
  * What the handlers read on every request: one per emulator, which owns it. Handlers never change it,
- * except the limiter's counts and the bodies kept. What handlers keep between requests lives here (or
- * in WeakMaps keyed by the emulator's own records), never in a module, which every emulator in a
- * process shares.
+ * except the limiter's counts and the bodies kept. What handlers keep between requests lives here: a
+ * module, which every emulator in a process shares, keeps only what is keyed by an object of one
+ * emulator or one request (a record's bytes, a body's `next`, a request's URL).
  */
 export type HandlerContext = {
   /** The base URL without a trailing slash, e.g. `https://api.example.test/v1`. */
