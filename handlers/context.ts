@@ -1,6 +1,7 @@
 import type { Clock } from '../src/time/clock.js'
 import type { RateLimit } from '../src/contract/rate-limit.js'
 import type { StoreIndex } from '../src/store/indexes.js'
+import type { MadeBodies } from './json.js'
 import type { RateLimiter } from './rate-limit.js'
 
 /** An account as the endpoints see it: its keys and its current settings. */
@@ -76,10 +77,19 @@ export type RequestRecord = {
   error?: string
 }
 
-/** What the handlers read on every request. The emulator owns it; handlers never change it, except the limiter's counts. */
+/**
+ * What the handlers read on every request: one per emulator, which owns it. Handlers never change it,
+ * except the limiter's counts and the bodies kept. What handlers keep between requests lives here: a
+ * module, which every emulator in a process shares, keeps only what is keyed by an object of one
+ * emulator or one request (a record's bytes, a body's `next`, a request's URL).
+ */
 export type HandlerContext = {
   /** The base URL without a trailing slash, e.g. `https://api.example.test/v1`. */
   readonly baseUrl: string
+  /** The base URL's path without a trailing slash, e.g. `/v1` (empty for a base URL at the root). */
+  readonly basePath: string
+  /** The list bodies this emulator put together last, for a page asked for again (see `listBody`). */
+  readonly bodies: MadeBodies
   /** The current store's indexes, which the handlers read (`reset()` replaces the store). */
   readonly index: StoreIndex
   readonly clock: Clock

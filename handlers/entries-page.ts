@@ -92,7 +92,7 @@ export function entriesPage(
   }
   const filters = applicableFilters(requested, activation.type, ctx)
   const head = [ACTIVATION_KEY, activationBytes(activation, nowIso), ENTRIES_KEY]
-  if (!filters) return listBody(head, [], null)
+  if (!filters) return listBody(ctx.bodies, head, [], null)
 
   const lists = index.entryListsOf(activation.id)
   const keeps: Array<(e: StoredEntry) => boolean> = []
@@ -129,5 +129,5 @@ export function entriesPage(
   const page = takePage(list, from, filters.limit, allOf(keeps), null, end)
   const items = new Array<Uint8Array>(page.items.length)
   for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(page.items[i]!, activation, nowIso)
-  return listBody(head, items, page.next)
+  return listBody(ctx.bodies, head, items, page.next)
 }

@@ -9,6 +9,9 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // one copy of those bytes, with no string to build and encode on every request.
 // A record has at most one other face, shown while something about it is still to come (see
 // src/contract/at-instant.ts): kept apart, so that moving the clock to and fro serializes each once.
+// Module-level, yet in effect each emulator's: the keys are the records of one emulator's store, so
+// their bytes live and go with them, and another emulator's records are other keys. (Bytes are a
+// function of the record and its face alone, so even a record shared by two stores would be safe.)
 const cache = new WeakMap<object, Uint8Array>()
 const earlier = new WeakMap<object, Uint8Array>()
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
@@ -55,13 +58,19 @@ type MadeBody = {
   body: Uint8Array
 }
 
-// The bodies last put together, for a page asked for again: a body is a function of its pieces, which
-// are each record's bytes (a new array when the record or its face changes), so the same pieces, by
-// identity, give the same bytes. A few slots, taken in turn; bodies above a megabyte are not kept.
+// The bodies an emulator last put together, for a page asked for again: a body is a function of its
+// pieces, which are each record's bytes (a new array when the record or its face changes), so the same
+// pieces, by identity, give the same bytes. A few slots, taken in turn; bodies above a megabyte are not
+// kept. Each emulator has its own (on its handler context): one emulator's traffic never takes another's
+// slots, and its bodies go with it rather than staying in the process for as long as it runs.
 const MADE_SLOTS = 16
 const MADE_MAX_BYTES = 1 << 20
-const made: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
-let nextSlot = 0
+
+/** The list bodies one emulator put together last (see `listBody`). */
+export class MadeBodies {
+  readonly slots: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
+  nextSlot = 0
+}
 
 /** Whether two lists hold the same byte arrays, by identity, in the same order. */
 function samePieces(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
@@ -77,22 +86,25 @@ function sameHead(a: string | readonly Uint8Array[], b: string | readonly Uint8A
 /**
  * A body `{<head>[items...],"next":<next>}`. `head` is what stands between the opening brace and the
  * list's bracket, such as `"activations":`, as text or as pieces of bytes. The same pieces as a body
- * made a moment ago give that body again: the caller must not write into it.
- * @example listBody('"activations":', page.items.map(activationBytes), page.next)
+ * made a moment ago by the same emulator (`made`, its context's `bodies`) give that body again: the
+ * caller must not write into it.
+ * @example listBody(ctx.bodies, '"activations":', page.items.map(activationBytes), page.next)
  */
 export function listBody(
+  made: MadeBodies,
   head: string | readonly Uint8Array[],
   items: readonly Uint8Array[],
   next: string | null,
 ): Uint8Array {
+  const slots = made.slots
   for (let i = 0; i < MADE_SLOTS; i++) {
-    const slot = made[i]
+    const slot = slots[i]
     if (slot && slot.next === next && sameHead(slot.head, head) && samePieces(slot.items, items)) return slot.body
   }
   const body = joinBody(head, items, next)
   if (body.length <= MADE_MAX_BYTES) {
-    made[nextSlot] = { head, items, next, body }
-    nextSlot = (nextSlot + 1) % MADE_SLOTS
+    slots[made.nextSlot] = { head, items, next, body }
+    made.nextSlot = (made.nextSlot + 1) % MADE_SLOTS
   }
   return body
 }

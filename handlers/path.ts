@@ -4,7 +4,14 @@ export type PathParams = Record<string, string>
 /** Which requests a handler answers: their path's parameters, or null for a request it does not match. */
 export type RequestMatcher = (request: Request) => PathParams | null
 
-/** The last request whose URL was parsed, and that URL. */
+/**
+ * The last request whose URL was parsed, and that URL. Shared by every emulator in the process, and
+ * safe: it is keyed by the Request object itself, whose URL cannot change, so it can only ever give a
+ * request its own URL, whichever emulator's handler asks (and one request tried against the handlers
+ * of two emulators, in one setupServer, is parsed once). It keeps one Request alive, no more. Kept
+ * here rather than on the handler context: its readers also include the server's choice of handlers
+ * and the admin handlers, which would each need a context passed in for no gain in safety or speed.
+ */
 let lastRequest: Request | null = null
 let lastUrl: URL | null = null
 

@@ -69,9 +69,6 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
   return new Response(stream, { status: response.status, headers })
 }
 
-/** The path of each base URL, without a trailing slash: worked out once, not on every request. */
-const basePaths = new Map<string, string>()
-
 /**
  * The journal's record of a request, as it arrived: its times, path under the base URL, query and
  * key. Its `status` and `durationMs` are 0 until the handler sets them, with the fields that say how
@@ -85,8 +82,6 @@ export function arrival(
   endpoint: EndpointName | null,
   now: number,
 ): RequestRecord {
-  let basePath = basePaths.get(ctx.baseUrl)
-  if (basePath === undefined) basePaths.set(ctx.baseUrl, (basePath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, '')))
   const query: Record<string, string[]> = {}
   for (const [name, value] of url.searchParams) {
     // Own properties only: a parameter may be named `constructor`, or `__proto__` (which an
@@ -102,7 +97,7 @@ export function arrival(
     at: new Date(now).toISOString(),
     realAt: Date.now(),
     method: request.method,
-    path: url.pathname.slice(basePath.length) || '/',
+    path: url.pathname.slice(ctx.basePath.length) || '/',
     query,
     endpoint,
     key,
@@ -115,7 +110,11 @@ export function arrival(
 const NEXT_KEY = new TextEncoder().encode('],"next":')
 const UTF8_DECODER = new TextDecoder()
 
-/** The `next` read from each body: a page asked for again is the same body (see `listBody`). */
+/**
+ * The `next` read from each body: a page asked for again is the same body (see `listBody`). Shared by
+ * every emulator in the process, and safe: the key is the body itself, which one emulator made, and
+ * the value is read from its bytes alone; an entry goes with its body.
+ */
 const nextOfBody = new WeakMap<Uint8Array, string | null>()
 
 /** The `next` of a list body, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes searched for. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { listBody } from '../handlers/json.js'
+import { listBody, MadeBodies } from '../handlers/json.js'
 
 // listBody gives a body made a moment ago again when its pieces are the same arrays. Each call is
 // checked against the body written out plainly from the pieces' text, over sequences of calls that
@@ -31,9 +31,10 @@ describe('listBody', () => {
     })
     fc.assert(
       fc.property(fc.array(call, { minLength: 1, maxLength: 60 }), (calls) => {
+        const made = new MadeBodies()
         for (const { head, items, next } of calls) {
           const pieces = items.map((i) => pool[i]!)
-          expect(text.decode(listBody(head, pieces, next))).toBe(plainBody(head, pieces, next))
+          expect(text.decode(listBody(made, head, pieces, next))).toBe(plainBody(head, pieces, next))
         }
       }),
       { numRuns: 500 },
@@ -42,13 +43,23 @@ describe('listBody', () => {
 
   it('gives the same body again for the same pieces, and a new one when one piece is a new array', () => {
     const items = [pool[0]!, pool[1]!]
-    const first = listBody('"activations":', items, 'b')
-    expect(listBody('"activations":', [...items], 'b')).toBe(first)
-    const replaced = listBody('"activations":', [pool[0]!, utf8.encode('{"id":"B"}')], 'b')
+    const made = new MadeBodies()
+    const first = listBody(made, '"activations":', items, 'b')
+    expect(listBody(made, '"activations":', [...items], 'b')).toBe(first)
+    const replaced = listBody(made, '"activations":', [pool[0]!, utf8.encode('{"id":"B"}')], 'b')
     expect(replaced).not.toBe(first)
     expect(text.decode(replaced)).toBe('{"activations":[{"id":"a"},{"id":"B"}],"next":"b"}')
-    expect(text.decode(listBody('"activations":', items, null))).toBe(
+    expect(text.decode(listBody(made, '"activations":', items, null))).toBe(
       '{"activations":[{"id":"a"},{"id":"b"}],"next":null}',
     )
+  })
+
+  it('keeps the bodies of each emulator apart: one made by another gives no body again', () => {
+    const items = [pool[0]!, pool[1]!]
+    const mine = new MadeBodies()
+    const theirs = new MadeBodies()
+    const first = listBody(mine, '"activations":', items, 'b')
+    expect(listBody(theirs, '"activations":', items, 'b')).not.toBe(first)
+    expect(listBody(mine, '"activations":', items, 'b')).toBe(first)
   })
 })

@@ -61,6 +61,7 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
 
     const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
     return listBody(
+      ctx.bodies,
       '"activations":',
       page.items.map((a) => activationBytes(a, now)),
       page.next,

@@ -57,6 +57,7 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
     // Those who first entered after now have not entered yet: cut off by binary search.
     const page = takePage(list, from, limit, keep, stop, index.participantsBy(account.name, nowIso))
     return listBody(
+      ctx.bodies,
       '"participants":',
       page.items.map((p) => participantBytes(p, index, nowIso)),
       page.next,

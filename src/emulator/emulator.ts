@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { createAdminHandlers } from '../../handlers/admin.js'
-import { createHandlers, RateLimiter } from '../../handlers/index.js'
+import { createHandlers, MadeBodies, RateLimiter } from '../../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../../handlers/index.js'
 import { AccountKeys } from './account-keys.js'
 import { DataAdder, type Added, type NewActivation } from '../world/add-data.js'
@@ -206,6 +206,8 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
 
   const ctx: HandlerContext = {
     baseUrl,
+    basePath: new URL(baseUrl).pathname.replace(/\/+$/, ''),
+    bodies: new MadeBodies(),
     get index() {
       return db.index
     },
