@@ -56,7 +56,10 @@ async function surface(): Promise<{ report: string; counts: Record<string, { val
     const values = Object.keys(await import(`${ROOT}${target.default.slice(2)}`)).sort()
     const names = declared.get(`${ROOT}${target.types.slice(2)}`)!
     // A value the module has that its types do not declare would be one no TypeScript client can import.
-    expect(values.filter((v) => !names.includes(v)), `${name}: values without a declaration`).toEqual([])
+    expect(
+      values.filter((v) => !names.includes(v)),
+      `${name}: values without a declaration`,
+    ).toEqual([])
     const types = names.filter((n) => !values.includes(n)).sort()
     counts[name] = { values: values.length, types: types.length }
     lines.push(
