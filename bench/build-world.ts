@@ -3,7 +3,10 @@
 // Run: npm run bench [-- runs]
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { buildWorld, createDatabase, parseScenario, scenarios } from '../src/index.js'
+import { scenarios } from '../src/index.js'
+import { parseScenario } from '../src/world/scenario.js'
+import { createDatabase } from '../src/store/database.js'
+import { buildWorld } from '../src/world/world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 

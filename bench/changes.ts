@@ -2,7 +2,9 @@
 // cycles: an entry's email, an activation's title, a new entry (a copy of one with a new id), a
 // deleted entry, a participant's first name, and `addEntries` on a running activation. The same
 // count on the same world makes the same changes.
-import { stateOf, type Emulator, type StoredEntry } from '../src/index.js'
+import { stateOf } from '../src/contract.js'
+import type { StoredEntry } from '../src/contract/stored-records.js'
+import type { Emulator } from '../src/index.js'
 
 /** Makes `count` changes through `emulator.db`'s collections (and `addEntries`); returns what each was. */
 export async function changeWorld(emulator: Emulator, count: number, tag = 'Changed'): Promise<string[]> {

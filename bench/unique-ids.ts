@@ -2,7 +2,10 @@
 // (activations, entries, participants) and every slug is unique. Prints the time and peak memory.
 // Too slow for the test run; the id scheme itself has a fast unit test (test/ids.test.ts).
 // Run: npm run bench:ids
-import { buildWorld, createDatabase, parseScenario, RESPONSE_TYPES } from '../src/index.js'
+import { RESPONSE_TYPES } from '../src/contract.js'
+import { parseScenario } from '../src/world/scenario.js'
+import { createDatabase } from '../src/store/database.js'
+import { buildWorld } from '../src/world/world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 const ENTRIES_PER_ACTIVATION = 10_000

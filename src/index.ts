@@ -4,7 +4,7 @@ export * from './browser.js'
 // Node's createEmulator: the browser's, with worlds built around a fixed instant cached on disk.
 export { createEmulator } from './node/node-emulator.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './node/server.js'
-export { isScenarioPath, loadScenarioFile } from './node/scenario-file.js'
+export { loadScenarioFile } from './node/scenario-file.js'
 // useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.
 export {
   useEmulator,

@@ -1,7 +1,9 @@
 import { scenarios } from '../scenarios/index.js'
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { createEmulator, DEFAULT_BASE_URL, EmulatorError, stateOf, toDateObject, type Emulator } from '../src/index.js'
+import { stateOf, toDateObject } from '../src/contract.js'
+import { DEFAULT_BASE_URL } from '../src/emulator/emulator-options.js'
+import { createEmulator, EmulatorError, type Emulator } from '../src/index.js'
 
 const NOW_ISO = '2026-06-01T12:00:00.000Z'
 const KEY = { authorization: 'Api-Key every-type-key' }

@@ -26,6 +26,8 @@ const ROOMS: readonly Room[] = [
   },
   { room: 'src/node/', mayImport: ['src/', 'factories/', 'handlers/', 'scenarios/'] },
   { room: 'src/inspector/', mayImport: ['src/contract/'] },
+  // the contract subpath's entry (activation-emulator/contract): the contract and its OpenAPI document
+  { room: 'src/contract.ts', mayImport: ['src/contract/', 'src/emulator/openapi.ts'] },
   // the package's entries: Node's may import anything, the browser's nothing of src/node/
   { room: 'src/index.ts', mayImport: ['src/', 'factories/', 'handlers/', 'scenarios/'] },
   {
@@ -46,7 +48,20 @@ const ROOMS: readonly Room[] = [
     packagesNot: ['@faker-js/faker'],
   },
   { room: 'scenarios/', mayImport: ['src/world/scenario.ts', 'src/contract/'] },
-  { room: 'bench/', mayImport: ['src/index.ts'] },
+  // The public API (the package's root and its contract subpath); the world builder's benchmarks
+  // (build-world.ts, unique-ids.ts) measure the builder and the store themselves, and the changes a
+  // benchmark makes to a store are of its stored records.
+  {
+    room: 'bench/',
+    mayImport: [
+      'src/index.ts',
+      'src/contract.ts',
+      'src/contract/stored-records.ts',
+      'src/world/scenario.ts',
+      'src/store/database.ts',
+      'src/world/world.ts',
+    ],
+  },
 ]
 
 function roomOf(path: string): Room | undefined {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { OpenAPIBackend } from 'openapi-backend'
 import { describe, expect, it } from 'vitest'
-import { LIMIT_MAX, openApiDocument } from '../src/index.js'
+import { LIMIT_MAX, openApiDocument } from '../src/contract.js'
 import { call, NOW_ISO } from './support/api.js'
 import { expectMatchesOpenApi } from './support/openapi.js'
 import { runCli } from './support/cli.js'

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
-import { createEmulator, stateOf } from '../src/index.js'
+import { stateOf } from '../src/contract.js'
+import { createEmulator } from '../src/index.js'
 import { undocumentedTypesScenario } from '../scenarios/undocumented-types.js'
 import { NOW_ISO } from './support/api.js'
 

@@ -2,17 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it, vi } from 'vitest'
 import { scenarios } from '../scenarios/index.js'
-import {
-  createEmulator,
-  FILTER_TYPES,
-  loadScenarioFile,
-  resolveScenario,
-  RESPONSE_TYPES,
-  STATES,
-  SUBTYPES,
-  UNLISTED_TYPES,
-  worldDumpChunks,
-} from '../src/index.js'
+import { FILTER_TYPES, RESPONSE_TYPES, STATES, SUBTYPES, UNLISTED_TYPES } from '../src/contract.js'
+import { createEmulator, loadScenarioFile, worldDumpChunks } from '../src/index.js'
+import { resolveScenario } from '../src/world/resolve-scenario.js'
 import type { Emulator } from '../src/index.js'
 import { scenarioList } from '../src/node/cli/run.js'
 import { call, collect, NOW_ISO } from './support/api.js'

@@ -16,7 +16,11 @@ import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import type { StoredEntry } from '../src/contract/stored-records.js'
 import { createEmulatorWith, type WorldSource } from '../src/emulator/emulator.js'
-import { buildWorld, createEmulator, parseScenario, scenarios, type DeferredWorld, type World } from '../src/index.js'
+import type { World } from '../src/contract/stored-records.js'
+import { createEmulator, scenarios } from '../src/index.js'
+import { parseScenario } from '../src/world/scenario.js'
+import type { DeferredWorld } from '../src/store/database.js'
+import { buildWorld } from '../src/world/world.js'
 import {
   cacheDirectory,
   cachedWorldsWrittenLater,

@@ -90,8 +90,25 @@ export const entrySchemas = {
 /** The entry of an activation of type `T`. */
 export type EntryOf<T extends ActivationType> = z.infer<(typeof entrySchemas)[T]>
 
-/** Any entry: a union discriminated by the type of the activation it belongs to. */
+/**
+ * Any entry: the union of the fourteen types' entries. An entry does not carry its activation's type:
+ * narrow it with `isEntryOf(activation.type, entry)`.
+ */
 export type Entry = { [T in ActivationType]: EntryOf<T> }[ActivationType]
+
+/**
+ * Whether `entry` is an entry of an activation of type `type`, exactly as the API sends one (checked
+ * against that type's schema); narrows it to `EntryOf<T>`. Pass the activation's `type` narrowed by
+ * a `switch` or an `if` to read that type's fields with no cast.
+ * @example
+ * switch (page.activation.type) {
+ *   case 'bracket':
+ *     for (const entry of page.entries) if (isEntryOf(page.activation.type, entry)) console.log(entry.vote.round)
+ * }
+ */
+export function isEntryOf<T extends ActivationType>(type: T, entry: unknown): entry is EntryOf<T> {
+  return entrySchemas[type].safeParse(entry).success
+}
 
 /** The keys of an entry of each type in the order the API sends them. */
 export const ENTRY_KEYS: Record<ActivationType, readonly string[]> = Object.fromEntries(

@@ -62,6 +62,6 @@ describe('the browser entry', () => {
 
   it('exports everything the Node entry does but the server, file loading and useEmulator (msw/node)', () => {
     const nodeOnly = Object.keys(nodeEntry).filter((name) => !(name in browserEntry))
-    expect(nodeOnly.sort()).toEqual(['isScenarioPath', 'loadScenarioFile', 'serve', 'useEmulator'])
+    expect(nodeOnly.sort()).toEqual(['loadScenarioFile', 'serve', 'useEmulator'])
   })
 })

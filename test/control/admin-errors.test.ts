@@ -1,6 +1,7 @@
 import { getResponse } from 'msw'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createEmulator, EmulatorError, serve, stateOf, type Emulator, type RunningServer } from '../../src/index.js'
+import { stateOf } from '../../src/contract.js'
+import { createEmulator, EmulatorError, serve, type Emulator, type RunningServer } from '../../src/index.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 

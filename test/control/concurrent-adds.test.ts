@@ -1,7 +1,8 @@
 import { getResponse } from 'msw'
 import { Agent, request } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEmulator, serve, stateOf, worldDumpChunks, type Added, type Emulator } from '../../src/index.js'
+import { stateOf } from '../../src/contract.js'
+import { createEmulator, serve, worldDumpChunks, type Added, type Emulator } from '../../src/index.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 

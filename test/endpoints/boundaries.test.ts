@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  createEmulator,
-  type Emulator,
-  type StoredActivation,
-  type StoredEntry,
-  type WorldDump,
-} from '../../src/index.js'
+import type { StoredActivation, StoredEntry } from '../../src/contract/stored-records.js'
+import { createEmulator, type Emulator, type WorldDump } from '../../src/index.js'
 import { call, collect, NOW_ISO } from '../support/api.js'
 import { at, HAND_KEY as KEY, handMade, type Group } from '../support/hand-made.js'
 

@@ -1,16 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  createEmulator,
-  entrySchemas,
-  FILTER_TYPES,
-  stateOf,
-  toActivation,
-  toEntry,
-  TYPE_RULES,
-  typesOfFilter,
-} from '../../src/index.js'
-import type { StoredActivation, StoredEntry, WorldDump } from '../../src/index.js'
+import { toActivation, toEntry } from '../../handlers/serialize.js'
+import { entrySchemas, FILTER_TYPES, stateOf, TYPE_RULES, typesOfFilter } from '../../src/contract.js'
+import type { StoredActivation, StoredEntry } from '../../src/contract/stored-records.js'
+import { createEmulator } from '../../src/index.js'
+import type { WorldDump } from '../../src/index.js'
 import { call, collect, expectError, NOW_ISO, useEmulator, walk } from '../support/api.js'
 import { at, HAND_KEY, handMade, shift } from '../support/hand-made.js'
 import { completed, divisorsOf, winsAt } from '../support/spec-rules.js'

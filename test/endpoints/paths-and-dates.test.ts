@@ -1,7 +1,7 @@
 import { getResponse, http, passthrough } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { createEmulator, defineScenario, serve } from '../../src/index.js'
-import type { StoredEntry, StoredParticipant } from '../../src/index.js'
+import type { StoredEntry, StoredParticipant } from '../../src/contract/stored-records.js'
 import { expectError, NOW_ISO, useEmulator } from '../support/api.js'
 
 // Activations whose ids are the fixed words of the paths, in other cases.

@@ -20,18 +20,8 @@ import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import {
-  activationSchema,
-  createEmulator,
-  defineScenario,
-  entrySchemas,
-  FILTER_TYPES,
-  participantSchema,
-  serve,
-  STATES,
-  type Emulator,
-  type RunningServer,
-} from '../../src/index.js'
+import { activationSchema, entrySchemas, FILTER_TYPES, participantSchema, STATES } from '../../src/contract.js'
+import { createEmulator, defineScenario, serve, type Emulator, type RunningServer } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
 import { startCli } from '../support/cli.js'
 

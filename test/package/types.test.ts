@@ -23,11 +23,9 @@ import type {
   JournalEntry,
   LifecycleHooks,
   NewActivation,
-  OpenApiDocument,
   Participant,
   ParticipantList,
   RateLimit,
-  RequestRecord,
   RunningServer,
   Scenario,
   ScenarioInput,
@@ -36,7 +34,9 @@ import type {
   UseEmulatorOptions,
   WorldDump,
 } from '../../src/index.js'
-import { createEmulator, openApiDocument, useEmulator } from '../../src/index.js'
+import { createEmulator, useEmulator } from '../../src/index.js'
+import { openApiDocument, type OpenApiDocument } from '../../src/contract.js'
+import type { RequestRecord } from '../../handlers/index.js'
 
 // Types a consumer writes, each reachable from the package's one entry. `npm test` type-checks this
 // file (tsc over test/), so a type that stops being exported, or changes shape, fails there.

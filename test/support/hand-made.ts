@@ -1,11 +1,5 @@
-import {
-  createEmulator,
-  toDateObject,
-  worldDumpChunks,
-  type Emulator,
-  type ScenarioInput,
-  type WorldDump,
-} from '../../src/index.js'
+import { toDateObject } from '../../src/contract.js'
+import { createEmulator, worldDumpChunks, type Emulator, type ScenarioInput, type WorldDump } from '../../src/index.js'
 import { NOW_ISO } from './api.js'
 
 // Small hand-made worlds at the edges: a test writes the exact times and flags it needs into a tiny

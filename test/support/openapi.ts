@@ -1,5 +1,5 @@
 import { OpenAPIBackend } from 'openapi-backend'
-import { openApiDocument } from '../../src/index.js'
+import { openApiDocument } from '../../src/contract.js'
 
 // Every response the endpoint tests receive is checked against the OpenAPI document by a response
 // validator library (openapi-backend, Ajv underneath): the document and the handlers cannot drift apart.

@@ -1,4 +1,4 @@
-import type { StoredActivation, StoredEntry } from '../../src/index.js'
+import type { StoredActivation, StoredEntry } from '../../src/contract/stored-records.js'
 
 // The spec's rules written out for the tests' plain scans, apart from the code under test.
 
