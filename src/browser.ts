@@ -20,7 +20,13 @@ export {
   type JournalSource,
   type WalkSelector,
 } from './emulator/journal-checks.js'
-export { defineScenario, type Account, type Scenario, type ScenarioExtension, type ScenarioInput } from './world/scenario.js'
+export {
+  defineScenario,
+  type Account,
+  type Scenario,
+  type ScenarioExtension,
+  type ScenarioInput,
+} from './world/scenario.js'
 export { scenarios } from '../scenarios/index.js'
 export { worldDumpChunks, type WorldDump } from './world/dump.js'
 // The types of the API's bodies, and the guard that narrows an entry by its activation's type (the
