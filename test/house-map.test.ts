@@ -42,6 +42,12 @@ const ROOMS: readonly Room[] = [
     mayImport: ['src/contract/', 'src/store/', 'src/time/', 'handlers/'],
     packagesNot: ['@faker-js/faker'],
   },
+  // one file per control endpoint, over the emulator's control surface (a type) and the handlers' shared pieces
+  {
+    room: 'handlers/admin/',
+    mayImport: ['src/contract/', 'src/time/', 'handlers/'],
+    packagesNot: ['@faker-js/faker'],
+  },
   {
     room: 'handlers/',
     mayImport: ['src/contract/', 'src/store/', 'src/time/'],

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import { createAdminHandlers } from '../../handlers/admin.js'
+import { createAdminHandlers } from '../../handlers/admin/index.js'
 import { createHandlers, MadeBodies, RateLimiter } from '../../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../../handlers/index.js'
 import { AccountKeys } from './account-keys.js'

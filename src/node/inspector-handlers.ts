@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw'
-import { ADMIN_PREFIX } from '../../handlers/admin.js'
+import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
 import { apiError, errorResponse, jsonResponse, notJsonMessage } from '../../handlers/errors.js'
 import { inspectorPage } from '../inspector/page.js'
 

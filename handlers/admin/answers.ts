@@ -1,0 +1,61 @@
+import { EmulatorError, type EmulatorErrorCode } from '../../src/contract/emulator-error.js'
+import { ApiError, apiError, errorResponse, jsonResponse } from '../errors.js'
+
+/** A JSON answer. */
+export const json = (status: number, value: unknown): Response => jsonResponse(status, JSON.stringify(value))
+
+/** A path parameter as text. */
+export const param = (value: string | readonly string[] | undefined): string => String(value ?? '')
+
+/** The status of each EmulatorError's code: the one place the admin API turns the library's refusals into statuses. */
+const STATUS_OF_CODE: Record<EmulatorErrorCode, number> = {
+  bad_option: 400,
+  bad_input: 400,
+  unknown_account: 404,
+  unknown_activation: 404,
+  unknown_fault_rule: 404,
+}
+
+/**
+ * An error as the admin API's `{"error"}` answer: an ApiError as it says, an EmulatorError (what the
+ * emulator refused) with its code's status, and anything else, the emulator's own failure, as a 500
+ * `Failed to <what>: <why>`, logged.
+ */
+export function errorAnswer(error: unknown, what: string): Response {
+  if (error instanceof ApiError) return errorResponse(error)
+  const message = error instanceof Error ? error.message : String(error)
+  // Libraries list problems on lines of their own; an answer says them on one.
+  const line = message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+  if (error instanceof EmulatorError) return errorResponse(apiError(STATUS_OF_CODE[error.code], line))
+  console.error(`activation-emulator: Failed to ${what}:`, error)
+  return errorResponse(apiError(500, `Failed to ${what}: ${line}`))
+}
+
+/** The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object. */
+export async function bodyOf(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text()
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw apiError(400, `Malformed body: it must be a JSON object, got invalid JSON (${(error as Error).message})`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw apiError(
+      400,
+      `Malformed body: it must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+    )
+  }
+  return value as Record<string, unknown>
+}
+
+/** Throws a 400 naming the first field of `body` that is not one of `known`. */
+export function onlyFields(body: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(body).find((k) => !known.includes(k))
+  if (unknown !== undefined)
+    throw apiError(400, `Unknown field ${JSON.stringify(unknown)}: the body takes ${known.join(', ')}`)
+}

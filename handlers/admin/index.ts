@@ -1,0 +1,132 @@
+import { http, type HttpHandler } from 'msw'
+import { EndpointHandler } from '../endpoint-handler.js'
+import { apiError } from '../errors.js'
+import { encodingProblem, placer, urlOf } from '../path.js'
+import type { RateLimiter } from '../rate-limit.js'
+import { changeAccount, readAccounts } from './accounts.js'
+import { addActivation, addEntries } from './added-data.js'
+import { errorAnswer } from './answers.js'
+import { moveClock, readClock } from './clock.js'
+import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, type AdminRoute } from './context.js'
+import { addFault, clearFaults, listFaults, removeFault } from './faults.js'
+import { clearJournal, readJournal, streamJournal } from './journal.js'
+import { readState, reset } from './state.js'
+import { viewTheApi } from './view.js'
+
+export { ADMIN_PREFIX, type AdminControl } from './context.js'
+export { steerClock } from './clock.js'
+
+/** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  readState,
+  readAccounts,
+  viewTheApi,
+  streamJournal,
+  reset,
+  changeAccount,
+  readClock,
+  moveClock,
+  listFaults,
+  addFault,
+  clearFaults,
+  removeFault,
+  readJournal,
+  clearJournal,
+  addEntries,
+  addActivation,
+]
+
+/** A route's path as a pattern of the path under the admin prefix (`:name` one segment, `*` the rest). */
+function patternOf(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) => (segment === '*' ? '.*' : segment.startsWith(':') ? '[^/]+' : segment))
+    .join('/')
+  return new RegExp(`^${source}$`)
+}
+
+/** Each admin path and the methods it takes, for a 405's `Allow` (`GET, POST`). */
+const ALLOWED: ReadonlyArray<[RegExp, string]> = (() => {
+  const methods = new Map<string, string[]>()
+  for (const route of ADMIN_ROUTES) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method])
+  return [...methods].map(([path, list]) => [patternOf(path), list.map((m) => m.toUpperCase()).join(', ')])
+})()
+
+/**
+ * The admin API under `/__emulator` at the origin of `baseUrl`: state, reset, account settings,
+ * clock, fault rules, the journal and added data, each a thin door onto the same operation of the
+ * emulator. With `token`, every request needs `Authorization: Bearer <token>` (401 otherwise).
+ * Admin requests are never rate-limited, never meet fault rules and are never journaled.
+ * @example setupServer(...createAdminHandlers(emulator, { baseUrl }), ...emulator.handlers)
+ */
+export function createAdminHandlers(
+  control: AdminControl,
+  {
+    baseUrl,
+    token,
+    view = [],
+    rateLimiter,
+  }: {
+    baseUrl: string
+    token?: string | undefined
+    /** The API's handlers without the journal, rate limits and fault rules: what `GET /view/...` asks. */
+    view?: HttpHandler[]
+    /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
+    rateLimiter?: RateLimiter
+  },
+): HttpHandler[] {
+  const root = `${new URL(baseUrl).origin}${ADMIN_PREFIX}`
+  const ctx: AdminContext = { control, baseUrl, view, rateLimiter }
+  const door =
+    (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>
+    async (args: AdminArgs): Promise<Response> => {
+      try {
+        if (token !== undefined) {
+          const header = args.request.headers.get('authorization')
+          if (header === null)
+            throw apiError(401, 'Missing Authorization header: the admin API needs Authorization: Bearer <admin token>')
+          if (header !== `Bearer ${token}`)
+            throw apiError(401, 'Wrong admin token: send Authorization: Bearer <admin token>')
+        }
+        return await answer(args)
+      } catch (error) {
+        return errorAnswer(error, what)
+      }
+    }
+  const placeOf = placer(root)
+
+  return [
+    // First: msw's own matching of the paths below throws on a path that does not decode.
+    new EndpointHandler(
+      (request) => {
+        const place = placeOf(urlOf(request))
+        return place.under && place.segments === null ? {} : null
+      },
+      (request, params) =>
+        door('read the path', () => {
+          const path = urlOf(request).pathname
+          throw apiError(400, `Malformed path: ${path} is not valid percent-encoding: ${encodingProblem(path)}`)
+        })({ request, params }),
+    ),
+    ...ADMIN_ROUTES.map((route) =>
+      http[route.method](
+        `${root}${route.path}`,
+        door(route.what, (args) => route.answer(ctx, args)),
+      ),
+    ),
+    // Last: a known path asked with another method is a 405 naming those it takes; any other, a 404.
+    http.all(
+      `${root}/*`,
+      door('answer', ({ request }) => {
+        const path = new URL(request.url).pathname.slice(ADMIN_PREFIX.length)
+        const allow = ALLOWED.find(([pattern]) => pattern.test(path))?.[1]
+        if (allow) {
+          throw apiError(405, `Method ${request.method} is not allowed on ${ADMIN_PREFIX}${path}: use ${allow}`, {
+            allow,
+          })
+        }
+        throw apiError(404, `Not found: no admin endpoint at ${ADMIN_PREFIX}${path}`)
+      }),
+    ),
+  ]
+}
