@@ -31,4 +31,4 @@ export {
   type ParticipantList,
 } from './contract/responses.js'
 export { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
-export { openApiDocument, type OpenApiDocument, type OpenApiOptions } from './emulator/openapi.js'
+export { openApiDocument, type OpenApiDocument, type OpenApiOptions } from './contract/openapi.js'

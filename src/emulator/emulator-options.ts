@@ -4,10 +4,11 @@ import { problemLines } from '../contract/problems.js'
 import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from '../world/scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
+import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from '../contract/defaults.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
-  defaultLimits: { activations: 20, entries: 100, participants: 20 },
+  defaultLimits: { ...DEFAULT_LIMITS },
   unsupportedFilter: 'empty',
   rateLimitHeaders: false,
   latency: null,
@@ -17,8 +18,7 @@ export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
 /** How many API requests the journal keeps when `journalSize` is not given. */
 export const DEFAULT_JOURNAL_SIZE = 10_000
 
-/** The base URL the handlers answer under when none is given. */
-export const DEFAULT_BASE_URL = 'https://api.activations.test'
+export { DEFAULT_BASE_URL }
 
 /** What `createEmulator` takes. Every option is optional. */
 export type EmulatorOptions = {

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { openApiDocument } from '../../emulator/openapi.js'
+import { openApiDocument } from '../../contract/openapi.js'
 
 export type OpenApiArgs = { out?: string | undefined; baseUrl?: string | undefined }
 

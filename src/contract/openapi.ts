@@ -1,8 +1,8 @@
 import * as z from 'zod'
-import { activationSchema } from '../contract/activation.js'
-import { dateObjectSchema } from '../contract/date-object.js'
-import { entrySchemas } from '../contract/entry.js'
-import { RESPONSE_TYPES, UNLISTED_TYPES } from '../contract/enums.js'
+import { activationSchema } from './activation.js'
+import { dateObjectSchema } from './date-object.js'
+import { entrySchemas } from './entry.js'
+import { RESPONSE_TYPES, UNLISTED_TYPES } from './enums.js'
 import {
   activationEnteredSchema,
   addressSchema,
@@ -15,8 +15,8 @@ import {
   scavengerSeatSchema,
   surveyAnswerSchema,
   utmSchema,
-} from '../contract/nested.js'
-import { participantSchema } from '../contract/participant.js'
+} from './nested.js'
+import { participantSchema } from './participant.js'
 import {
   activationListSchema,
   activationWithEntriesSchema,
@@ -29,8 +29,8 @@ import {
   listParticipantsQuery,
   MAX_FILTER_INTEGER,
   participantListSchema,
-} from '../contract/responses.js'
-import { DEFAULT_BASE_URL, DEFAULT_ENDPOINT_OPTIONS } from './emulator-options.js'
+} from './responses.js'
+import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from './defaults.js'
 
 /** Marks what the spec does not show and the emulator chose, in every description that holds it. */
 const ASSUMED = "Emulator's assumption (not shown by the spec):"
@@ -250,7 +250,7 @@ function operation(
  * @example const document = openApiDocument({ baseUrl: 'https://api.example.test/v1' })
  */
 export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const limits = options.defaultLimits ?? DEFAULT_ENDPOINT_OPTIONS.defaultLimits
+  const limits = options.defaultLimits ?? DEFAULT_LIMITS
   const entryNotes: ParameterNotes = {
     is_completed: FLAG('entries of players who completed the activation'),
     is_winner: FLAG('winning entries'),

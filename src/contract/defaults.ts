@@ -1,0 +1,12 @@
+/**
+ * What the emulator assumes where the spec is silent and the OpenAPI document states too: the `limit`
+ * of each list when a request gives none, and the base URL the handlers answer under by default.
+ */
+export const DEFAULT_LIMITS: Readonly<{ activations: number; entries: number; participants: number }> = {
+  activations: 20,
+  entries: 100,
+  participants: 20,
+}
+
+/** The base URL the handlers answer under when none is given. */
+export const DEFAULT_BASE_URL = 'https://api.activations.test'
