@@ -6,6 +6,10 @@ export default defineConfig({
     // The soak measures the server's memory under load: it runs alone, after the rest (vitest.soak.config.ts).
     exclude: ['test/server/soak.test.ts', '**/node_modules/**'],
     testTimeout: 30_000,
+    // Two files at a time, whatever the cores: Vitest's default on a 2-core machine is one (the cores
+    // less one), and many files mostly wait on the command lines and servers they start. On the CI
+    // machine (2 cores) the suite took 300 s with one and 172 s with two, every test passing.
+    maxWorkers: 2,
     globalSetup: ['test/support/build.ts'],
     // Each test builds its worlds: none is read from a cache an earlier run left (test/world-cache.test.ts turns it on).
     env: { ACTIVATION_EMULATOR_CACHE: 'off' },
