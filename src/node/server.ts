@@ -118,7 +118,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    answer(req, res, served)
+    void answer(req, res, served)
       .catch((error: unknown) =>
         failed(req, res, served.adminGuard && isAdminPath(req.url ?? '/') ? false : cors, error),
       )
@@ -412,6 +412,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
       : await bodyOf(response)
   if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
+    // eslint-disable-next-line require-atomic-updates -- `out` is this answer's own headers: nothing else holds it across the await
     out['content-encoding'] = 'gzip'
     out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
   }

@@ -41,7 +41,8 @@ export function fakerLoadsWhenNeeded(): boolean {
 
 /** Loads Faker now, for a runtime where it cannot be loaded when needed (see `fakerLoadsWhenNeeded`). */
 export async function loadFaker(): Promise<void> {
-  english ??= ((await import('@faker-js/faker/locale/en')) as { faker: Faker }).faker
+  const { faker } = (await import('@faker-js/faker/locale/en')) as { faker: Faker }
+  english ??= faker
 }
 
 /** Faker's English instance: its class, and the English locale merged with the base one, make ours. */

@@ -113,7 +113,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     caching.stop()
     // Exit 0 once open connections are done, and within a second whatever they do.
     setTimeout(() => process.exit(0), 1000).unref()
-    running.close().then(() => process.exit(0))
+    void running.close().then(() => process.exit(0))
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
