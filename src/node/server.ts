@@ -1,11 +1,4 @@
-import {
-  createServer,
-  maxHeaderSize,
-  STATUS_CODES,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
@@ -14,10 +7,13 @@ import { getResponse, RequestHandler } from 'msw'
 import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
 import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
 import { urlOf } from '../../handlers/path.js'
-import { errorBody, notJsonMessage } from '../../handlers/errors.js'
-import { DROP_HEADER, DROP_LENGTH_HEADER } from '../../handlers/route.js'
+import { errorBody } from '../../handlers/errors.js'
+import { DROP_HEADER } from '../../handlers/route.js'
 import type { Emulator } from '../emulator/emulator.js'
+import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from './admin-guard.js'
+import { bodyOf, bodyOfRequest, dropBody, send, streamBody } from './bodies.js'
 import { inspectorHandlers } from './inspector-handlers.js'
+import { clientErrorAnswer, writeRaw } from './raw-answers.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -186,101 +182,6 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   }
 }
 
-/** Whether an address is this machine's own (127.0.0.0/8, ::1, localhost): only this machine reaches it. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
-}
-
-/** Whether a request target is under the admin prefix (`/__emulator`, in any case, as the handlers match it). */
-function isAdminPath(target: string): boolean {
-  const path = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, '') : target
-  return path.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
-}
-
-/** The admin API's verdict on a request: refused with a status and message, or let through with its CORS headers. */
-type AdminVerdict = { refused: [number, string] | null; headers: Readonly<Record<string, string>> }
-type AdminGuard = (req: IncomingMessage) => AdminVerdict
-
-/** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase()
-}
-
-/** The host name of a Host header (`[::1]:4010` -> `::1`, `Localhost.:80` -> `localhost`), or null when it has none. */
-function hostNameOf(header: string): string | null {
-  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d*)?$/i.exec(header.trim())
-  const name = m?.[1] ?? m?.[2]
-  return name === undefined ? null : name.toLowerCase().replace(/\.$/, '')
-}
-
-/** Whether a host name is this machine's own by definition: localhost (and its subdomains), 127.0.0.0/8, ::1. */
-function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)
-}
-
-/**
- * The admin API's checks, worked out once: its Host must be a loopback name, the address the server
- * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed; a body
- * must be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
- */
-function adminGuardOf(host: string, options: ServeOptions): AdminGuard {
-  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
-  hosts.delete('0.0.0.0')
-  hosts.delete('::')
-  const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
-  const none: Readonly<Record<string, string>> = origins.size ? { vary: 'Origin' } : {}
-  return (req) => {
-    const hostHeader = req.headers.host
-    if (hostHeader !== undefined) {
-      const name = hostNameOf(hostHeader)
-      if (name === null || !(isLoopbackName(name) || hosts.has(name))) {
-        return {
-          refused: [
-            403,
-            `Host ${JSON.stringify(hostHeader)} is not allowed on the admin API: it answers loopback names and the address it listens on; allow another name with --allowed-host (allowedHosts)`,
-          ],
-          headers: none,
-        }
-      }
-    }
-    const origin = req.headers.origin
-    let headers = none
-    if (origin !== undefined) {
-      const asked = origin.replace(/\/+$/, '').toLowerCase()
-      if (origins.has(asked)) headers = { 'access-control-allow-origin': origin, vary: 'Origin' }
-      else {
-        let own = false
-        try {
-          const url = new URL(origin)
-          own =
-            (url.protocol === 'http:' || url.protocol === 'https:') &&
-            (url.host === (hostHeader ?? '').toLowerCase() || isLoopbackName(url.hostname.replace(/^\[|\]$/g, '')))
-        } catch {
-          // `null` (a sandboxed frame, a file) and anything else that is not an origin.
-        }
-        if (!own) {
-          return {
-            refused: [
-              403,
-              `Origin ${JSON.stringify(origin)} is not allowed on the admin API: it answers its own pages, loopback origins and the origins given with --admin-origin (adminOrigins)`,
-            ],
-            headers: none,
-          }
-        }
-      }
-    }
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-    const type = mediaType(req.headers['content-type'])
-    if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
-      return {
-        refused: [415, notJsonMessage(req.headers['content-type'])],
-        headers,
-      }
-    }
-    return { refused: null, headers }
-  }
-}
-
 /** The CORS headers of every answer: the allowed origin, and `Vary: Origin` unless any origin is. */
 function corsHeadersOf(cors: string | false): Record<string, string> {
   if (cors === false) return {}
@@ -420,46 +321,6 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   return response.status
 }
 
-/** Sends a stream (the admin API's server-sent events) as it comes, until it ends or the client goes. */
-async function streamBody(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<number> {
-  res.writeHead(response.status, headers)
-  res.flushHeaders()
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-  res.on('close', () => void reader.cancel().catch(() => {}))
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
-  } catch {
-    // The stream failed or was cancelled: the answer ends here.
-  }
-  res.end()
-  return response.status
-}
-
-/** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then destroys the socket. */
-async function dropBody(res: ServerResponse, response: Response): Promise<number> {
-  const out: Record<string, string> = {}
-  response.headers.forEach((value, key) => (out[key] = value))
-  out['content-length'] = out[DROP_LENGTH_HEADER] ?? '0'
-  delete out[DROP_HEADER]
-  delete out[DROP_LENGTH_HEADER]
-  res.writeHead(response.status, out)
-  res.flushHeaders()
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk)
-  } catch {
-    // The half the rule lets through has been written.
-  }
-  // The half goes out whole, then the connection ends short of the Content-Length the headers promised.
-  // Destroying the socket at once would discard what node still holds corked (the client saw 0 bytes);
-  // `end` flushes it first.
-  const socket = res.socket
-  if (socket) {
-    socket.end()
-    socket.once('finish', () => socket.destroy())
-  }
-  return response.status
-}
-
 /**
  * The path and query a request line names: its origin-form (`/activations/list?limit=5`) as it is, or
  * the path of an absolute-form (`http://host/activations/list`); null for anything else (`*`, garbage).
@@ -496,71 +357,4 @@ function failed(req: IncomingMessage, res: ServerResponse, cors: string | false,
     req.method === 'HEAD' ? null : errorBody(message),
   )
   return status
-}
-
-/** Writes a whole JSON error answer on a socket that has no ServerResponse, and closes it. */
-function writeRaw(
-  socket: Duplex,
-  status: number,
-  message: string,
-  cors: string | false,
-  extra = '',
-  head = false,
-): void {
-  const body = errorBody(message)
-  const allowOrigin = cors === false ? '' : `Access-Control-Allow-Origin: ${cors}\r\n`
-  // A HEAD's answer has the headers a GET's would have, and no body.
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n${allowOrigin}${extra}` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-  )
-}
-
-/** The status and message for a request that node's HTTP parser refused. */
-function clientErrorAnswer(error: NodeJS.ErrnoException & { reason?: string }): [number, string] {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return [431, `Request header fields too large: the request line and headers must fit in ${maxHeaderSize} bytes`]
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'Request timeout: the request line and headers did not arrive in time']
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return [413, 'Content too large: chunk extensions too long']
-    default:
-      return [400, `Malformed request: ${error.reason ?? error.message} (${error.code ?? 'unknown'})`]
-  }
-}
-
-/** The most bytes of a request body that are read (an admin request's JSON is far smaller). */
-const MAX_BODY_BYTES = 1 << 20
-
-/** A request's body, up to MAX_BODY_BYTES (what is past it is dropped, and the JSON then does not parse). */
-async function bodyOfRequest(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let length = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (length < MAX_BODY_BYTES) chunks.push(chunk)
-    length += chunk.length
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES)
-}
-
-/** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */
-async function bodyOf(response: Response): Promise<Buffer> {
-  if (!response.body) return Buffer.alloc(0)
-  const chunks: Buffer[] = []
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: Buffer | string | null = null,
-): void {
-  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
-  res.writeHead(status, headers)
-  res.end(body ?? undefined)
 }

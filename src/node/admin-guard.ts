@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http'
+import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
+import { notJsonMessage } from '../../handlers/errors.js'
+
+// The admin API's doors against other pages: a request from a foreign origin or under a foreign Host
+// name, or with a body that is not JSON, is refused before any handler runs.
+
+/** Whether an address is this machine's own (127.0.0.0/8, ::1, localhost): only this machine reaches it. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
+}
+
+/** Whether a request target is under the admin prefix (`/__emulator`, in any case, as the handlers match it). */
+export function isAdminPath(target: string): boolean {
+  const path = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, '') : target
+  return path.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
+}
+
+/** The admin API's verdict on a request: refused with a status and message, or let through with its CORS headers. */
+type AdminVerdict = { refused: [number, string] | null; headers: Readonly<Record<string, string>> }
+export type AdminGuard = (req: IncomingMessage) => AdminVerdict
+
+/** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+/** The host name of a Host header (`[::1]:4010` -> `::1`, `Localhost.:80` -> `localhost`), or null when it has none. */
+function hostNameOf(header: string): string | null {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d*)?$/i.exec(header.trim())
+  const name = m?.[1] ?? m?.[2]
+  return name === undefined ? null : name.toLowerCase().replace(/\.$/, '')
+}
+
+/** Whether a host name is this machine's own by definition: localhost (and its subdomains), 127.0.0.0/8, ::1. */
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)
+}
+
+/**
+ * The admin API's checks, worked out once: its Host must be a loopback name, the address the server
+ * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed; a body
+ * must be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
+ */
+export function adminGuardOf(
+  host: string,
+  options: { adminOrigins?: readonly string[] | undefined; allowedHosts?: readonly string[] | undefined },
+): AdminGuard {
+  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
+  hosts.delete('0.0.0.0')
+  hosts.delete('::')
+  const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
+  const none: Readonly<Record<string, string>> = origins.size ? { vary: 'Origin' } : {}
+  return (req) => {
+    const hostHeader = req.headers.host
+    if (hostHeader !== undefined) {
+      const name = hostNameOf(hostHeader)
+      if (name === null || !(isLoopbackName(name) || hosts.has(name))) {
+        return {
+          refused: [
+            403,
+            `Host ${JSON.stringify(hostHeader)} is not allowed on the admin API: it answers loopback names and the address it listens on; allow another name with --allowed-host (allowedHosts)`,
+          ],
+          headers: none,
+        }
+      }
+    }
+    const origin = req.headers.origin
+    let headers = none
+    if (origin !== undefined) {
+      const asked = origin.replace(/\/+$/, '').toLowerCase()
+      if (origins.has(asked)) headers = { 'access-control-allow-origin': origin, vary: 'Origin' }
+      else {
+        let own = false
+        try {
+          const url = new URL(origin)
+          own =
+            (url.protocol === 'http:' || url.protocol === 'https:') &&
+            (url.host === (hostHeader ?? '').toLowerCase() || isLoopbackName(url.hostname.replace(/^\[|\]$/g, '')))
+        } catch {
+          // `null` (a sandboxed frame, a file) and anything else that is not an origin.
+        }
+        if (!own) {
+          return {
+            refused: [
+              403,
+              `Origin ${JSON.stringify(origin)} is not allowed on the admin API: it answers its own pages, loopback origins and the origins given with --admin-origin (adminOrigins)`,
+            ],
+            headers: none,
+          }
+        }
+      }
+    }
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+    const type = mediaType(req.headers['content-type'])
+    if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
+      return {
+        refused: [415, notJsonMessage(req.headers['content-type'])],
+        headers,
+      }
+    }
+    return { refused: null, headers }
+  }
+}
