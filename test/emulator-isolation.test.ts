@@ -148,6 +148,15 @@ async function checkAgainstSolo(
 
 const sequences = fc.array(plan, { minLength: 1, maxLength: 30 })
 
+/** What a client sees of an answer: its status, content type and bytes. */
+async function seen(response: Response): Promise<Seen> {
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: Buffer.from(await response.arrayBuffer()),
+  }
+}
+
 describe('two emulators in one process', () => {
   let pair: Record<Name, Emulator>
   let solo: Record<Name, Emulator>
@@ -169,12 +178,7 @@ describe('two emulators in one process', () => {
     const send = async (name: Name, which: 'pair' | 'solo', path: string): Promise<Seen> => {
       const emulator = (which === 'pair' ? pair : solo)[name]
       const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: 'Api-Key key' } })
-      const response = (await getResponse(emulator.handlers, request))!
-      return {
-        status: response.status,
-        type: response.headers.get('content-type'),
-        body: Buffer.from(await response.arrayBuffer()),
-      }
+      return seen((await getResponse(emulator.handlers, request))!)
     }
     await fc.assert(
       fc.asyncProperty(sequences, (plans) => checkAgainstSolo(plans, pair, solo, send)),
@@ -207,14 +211,11 @@ describe('two standalone servers in one process', () => {
 
   it(`answer interleaved requests byte for byte as each would alone (seed ${SEED ?? 'random'})`, async () => {
     const send = async (name: Name, which: 'pair' | 'solo', path: string): Promise<Seen> => {
-      const response = await fetch(`${servers[which][name]!.url.replace(/\/$/, '')}${path}`, {
-        headers: { authorization: 'Api-Key key' },
-      })
-      return {
-        status: response.status,
-        type: response.headers.get('content-type'),
-        body: Buffer.from(await response.arrayBuffer()),
-      }
+      return seen(
+        await fetch(`${servers[which][name]!.url.replace(/\/$/, '')}${path}`, {
+          headers: { authorization: 'Api-Key key' },
+        }),
+      )
     }
     await fc.assert(
       fc.asyncProperty(sequences, (plans) => checkAgainstSolo(plans, pair, solo, send)),

@@ -22,7 +22,7 @@ export async function streamBody(
   return response.status
 }
 
-/** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then destroys the socket. */
+/** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then ends the connection short of its length. */
 export async function dropBody(res: ServerResponse, response: Response): Promise<number> {
   const out: Record<string, string> = {}
   response.headers.forEach((value, key) => (out[key] = value))
