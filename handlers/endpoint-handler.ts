@@ -36,6 +36,14 @@ export class EndpointHandler extends HttpHandler {
     this.#answer = answer
   }
 
+  /** This handler's answer to a request it matches (null for one it does not), without msw: for a router that hands a request on. */
+  answerIfMatched(request: Request): Response | Promise<Response> | null {
+    const params = this.#match(request)
+    if (params === null) return null
+    this.isUsed = true
+    return this.#answer(request, params)
+  }
+
   override run(args: RunArgs): Promise<RunResult> {
     const { request, requestId } = args
     const params = this.#match(request)

@@ -4,7 +4,16 @@
 // server, scenario files, useEmulator over msw/node) are in index.ts; the contract's schemas and the
 // OpenAPI document are in contract.ts (`activation-emulator/contract`). Everything else is internal.
 
-export { createEmulator, type Emulator, type EmulatorFaults, type EmulatorState } from './emulator/emulator.js'
+export {
+  createEmulator,
+  type Emulator,
+  type EmulatorFaults,
+  type EmulatorSandboxes,
+  type EmulatorState,
+  type Sandbox,
+  type SandboxInfo,
+  type SandboxOptions,
+} from './emulator/emulator.js'
 export type { EmulatorOptions, EmulatorSettings } from './emulator/emulator-options.js'
 export type { FaultRule, FaultRuleInput } from './emulator/fault-rules.js'
 export type { Added, NewActivation } from './world/add-data.js'

@@ -14,6 +14,9 @@ const STATUS_OF_CODE: Record<EmulatorErrorCode, number> = {
   unknown_account: 404,
   unknown_activation: 404,
   unknown_fault_rule: 404,
+  unknown_sandbox: 404,
+  // A quota of the caller's, as a rate limit is: ending a sandbox makes room.
+  too_many_sandboxes: 429,
 }
 
 /**

@@ -28,6 +28,19 @@ export type AdminControl = {
   }
   addEntries(activationId: string, count: unknown): Promise<unknown>
   addActivation(input: never): Promise<unknown>
+  /** The world at the clock's instant, as a dump's JSON text in pieces. */
+  dump(): Iterable<string>
+  /** Opens a sandbox (the options unchecked: it checks them); what `sandboxes.list()` says of it. */
+  sandbox(options: never): Promise<{ id: string }>
+  readonly sandboxes: {
+    list(): unknown[]
+    info(id: string): unknown
+    /** The sandbox's admin handlers, found by id (an EmulatorError when there is none). */
+    get(id: string): { readonly adminHandlers: HttpHandler[] }
+    end(id: string): void
+    readonly max: number
+    readonly size: number
+  }
 }
 
 /** What every control endpoint is given: the control surface and what the admin API was made with. */
@@ -38,6 +51,8 @@ export type AdminContext = {
   view: HttpHandler[]
   /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
   rateLimiter: RateLimiter | undefined
+  /** Where this admin API stands at the origin: `/__emulator`, or a sandbox's `/__emulator/sandboxes/<id>`. */
+  prefix: string
 }
 
 /** A request to a control endpoint: the request and its path's parameters. */
@@ -45,7 +60,8 @@ export type AdminArgs = { request: Request; params: Record<string, string | read
 
 /** One control endpoint: its method and path under the admin prefix, what it does (for a 500's message), and its answer. */
 export type AdminRoute = {
-  method: 'get' | 'post' | 'patch' | 'delete'
+  /** `all`: every method, for a route that hands requests on (a sandbox's admin API). */
+  method: 'get' | 'post' | 'patch' | 'delete' | 'all'
   path: string
   what: string
   answer: (ctx: AdminContext, args: AdminArgs) => Promise<Response> | Response

@@ -11,6 +11,8 @@ import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, typ
 import { addFault, clearFaults, listFaults, removeFault } from './faults.js'
 import { clearJournal, readJournal, streamJournal } from './journal.js'
 import { readState, reset } from './state.js'
+import { dumpWorld } from './dump.js'
+import { endSandbox, listSandboxes, openSandbox, readSandbox, sandboxAdmin } from './sandboxes.js'
 import { viewTheApi } from './view.js'
 
 export { ADMIN_PREFIX, type AdminControl } from './context.js'
@@ -34,6 +36,12 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   clearJournal,
   addEntries,
   addActivation,
+  dumpWorld,
+  openSandbox,
+  listSandboxes,
+  readSandbox,
+  endSandbox,
+  sandboxAdmin,
 ]
 
 /** A route's path as a pattern of the path under the admin prefix (`:name` one segment, `*` the rest). */
@@ -48,7 +56,9 @@ function patternOf(path: string): RegExp {
 /** Each admin path and the methods it takes, for a 405's `Allow` (`GET, POST`). */
 const ALLOWED: ReadonlyArray<[RegExp, string]> = (() => {
   const methods = new Map<string, string[]>()
-  for (const route of ADMIN_ROUTES) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method])
+  for (const route of ADMIN_ROUTES) {
+    if (route.method !== 'all') methods.set(route.path, [...(methods.get(route.path) ?? []), route.method])
+  }
   return [...methods].map(([path, list]) => [patternOf(path), list.map((m) => m.toUpperCase()).join(', ')])
 })()
 
@@ -66,17 +76,20 @@ export function createAdminHandlers(
     token,
     view = [],
     rateLimiter,
+    prefix = ADMIN_PREFIX,
   }: {
     baseUrl: string
     token?: string | undefined
+    /** Where the admin API stands at the base URL's origin: `/__emulator`, or a sandbox's `/__emulator/sandboxes/<id>`. */
+    prefix?: string
     /** The API's handlers without the journal, rate limits and fault rules: what `GET /view/...` asks. */
     view?: HttpHandler[]
     /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
     rateLimiter?: RateLimiter
   },
 ): HttpHandler[] {
-  const root = `${new URL(baseUrl).origin}${ADMIN_PREFIX}`
-  const ctx: AdminContext = { control, baseUrl, view, rateLimiter }
+  const root = `${new URL(baseUrl).origin}${prefix}`
+  const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
   const door =
     (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>
     async (args: AdminArgs): Promise<Response> => {
@@ -118,14 +131,14 @@ export function createAdminHandlers(
     http.all(
       `${root}/*`,
       door('answer', ({ request }) => {
-        const path = new URL(request.url).pathname.slice(ADMIN_PREFIX.length)
+        const path = new URL(request.url).pathname.slice(prefix.length)
         const allow = ALLOWED.find(([pattern]) => pattern.test(path))?.[1]
         if (allow) {
-          throw apiError(405, `Method ${request.method} is not allowed on ${ADMIN_PREFIX}${path}: use ${allow}`, {
+          throw apiError(405, `Method ${request.method} is not allowed on ${prefix}${path}: use ${allow}`, {
             allow,
           })
         }
-        throw apiError(404, `Not found: no admin endpoint at ${ADMIN_PREFIX}${path}`)
+        throw apiError(404, `Not found: no admin endpoint at ${prefix}${path}`)
       }),
     ),
   ]

@@ -11,7 +11,7 @@ export const viewTheApi: AdminRoute = {
   method: 'get',
   path: '/view/:account/*',
   what: 'view the API',
-  answer: async ({ control, baseUrl, view }, { request, params }) => {
+  answer: async ({ control, baseUrl, view, prefix }, { request, params }) => {
     const name = param(params['account'])
     const account = control.accounts.find((a) => a.name === name)
     if (!account) {
@@ -21,7 +21,7 @@ export const viewTheApi: AdminRoute = {
     const key = account.apiKeys[0]
     if (key === undefined) throw apiError(400, `Account ${JSON.stringify(name)} has no API key to view the API with`)
     const url = new URL(request.url)
-    const rest = /^\/[^/]*\/view\/[^/]+(\/.*)$/.exec(url.pathname)?.[1] ?? '/'
+    const rest = /^\/view\/[^/]+(\/.*)$/.exec(url.pathname.slice(prefix.length))?.[1] ?? '/'
     const asked = new Request(`${baseUrl.replace(/\/+$/, '')}${rest}${url.search}`, {
       headers: { authorization: `Api-Key ${key}` },
     })

@@ -1,10 +1,17 @@
 /**
  * What an EmulatorError says was wrong: `bad_option` (an option of `createEmulator` or `set`, or the
  * scenario), `bad_input` (any other value given to an operation: a clock value, a fault rule, an add),
- * or `unknown_account`, `unknown_activation`, `unknown_fault_rule` (no such one).
+ * `unknown_account`, `unknown_activation`, `unknown_fault_rule`, `unknown_sandbox` (no such one, or
+ * one that ended), or `too_many_sandboxes` (the emulator holds as many as it may).
  */
 export type EmulatorErrorCode =
-  'bad_option' | 'bad_input' | 'unknown_account' | 'unknown_activation' | 'unknown_fault_rule'
+  | 'bad_option'
+  | 'bad_input'
+  | 'unknown_account'
+  | 'unknown_activation'
+  | 'unknown_fault_rule'
+  | 'unknown_sandbox'
+  | 'too_many_sandboxes'
 
 /**
  * An error of the caller's making: the emulator checked what it was given and refused it, saying what

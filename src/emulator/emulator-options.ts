@@ -81,6 +81,10 @@ export type EmulatorOptions = {
    * variable says `0`/`off` or names a folder.
    */
   cache?: boolean | string
+  /** The most sandboxes open at once (`emulator.sandbox()`, `POST /__emulator/sandboxes`). Default 1,000. */
+  maxSandboxes?: number
+  /** How long a sandbox may go unused before it is ended, unless it says otherwise: `"15m"` (the default), milliseconds, or 0 for never. */
+  sandboxTtl?: string | number
 }
 
 /** Settings that `emulator.set()` changes between tests. */
@@ -121,6 +125,8 @@ const optionsSchema = z.strictObject({
   data: z.unknown().optional(),
   onProgress: z.function().optional(),
   cache: z.union([z.boolean(), z.string().min(1)]).optional(),
+  maxSandboxes: z.number().int().min(0).max(1_000_000).optional(),
+  sandboxTtl: z.union([z.string(), z.number()]).optional(),
 })
 
 const settingsSchema = z.strictObject({
@@ -131,7 +137,7 @@ const settingsSchema = z.strictObject({
 })
 
 /** Validates with a schema, or throws one EmulatorError that lists every problem under `what`. */
-function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+export function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
   const problems = problemLines(result.error.issues)

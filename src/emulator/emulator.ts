@@ -1,12 +1,14 @@
 import type { HttpHandler } from 'msw'
-import { createAdminHandlers } from '../../handlers/admin/index.js'
+import { ADMIN_PREFIX, createAdminHandlers } from '../../handlers/admin/index.js'
+import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
+import { sandboxRouter } from '../../handlers/sandbox-router.js'
 import { createHandlers, MadeBodies, RateLimiter } from '../../handlers/index.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../../handlers/index.js'
 import { AccountKeys } from './account-keys.js'
 import { DataAdder, type Added, type NewActivation } from '../world/add-data.js'
-import { createClock, parseInstant, type Clock } from '../time/clock.js'
+import { createClock, parseDuration, parseInstant, type Clock } from '../time/clock.js'
 import type { World } from '../contract/stored-records.js'
-import { parseWorldDump } from '../world/dump.js'
+import { parseWorldDump, worldDumpChunks } from '../world/dump.js'
 import {
   checkOptions,
   checkSettings,
@@ -21,14 +23,50 @@ import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
 import { resolveScenario } from '../world/resolve-scenario.js'
 import type { Scenario } from '../world/scenario.js'
 import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
-import { createDatabase, type Database, type DeferredWorld } from '../store/database.js'
+import { createDatabase, layerOver, writerOf, type Database, type DeferredWorld } from '../store/database.js'
 import type { StoreIndex } from '../store/indexes.js'
 import { LiveWorld } from '../world/live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { buildWorld } from '../world/world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
+import { checkSandboxOptions, DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL, type SandboxOptions } from './sandbox-options.js'
+import { randomToken, SandboxRegistry, type HeldSandbox, type SandboxInfo } from './sandboxes.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
+export type { SandboxOptions } from './sandbox-options.js'
+export type { SandboxInfo } from './sandboxes.js'
+
+/** An emulator's sandboxes: isolated copies of its world, each an `Emulator` of its own (see `emulator.sandbox()`). */
+export type EmulatorSandboxes = {
+  /** Every open sandbox, oldest first. */
+  list(): SandboxInfo[]
+  /** The open sandbox of that id (marked used); an EmulatorError `unknown_sandbox` says whether it ended, expired or never was. */
+  get(id: string): Sandbox
+  /** What `list()` says of one open sandbox (marked used); `unknown_sandbox` when it is not open. */
+  info(id: string): SandboxInfo
+  /** Ends a sandbox and frees what it held; `unknown_sandbox` when it is not open. */
+  end(id: string): void
+  /** The most that may be open at once (`maxSandboxes`). */
+  readonly max: number
+  /** How many are open. */
+  readonly size: number
+}
+
+/**
+ * A sandbox: an emulator over its host's world as the host was created (never the host's changes),
+ * with its own clock, accounts and keys, fault rules, rate-limit counts, added data, live arrivals
+ * and journal. Its store keeps only its own changes.
+ */
+export type Sandbox = Emulator & {
+  readonly id: string
+  readonly label: string | null
+  /** The API keys minted for it, by account: requests that carry one reach this sandbox at the host's base URL. */
+  readonly apiKeys: Readonly<Record<string, string[]>>
+  /** Its admin API: `<origin>/__emulator/sandboxes/<id>`, with the host's control endpoints for it alone. */
+  readonly adminUrl: string
+  /** When it ends unless used before (ISO; null: never). */
+  expiresAt(): string | null
+}
 
 /** The fault rules of an emulator: checked in the order added, for each API request past the key and rate-limit checks. */
 export type EmulatorFaults = {
@@ -94,6 +132,25 @@ export type Emulator = {
   addEntries(activationId: string, count: number): Promise<Added>
   /** Adds an activation (with `entries` generated entries) around the clock's instant; the ids made. */
   addActivation(activation: NewActivation): Promise<Added>
+  /**
+   * The world as it stands at the clock's instant, as the JSON text of a dump in pieces (what
+   * `activation-emulator dump` writes and `data` serves back).
+   */
+  dump(): Generator<string>
+  /**
+   * Opens a sandbox over this emulator's world: isolated, born in milliseconds, costing what it
+   * changes. Its base URL is `<base URL>/sandboxes/<id>`, and requests with its keys reach it at this
+   * emulator's base URL too, through this emulator's `handlers`.
+   * @example
+   * const sandbox = await emulator.sandbox({ now: '2026-06-01T12:00:00Z', freeze: true })
+   * await fetch(`${emulator.baseUrl}/activations/list`, { headers: { authorization: `Api-Key ${sandbox.apiKeys.default[0]}` } })
+   * await sandbox.close()
+   */
+  sandbox(options?: SandboxOptions): Promise<Sandbox>
+  /** The open sandboxes. */
+  readonly sandboxes: EmulatorSandboxes
+  /** A sandbox: ends it. An emulator: ends its sandboxes. */
+  close(): Promise<void>
 }
 
 /**
@@ -163,19 +220,6 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   // `clock: 'frozen'` without `now` stands still at the instant the world is built around.
   const startAt =
     frozenAt !== undefined ? parseInstant(frozenAt, 'now') : options.clock === 'frozen' ? builtAt : undefined
-  const running = options.clock === 'running'
-  const clock = createClock(startAt, running, options.clockSpeed)
-  const endpointOptions = endpointOptionsOf(options, scenario)
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
-  const accounts = new AccountKeys(scenario)
-  const rules = new FaultRules(scenario.seed)
-  const startRules = () => {
-    rules.reset()
-    for (const rule of optionRules(endpointOptions.latency, endpointOptions.errorRate)) rules.add(rule)
-  }
-  startRules()
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
-  const rateLimiter = new RateLimiter()
 
   // A dump's records become the store's (which marks them), so the store takes a copy.
   const world: World | DeferredWorld = data
@@ -186,13 +230,68 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   // A deferred world's counts as the cache counted them: right while the store holds the world as
   // read (it loads the rest, participants first, before any change) and the clock is where they hold.
   // state() (the banner, GET /__emulator/state) then counts without loading the whole world.
-  let shown = 'entryRuns' in world ? world.shown : undefined
+  const shown = { value: 'entryRuns' in world ? world.shown : undefined }
   const loaded: World | DeferredWorld =
-    'entryRuns' in world && shown
-      ? { ...world, participants: () => ((shown = undefined), world.participants()) }
+    'entryRuns' in world && shown.value
+      ? { ...world, participants: () => ((shown.value = undefined), world.participants()) }
       : world
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
   const db: Database = await createDatabase(loaded)
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+  return assemble({
+    options,
+    scenario,
+    builtAt,
+    startAt,
+    running: options.clock === 'running',
+    db,
+    shown,
+    baseUrl,
+    keyedBaseUrl: undefined,
+    startFaults: [],
+    sandboxOf: undefined,
+  })
+}
+
+/** What one emulator is made of: its world's store and what it starts with. A sandbox is made of the same. */
+type Parts = {
+  /** The options the emulator (or, for a sandbox, its host) was created with. */
+  options: EmulatorOptions
+  scenario: Scenario
+  builtAt: number
+  /** Where the clock starts (undefined: the real time), and whether it runs from there. */
+  startAt: number | undefined
+  running: boolean
+  db: Database
+  /** The counts of a deferred world as the cache counted them, while they hold (see create). */
+  shown: { value: DeferredWorld['shown'] }
+  baseUrl: string
+  /** A sandbox's: the host's base URL, where requests with its keys reach it too. */
+  keyedBaseUrl: string | undefined
+  /** Fault rules it starts with (and goes back to on reset), after the options' own. */
+  startFaults: readonly FaultRuleInput[]
+  /** A sandbox's: its id and the registry of its host. */
+  sandboxOf: { id: string; registry: SandboxRegistry } | undefined
+}
+
+/** An emulator's own part that the emulator's type does not show: its handlers at another base URL. */
+const keyedHandlersOf = new WeakMap<Emulator, EndpointHandler[]>()
+
+function assemble(parts: Parts): Emulator {
+  const { options, scenario, builtAt, startAt, running, db, shown, baseUrl } = parts
+  const clock = createClock(startAt, running, options.clockSpeed)
+  const endpointOptions = endpointOptionsOf(options, scenario)
+  const accounts = new AccountKeys(scenario)
+  const rules = new FaultRules(scenario.seed)
+  const startRules = () => {
+    rules.reset()
+    for (const rule of optionRules(endpointOptions.latency, endpointOptions.errorRate)) rules.add(rule)
+    for (const rule of parts.startFaults) rules.add(rule)
+  }
+  startRules()
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const rateLimiter = new RateLimiter()
+
   const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)
   // What happens at an instant is applied before anything reads the world at that instant.
   const settle = (): number => {
@@ -201,7 +300,7 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     if (arrived.size) options.onArrivals?.(arrived, now)
     return now
   }
-  for (const event of ['create', 'update', 'delete'] as const) db.activations.hooks.on(event, () => live.replan())
+  writerOf(db).watchActivations(() => live.replan())
   const adder = new DataAdder(scenario, settle, () => db, builtAt)
 
   const ctx: HandlerContext = {
@@ -221,14 +320,16 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     accountOfKey: (key) => accounts.accountOfKey(key),
   }
 
-  const countsShownAt = (nowIso: string): EmulatorState['counts'] =>
-    shown && shown.at <= nowIso && (shown.until === null || nowIso < shown.until)
-      ? { ...shown.counts }
+  const countsShownAt = (nowIso: string): EmulatorState['counts'] => {
+    const at = shown.value
+    return at && at.at <= nowIso && (at.until === null || nowIso < at.until)
+      ? { ...at.counts }
       : countsAt(
           db.index,
           accounts.accounts.map((a) => a.name),
           nowIso,
         )
+  }
 
   const faults: EmulatorFaults = {
     add: (rule) => rules.add(rule),
@@ -247,8 +348,14 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     clear: () => rules.clear(),
   }
 
+  const registry = parts.sandboxOf
+    ? undefined
+    : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
+  const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
+  const apiHandlers = createHandlers(ctx) as EndpointHandler[]
+
   const emulator: Emulator = {
-    handlers: createHandlers(ctx),
+    handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
     adminHandlers: [],
     get db() {
       return db
@@ -306,6 +413,150 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
     },
     addEntries: (activationId, count) => adder.addEntries(activationId, count),
     addActivation: (activation) => adder.addActivation(activation),
+    dump() {
+      const at = emulator.state() && clock.now()
+      return worldDumpChunks(db, scenario, at)
+    },
+    sandbox: (input) => openSandbox(input),
+    sandboxes: {
+      list: () => (registry ? registry.list().map((held) => held.info()) : []),
+      get: (id) => {
+        if (!registry) throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        return sandboxOfHeld.get(registry.get(id)) as Sandbox
+      },
+      info: (id) => {
+        if (!registry) throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        return registry.get(id).info()
+      },
+      end: (id) => {
+        if (!registry?.end(id)) {
+          throw new EmulatorError('unknown_sandbox', registry ? registry.byId(id) as string : `Sandbox not found: ${JSON.stringify(id)}`)
+        }
+      },
+      get max() {
+        return registry?.max ?? 0
+      },
+      get size() {
+        return registry?.size ?? 0
+      },
+    },
+    close: () => {
+      if (parts.sandboxOf) parts.sandboxOf.registry.end(parts.sandboxOf.id)
+      else registry?.endAll()
+      return adder.inTurn(() => {})
+    },
+  }
+
+  /** Opens a sandbox over this emulator's world (see `Emulator.sandbox`). */
+  async function openSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+    if (!registry) throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
+    const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
+    registry.checkRoom()
+    let id = randomToken(12)
+    while (registry.has(id)) id = randomToken(12)
+    // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
+    const data = input.data === undefined ? undefined : parseWorldDump(input.data, 'data')
+    const base = data ? data.scenario : scenario
+    for (const name of Object.keys(input.accounts ?? {})) {
+      if (!base.accounts.some((a) => a.name === name)) {
+        throw new EmulatorError(
+          'unknown_account',
+          `Unknown account ${JSON.stringify(name)} in accounts: the accounts are ${base.accounts.map((a) => a.name).join(', ')}`,
+        )
+      }
+    }
+    const apiKeys: Record<string, string[]> = {}
+    const sandboxScenario: Scenario = {
+      ...base,
+      accounts: base.accounts.map((account) => {
+        const keys = account.apiKeys.map(() => `sk_${randomToken(24)}`)
+        apiKeys[account.name] = keys
+        const settings = input.accounts?.[account.name]
+        return {
+          ...account,
+          apiKeys: keys,
+          premium: settings?.premium ?? account.premium,
+          rateLimit: settings?.rateLimit === undefined ? account.rateLimit : settings.rateLimit,
+        }
+      }),
+    }
+    const sandboxDb = data
+      ? await createDatabase(
+          structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants }),
+        )
+      : layerOver(db)
+    const sandboxBuiltAt = data ? Date.parse(data.builtAt) : builtAt
+    const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()
+    const frozen = input.freeze ?? (data ? true : clock.frozen)
+    const sandboxBaseUrl = `${baseUrl}/sandboxes/${id}`
+    const sandbox = assemble({
+      options,
+      scenario: sandboxScenario,
+      builtAt: sandboxBuiltAt,
+      startAt: startsAt,
+      running: !frozen,
+      db: sandboxDb,
+      shown: { value: undefined },
+      baseUrl: sandboxBaseUrl,
+      keyedBaseUrl: baseUrl,
+      startFaults: (input.faults ?? []) as FaultRuleInput[],
+      sandboxOf: { id, registry },
+    }) as Sandbox
+    const origin = new URL(baseUrl).origin
+    const createdAt = registry.now()
+    const held: HeldSandbox = {
+      id,
+      keys: Object.values(apiKeys).flat(),
+      ttlMs,
+      createdAt,
+      lastUsed: createdAt,
+      keyed: keyedHandlersOf.get(sandbox) ?? [],
+      prefixed: sandbox.handlers as EndpointHandler[],
+      touch() {
+        held.lastUsed = registry.now()
+      },
+      info: () => {
+        const expires = registry.expiresAt(held)
+        return {
+          id,
+          label: input.label ?? null,
+          apiKeys: structuredClone(apiKeys),
+          baseUrl: sandboxBaseUrl,
+          adminUrl: `${origin}${ADMIN_PREFIX}/sandboxes/${id}`,
+          createdAt: new Date(createdAt).toISOString(),
+          lastUsedAt: new Date(held.lastUsed).toISOString(),
+          expiresAt: expires === null ? null : new Date(expires).toISOString(),
+          requests: sandbox.journal.lastSeq,
+          changes: sandboxDb.changes.size,
+        }
+      },
+      close() {
+        sandboxDb.changes.revert()
+      },
+    }
+    Object.assign(sandbox, {
+      id,
+      label: input.label ?? null,
+      apiKeys,
+      adminUrl: `${origin}${ADMIN_PREFIX}/sandboxes/${id}`,
+      expiresAt: () => {
+        const at = registry.expiresAt(held)
+        return at === null ? null : new Date(at).toISOString()
+      },
+    })
+    sandboxOfHeld.set(held, sandbox)
+    registry.add(held)
+    return sandbox
+  }
+
+  if (parts.keyedBaseUrl !== undefined) {
+    keyedHandlersOf.set(
+      emulator,
+      createHandlers(Object.create(ctx, {
+        baseUrl: { value: parts.keyedBaseUrl },
+        basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
+      }) as HandlerContext) as EndpointHandler[],
+    )
   }
   // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.
   const unlimited = {
@@ -324,9 +575,13 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   })
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
     baseUrl,
-    token: options.adminToken,
+    token: parts.sandboxOf ? undefined : options.adminToken,
+    prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quiet),
     rateLimiter,
   })
   return emulator
 }
+
+/** Each held sandbox's emulator. */
+const sandboxOfHeld = new WeakMap<HeldSandbox, Sandbox>()

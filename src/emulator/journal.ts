@@ -29,6 +29,11 @@ export class Journal {
     this.#size = size
   }
 
+  /** The `seq` of the last request recorded (0: none yet): how many this emulator has answered. */
+  get lastSeq(): number {
+    return this.#seq
+  }
+
   /** Records a request (its `seq` is given here). */
   add(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
     const recorded = { seq: ++this.#seq, ...entry }

@@ -69,6 +69,15 @@ function checkEntryFields(entry: StoredEntry, activation: StoredActivation): voi
  * promises: a live world's arrivals and results. Each keeps the indexes current, as the collections' writes do.
  */
 export type StoreWriter = {
+  /**
+   * Adds one record as the collection's `create` would, checked by its schema (the stored record is
+   * what the schema gives back): through the collection in a store of its own, into the index in a layer.
+   */
+  create(kind: 'activation' | 'participant' | 'entry', record: object): Promise<void>
+  /** Calls `listener` after each create, update or delete of an activation. */
+  watchActivations(listener: () => void): void
+  /** The activations, then the participants, in the order the store lists them (a collection's `all()`). */
+  listed(kind: 'activations' | 'participants'): readonly (StoredActivation | StoredParticipant)[]
   /** Adds records in one pass (entries last in their activations' serving order), with the same checks as one by one. */
   append(records: World): void
   /** Replaces an entry (same id) in its place in the serving order. */
@@ -78,6 +87,9 @@ export type StoreWriter = {
 }
 
 const writers = new WeakMap<Database, StoreWriter>()
+
+/** What a layer needs of the store it stands over: the world as loaded, loaded whole. */
+const worlds = new WeakMap<Database, () => WritableStoreIndex>()
 
 /** The writer of a store made by `createDatabase`. */
 export function writerOf(db: Database): StoreWriter {
@@ -126,7 +138,11 @@ function loadingView(index: StoreIndex, listsOf: (activationId: string) => Entry
 export async function createDatabase(world: World | DeferredWorld): Promise<Database> {
   const symbols = await recordSymbols()
   const changes = new ChangeLog()
-  const index = new WritableStoreIndex(changes)
+  // The world as loaded, never written after, and the store's changes as a layer over it: so that a
+  // sandbox's store can stand over the same world as another layer (see `layerOver`).
+  const world0 = new WritableStoreIndex()
+  const index = new WritableStoreIndex(changes, world0)
+  changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
   // The runs of a deferred world's entries, each parsed once; an activation with several runs (never
   // in a generated world) is read only with the rest.
   const runs =
@@ -160,7 +176,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     rest = undefined
     lists.clear()
     changes.unrecorded(() => {
-      index.load({ activations: [], ...records })
+      world0.load({ activations: [], ...records })
       participants.load('participant', records.participants)
       entries.load('entry', records.entries)
     })
@@ -207,10 +223,10 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
 
   // The world is indexed in one pass, then put into the collections as it is.
   if ('entryRuns' in world) {
-    index.load({ activations: world.activations, participants: [], entries: [] })
+    world0.load({ activations: world.activations, participants: [], entries: [] })
     activations.load('activation', world.activations)
   } else {
-    index.load(world)
+    world0.load(world)
     activations.load('activation', world.activations)
     participants.load('participant', world.participants)
     entries.load('entry', world.entries)
@@ -232,7 +248,16 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     },
     changes,
   }
+  const collections = { activation: activations, participant: participants, entry: entries }
   writers.set(db, {
+    async create(kind, record) {
+      load()
+      await collections[kind].create(record as never)
+    },
+    watchActivations(listener) {
+      for (const event of ['create', 'update', 'delete'] as const) activations.hooks.on(event, listener)
+    },
+    listed: (kind) => (kind === 'activations' ? activations.all() : (load(), participants.all())),
     append(records) {
       load()
       index.load(records)
@@ -243,5 +268,70 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     replaceEntry: (prev, next) => (load(), entries.swap(prev, next)),
     replaceParticipant: (prev, next) => (load(), participants.swap(prev, next)),
   })
+  worlds.set(db, () => (load(), world0))
+  return db
+}
+
+const schemas = {
+  activation: storedActivationSchema,
+  participant: storedParticipantSchema,
+  entry: storedEntrySchema,
+}
+
+/**
+ * A store that stands over another's world as it was loaded (never its changes), and keeps only its
+ * own changes, as a layer (see `WritableStoreIndex`): what a sandbox writes to. It costs nothing
+ * until it changes, then what it changed. Its writes go into its index without collections: reading
+ * its `activations`, `entries` or `participants` collection throws, and `db.index` is how to read it.
+ * The other store loads the rest of a deferred world now, once.
+ * @example const sandboxDb = layerOver(emulator.db)
+ */
+export function layerOver(base: Database): Database {
+  const world0 = worlds.get(base)
+  if (!world0) throw new Error('Failed to make a sandbox store: the store was not made by createDatabase')
+  const changes = new ChangeLog()
+  const index = new WritableStoreIndex(changes, world0())
+  changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
+  changes.mark()
+  const refuse = (name: string) => (): never => {
+    throw new Error(
+      `Failed to read a sandbox's ${name} collection: a sandbox's store is a layer over the shared world and has no collections; read it through db.index, write with addActivation and addEntries`,
+    )
+  }
+  const db = Object.defineProperties({ index, changes } as unknown as Database, {
+    activations: { get: refuse('activations'), enumerable: true },
+    entries: { get: refuse('entries'), enumerable: true },
+    participants: { get: refuse('participants'), enumerable: true },
+  })
+  const watchers: Array<() => void> = []
+  writers.set(db, {
+    async create(kind, record) {
+      const result = await schemas[kind]['~standard'].validate(record)
+      if (result.issues) {
+        throw new Error(
+          `Failed to create a new record with initial values: does not match the schema: ${result.issues.map((i) => i.message).join('; ')}`,
+        )
+      }
+      const made = result.value
+      if (kind === 'activation') index.addActivation(made as StoredActivation)
+      else if (kind === 'participant') index.addParticipant(made as StoredParticipant)
+      else {
+        const entry = made as StoredEntry
+        checkEntryFields(entry, index.checkEntry(entry))
+        index.addEntry(entry)
+      }
+      if (kind === 'activation') for (const listener of watchers) listener()
+    },
+    watchActivations: (listener) => void watchers.push(listener),
+    listed: (kind) => [...(kind === 'activations' ? index.activations.values() : index.participants.values())],
+    append: (records) => index.load(records),
+    replaceEntry(prev, next) {
+      const activation = index.activations.get(next.activationId)
+      if (activation) checkEntryFields(next, activation)
+      index.replaceEntry(prev, next)
+    },
+    replaceParticipant: (prev, next) => index.replaceParticipant(prev, next),
+  })
+  worlds.set(db, () => world0())
   return db
 }

@@ -3,6 +3,7 @@ import type { ActivationEntered } from '../contract/nested.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
+import { LayeredMap } from './layered-map.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted, replaceSorted } from './sorted.js'
 
 /** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
@@ -70,7 +71,9 @@ export function entryListsFrom(activation: StoredActivation, entries: readonly S
 /**
  * The read paths' indexes over the store, so that a page never scans a collection: what the handlers
  * and `db.index` read. The maps are read-only views; the lists are the index's own (a page costs
- * O(limit) because nothing is copied), typed read-only: never change them.
+ * O(limit) because nothing is copied), typed read-only: never change them, and read them again after
+ * a write (the store's first change to a list since it was loaded or reset is made to a copy, so that
+ * the world it was loaded with stays whole for the sandboxes that share it).
  */
 export interface StoreIndex {
   /** Activations by id. */
@@ -102,7 +105,7 @@ export interface StoreIndex {
 }
 
 /** A read-only view of a map: what it holds now, without `set`, `delete` or `clear`. */
-function readOnlyView<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
+function readOnlyView<K, V>(map: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
   const view: ReadonlyMap<K, V> = {
     get: (key) => map.get(key),
     has: (key) => map.has(key),
@@ -163,23 +166,89 @@ const byStartDesc = (a: StoredActivation, b: StoredActivation) =>
  */
 export class WritableStoreIndex implements StoreIndex {
   readonly #log: ChangeLog
-  readonly #activations = new Map<string, StoredActivation>()
-  readonly #activationsByAccount = new Map<string, StoredActivation[]>()
-  readonly #entries = new Map<string, StoredEntry>()
-  readonly #participants = new Map<string, StoredParticipant>()
-  readonly activations = readOnlyView(this.#activations)
-  readonly entries = readOnlyView(this.#entries)
-  readonly participants = readOnlyView(this.#participants)
-  readonly #entryLists = new Map<string, WritableEntryLists>()
-  readonly #entriesOfParticipant = new Map<string, StoredEntry[]>()
-  readonly #participantsByAccount = new Map<string, StoredParticipant[]>()
-  readonly #firstEntered = new Map<string, DateObject>()
-  readonly #slugs = new Set<string>()
-  readonly #seq = new Map<string, number>() // keyed by entry id: a string hashes once, an object needs an identity hash
-  #nextSeq = 0
+  /** The index this one is a layer over (see `LayeredMap`), never written through it; undefined for a whole index. */
+  readonly #base: WritableStoreIndex | undefined
+  readonly #activations: LayeredMap<string, StoredActivation>
+  readonly #activationsByAccount: LayeredMap<string, StoredActivation[]>
+  readonly #entries: LayeredMap<string, StoredEntry>
+  readonly #participants: LayeredMap<string, StoredParticipant>
+  readonly activations: ReadonlyMap<string, StoredActivation>
+  readonly entries: ReadonlyMap<string, StoredEntry>
+  readonly participants: ReadonlyMap<string, StoredParticipant>
+  readonly #entryLists: LayeredMap<string, WritableEntryLists>
+  readonly #entriesOfParticipant: LayeredMap<string, StoredEntry[]>
+  readonly #participantsByAccount: LayeredMap<string, StoredParticipant[]>
+  readonly #firstEntered: LayeredMap<string, DateObject>
+  readonly #slugs: LayeredMap<string, true>
+  readonly #seq: LayeredMap<string, number> // keyed by entry id: a string hashes once, an object needs an identity hash
+  /** The next serving position; undefined in a layer that has drawn none, which goes on from its base's. */
+  #ownNextSeq: number | undefined
 
-  constructor(log = new ChangeLog()) {
+  /**
+   * An index, whole, or, with `base`, a layer over `base` that keeps only its own changes: each list
+   * it changes is copied from the base's once, at its first change. The base must not change while
+   * layers stand over it, except by loading the rest of its world before they change anything.
+   */
+  constructor(log = new ChangeLog(), base?: WritableStoreIndex) {
     this.#log = log
+    this.#base = base
+    this.#activations = new LayeredMap(base && base.#activations)
+    this.#activationsByAccount = new LayeredMap(base && base.#activationsByAccount)
+    this.#entries = new LayeredMap(base && base.#entries)
+    this.#participants = new LayeredMap(base && base.#participants)
+    this.activations = readOnlyView(this.#activations)
+    this.entries = readOnlyView(this.#entries)
+    this.participants = readOnlyView(this.#participants)
+    this.#entryLists = new LayeredMap(base && base.#entryLists)
+    this.#entriesOfParticipant = new LayeredMap(base && base.#entriesOfParticipant)
+    this.#participantsByAccount = new LayeredMap(base && base.#participantsByAccount)
+    this.#firstEntered = new LayeredMap(base && base.#firstEntered)
+    this.#slugs = new LayeredMap(base && base.#slugs)
+    this.#seq = new LayeredMap(base && base.#seq)
+  }
+
+  get #nextSeq(): number {
+    return this.#ownNextSeq ?? (this.#base ? this.#base.#nextSeq : 0)
+  }
+
+  set #nextSeq(value: number) {
+    this.#ownNextSeq = value
+  }
+
+  /** Forgets a layer's changes: it shows its base again. For after a revert, which leaves it equal to its base, to free what it copied. */
+  clearLayer(): void {
+    if (this.#base === undefined) return
+    for (const map of [
+      this.#activations,
+      this.#activationsByAccount,
+      this.#entries,
+      this.#participants,
+      this.#entryLists,
+      this.#entriesOfParticipant,
+      this.#participantsByAccount,
+      this.#firstEntered,
+      this.#slugs,
+      this.#seq,
+    ])
+      map.clear()
+    this.#ownNextSeq = undefined
+  }
+
+  /** How many records and lists this index holds over its base (all it holds, without one). */
+  get ownSize(): number {
+    if (this.#base === undefined) return this.#activations.size + this.#entries.size + this.#participants.size
+    return (
+      this.#activations.changed +
+      this.#activationsByAccount.changed +
+      this.#entries.changed +
+      this.#participants.changed +
+      this.#entryLists.changed +
+      this.#entriesOfParticipant.changed +
+      this.#participantsByAccount.changed +
+      this.#firstEntered.changed +
+      this.#slugs.changed +
+      this.#seq.changed
+    )
   }
 
   readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
@@ -198,9 +267,16 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   #writableListsOf(activationId: string): WritableEntryLists {
-    let lists = this.#entryLists.get(activationId)
+    let lists = this.#entryLists.writable(activationId, copyLists)
     if (!lists) this.#entryLists.set(activationId, (lists = emptyLists()))
     return lists
+  }
+
+  /** An account's list in `map`, as this index's own to change (made empty if absent). */
+  #ownList<T>(map: LayeredMap<string, T[]>, key: string): T[] {
+    let list = map.writable(key, copyList)
+    if (!list) map.set(key, (list = []))
+    return list
   }
 
   /** The serving position of an entry: later entries have larger ones. */
@@ -269,16 +345,19 @@ export class WritableStoreIndex implements StoreIndex {
    */
   load(world: World): void {
     const failed = 'Failed to load the world'
+    const sorting = new Set<StoredActivation[]>()
     for (const activation of world.activations) {
       refuse(
         activationProblem(activation, this.#activations.has(activation.id), this.#slugs.has(activation.slug)),
         failed,
       )
       this.#activations.set(activation.id, activation)
-      this.#slugs.add(activation.slug)
-      listAt(this.#activationsByAccount, activation.account).push(activation)
+      this.#slugs.set(activation.slug, true)
+      const list = this.#ownList(this.#activationsByAccount, activation.account)
+      list.push(activation)
+      sorting.add(list)
     }
-    for (const list of this.#activationsByAccount.values()) list.sort(byStartDesc)
+    for (const list of sorting) list.sort(byStartDesc)
     // Each participant's entries are gathered in one record, found with one lookup per entry (which
     // also checks the participant exists), and written to the participant indexes once at the end.
     // A taken id does not grow its map: cheaper than a lookup before every set.
@@ -333,7 +412,7 @@ export class WritableStoreIndex implements StoreIndex {
     sortByFirstEntered(placed)
     if (this.#participantsByAccount.size === 0) {
       // Nothing placed yet: each goes last in its account's list.
-      for (const { participant } of placed) listAt(this.#participantsByAccount, participant.account).push(participant)
+      for (const { participant } of placed) this.#ownList(this.#participantsByAccount, participant.account).push(participant)
     } else {
       for (const { participant } of placed) this.#placeParticipant(participant)
     }
@@ -348,8 +427,8 @@ export class WritableStoreIndex implements StoreIndex {
   #loadingParticipant(id: string, loading: Map<string, LoadingParticipant>): LoadingParticipant | undefined {
     const participant = this.#participants.get(id)
     if (!participant) return undefined
-    const entries = this.#entriesOfParticipant.get(id) ?? []
-    this.#entriesOfParticipant.set(id, entries)
+    let entries = this.#entriesOfParticipant.writable(id, copyList)
+    if (!entries) this.#entriesOfParticipant.set(id, (entries = []))
     const first = this.#firstEntered.get(id)
     const loaded = { participant, account: participant.account, entries, first, held: true }
     loading.set(id, loaded)
@@ -362,8 +441,8 @@ export class WritableStoreIndex implements StoreIndex {
       'Failed to add activation',
     )
     this.#activations.set(activation.id, activation)
-    this.#slugs.add(activation.slug)
-    insertSorted(listAt(this.#activationsByAccount, activation.account), activation, byStartDesc)
+    this.#slugs.set(activation.slug, true)
+    insertSorted(this.#ownList(this.#activationsByAccount, activation.account), activation, byStartDesc)
     this.#log.record(() => this.removeActivation(activation))
   }
 
@@ -371,7 +450,7 @@ export class WritableStoreIndex implements StoreIndex {
     const held = this.#activations.get(activation.id) === activation
     this.#activations.delete(activation.id)
     this.#slugs.delete(activation.slug)
-    removeSorted(this.#activationsByAccount.get(activation.account) ?? [], activation, byStartDesc)
+    removeSorted(this.#activationsByAccount.writable(activation.account, copyList) ?? [], activation, byStartDesc)
     if (held) this.#log.record(() => this.addActivation(activation))
   }
 
@@ -445,7 +524,7 @@ export class WritableStoreIndex implements StoreIndex {
     const activation = this.#activations.get(entry.activationId)
     const seq = this.#entries.get(entry.id) === entry ? this.#seq.get(entry.id) : undefined
     this.#entries.delete(entry.id)
-    const lists = this.#entryLists.get(entry.activationId)
+    const lists = this.#entryLists.writable(entry.activationId, copyLists)
     const inTimeOrder = lists?.inTimeOrder
     if (lists) {
       removeSorted(lists.all, entry, this.#bySeq)
@@ -498,7 +577,7 @@ export class WritableStoreIndex implements StoreIndex {
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
     if (prev.id === next.id && prev.account === next.account && this.#participants.get(prev.id) === prev) {
       // The same place in every list (they are ordered by id and first entry): replaced where it stands.
-      const list = this.#participantsByAccount.get(prev.account) ?? []
+      const list = this.#participantsByAccount.writable(prev.account, copyList) ?? []
       const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
       if (at < 0 || list[at] === prev) {
         this.#participants.set(next.id, next)
@@ -547,14 +626,15 @@ export class WritableStoreIndex implements StoreIndex {
       return false
     }
     this.#entries.set(next.id, next)
-    replaceSorted(lists.all, prev, next, this.#bySeq)
-    if (winning) replaceSorted(lists.winners, prev, next, this.#bySeq)
-    if (completed) replaceSorted(lists.completed, prev, next, this.#bySeq)
+    const own = this.#writableListsOf(prev.activationId)
+    replaceSorted(own.all, prev, next, this.#bySeq)
+    if (winning) replaceSorted(own.winners, prev, next, this.#bySeq)
+    if (completed) replaceSorted(own.completed, prev, next, this.#bySeq)
     if (vote) {
-      replaceSorted(lists.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq)
-      replaceSorted(lists.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq)
+      replaceSorted(own.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq)
+      replaceSorted(own.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq)
     }
-    const ofParticipant = this.#entriesOfParticipant.get(prev.participantId) ?? []
+    const ofParticipant = this.#entriesOfParticipant.writable(prev.participantId, copyList) ?? []
     const at = ofParticipant.indexOf(prev)
     if (at >= 0) ofParticipant[at] = next
     this.#log.record(() => this.replaceEntry(next, prev))
@@ -563,8 +643,7 @@ export class WritableStoreIndex implements StoreIndex {
 
   #linkEntry(entry: StoredEntry): void {
     const id = entry.participantId
-    let list = this.#entriesOfParticipant.get(id)
-    if (!list) this.#entriesOfParticipant.set(id, (list = []))
+    const list = this.#ownList(this.#entriesOfParticipant, id)
     list.push(entry)
     const first = this.#firstEntered.get(id)
     if (!first || compareDates(entry.enteredAt, first) < 0) this.#setFirstEntered(id, entry.enteredAt)
@@ -572,7 +651,7 @@ export class WritableStoreIndex implements StoreIndex {
 
   #unlinkEntry(entry: StoredEntry): void {
     const id = entry.participantId
-    const list = this.#entriesOfParticipant.get(id) ?? []
+    const list = this.#entriesOfParticipant.writable(id, copyList) ?? []
     const at = list.indexOf(entry)
     if (at >= 0) list.splice(at, 1)
     let first: DateObject | undefined
@@ -592,8 +671,7 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   #placeParticipant(participant: StoredParticipant): void {
-    let list = this.#participantsByAccount.get(participant.account)
-    if (!list) this.#participantsByAccount.set(participant.account, (list = []))
+    const list = this.#ownList(this.#participantsByAccount, participant.account)
     const last = list[list.length - 1]
     if (!last || this.#byFirstEntered(last, participant) < 0) list.push(participant)
     else insertSorted(list, participant, this.#byFirstEntered)
@@ -601,7 +679,11 @@ export class WritableStoreIndex implements StoreIndex {
 
   #unplaceParticipant(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) {
-      removeSorted(this.#participantsByAccount.get(participant.account) ?? [], participant, this.#byFirstEntered)
+      removeSorted(
+        this.#participantsByAccount.writable(participant.account, copyList) ?? [],
+        participant,
+        this.#byFirstEntered,
+      )
     }
   }
 }
@@ -645,6 +727,24 @@ function sortByFirstEntered(list: LoadingParticipant[]): void {
     (a, b) =>
       compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
   )
+}
+
+/** A copy of a list, for a layer's first change to it. */
+function copyList<T>(list: T[]): T[] {
+  return list.slice()
+}
+
+/** A copy of an activation's lists, for a layer's first change to them. */
+function copyLists(lists: WritableEntryLists): WritableEntryLists {
+  const copyMap = (map: Map<number, StoredEntry[]>) => new Map([...map].map(([key, list]) => [key, list.slice()]))
+  return {
+    all: lists.all.slice(),
+    winners: lists.winners.slice(),
+    completed: lists.completed.slice(),
+    bracketRounds: copyMap(lists.bracketRounds),
+    bracketSeeds: copyMap(lists.bracketSeeds),
+    inTimeOrder: lists.inTimeOrder,
+  }
 }
 
 function listAt<K, T>(map: Map<K, T[]>, key: K): T[] {

@@ -14,7 +14,7 @@ import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
-import type { Database } from '../store/database.js'
+import { writerOf, type Database } from '../store/database.js'
 import { personOf } from './world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
@@ -234,7 +234,7 @@ export class DataAdder {
       { entries, now, entryId: (n) => this.#ids.addedEntry(slot, n) },
       (index) => byPerson.push(people.get(index)!),
     )
-    await db.activations.create(activation)
+    await writerOf(db).create('activation', activation)
     this.#slots.set(activation.id, { slot, added: generated.length })
     const participants = await this.#store(accountName, generated, byPerson)
     return { id: activation.id, entries: generated.map((e) => e.id), participants }
@@ -252,9 +252,9 @@ export class DataAdder {
     for (const [id, entryTimes] of times) {
       const person = people.find((p) => p.id === id)!
       faker.seed(deriveSeed(this.#scenario.seed, 'added', 'participant', id))
-      await db.participants.create(createParticipant(faker, person, account, entryTimes))
+      await writerOf(db).create('participant', createParticipant(faker, person, account, entryTimes))
     }
-    for (const entry of entries) await db.entries.create(entry)
+    for (const entry of entries) await writerOf(db).create('entry', entry)
     return [...times.keys()]
   }
 

@@ -1,3 +1,4 @@
+import { EmulatorError } from '../contract/emulator-error.js'
 import * as z from 'zod'
 import {
   activationAt,
@@ -20,7 +21,7 @@ import {
   type World,
 } from '../contract/stored-records.js'
 import { parseScenario, type Scenario } from './scenario.js'
-import type { Database } from '../store/database.js'
+import { writerOf, type Database } from '../store/database.js'
 
 /** The format marker of a dumped world. */
 export const DUMP_FORMAT = 'activation-emulator/world@1'
@@ -45,7 +46,7 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
   const nowIso = new Date(at).toISOString()
   const head = { format: DUMP_FORMAT, builtAt: nowIso, scenario }
   yield `${JSON.stringify(head).slice(0, -1)},\n`
-  const activations = (db.activations.all() as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
+  const activations = (writerOf(db).listed('activations') as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
   yield* listChunks(
     'activations',
     activations.map((a) => activationAt(a, nowIso)),
@@ -61,7 +62,7 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
     ),
   )
   yield ',\n'
-  const participants = (db.participants.all() as StoredParticipant[]).filter(
+  const participants = (writerOf(db).listed('participants') as StoredParticipant[]).filter(
     (p) => (db.index.firstEnteredAt(p.id)?.iso ?? '') <= nowIso,
   )
   yield* listChunks(
@@ -105,7 +106,7 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
   const fail = (problems: string[]) => {
     const shown = problems.slice(0, 20)
     const more = problems.length > shown.length ? `\n  ...and ${problems.length - shown.length} more` : ''
-    return new Error(`Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
+    return new EmulatorError('bad_option', `Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
   }
   const head = dumpHeadSchema.safeParse(input)
   if (!head.success) throw fail(problemLines(head.error.issues))

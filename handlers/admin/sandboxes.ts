@@ -1,0 +1,66 @@
+import { getResponse } from 'msw'
+import { apiError, errorResponse } from '../errors.js'
+import { bodyOf, json, param } from './answers.js'
+import type { AdminRoute } from './context.js'
+
+/**
+ * `POST /__emulator/sandboxes`: opens a sandbox (the body, optional: `now`, `freeze`, `accounts`,
+ * `faults`, `ttl`, `label`, `data`); 201 with its id, keys, base URL, admin URL and expiry.
+ */
+export const openSandbox: AdminRoute = {
+  method: 'post',
+  path: '/sandboxes',
+  what: 'open a sandbox',
+  answer: async ({ control }, { request }) => {
+    const sandbox = await control.sandbox((await bodyOf(request)) as never)
+    return json(201, control.sandboxes.info(sandbox.id))
+  },
+}
+
+/** `GET /__emulator/sandboxes`: the open sandboxes, oldest first, with how many may be open. */
+export const listSandboxes: AdminRoute = {
+  method: 'get',
+  path: '/sandboxes',
+  what: 'list the sandboxes',
+  answer: ({ control }) =>
+    json(200, { sandboxes: control.sandboxes.list(), count: control.sandboxes.size, max: control.sandboxes.max }),
+}
+
+/** `GET /__emulator/sandboxes/:id`: one open sandbox; 404 saying whether it ended, expired or never was. */
+export const readSandbox: AdminRoute = {
+  method: 'get',
+  path: '/sandboxes/:id',
+  what: 'read a sandbox',
+  answer: ({ control }, { params }) => json(200, control.sandboxes.info(param(params['id']))),
+}
+
+/** `DELETE /__emulator/sandboxes/:id`: ends a sandbox and frees it; what it was, at its end. */
+export const endSandbox: AdminRoute = {
+  method: 'delete',
+  path: '/sandboxes/:id',
+  what: 'end a sandbox',
+  answer: ({ control }, { params }) => {
+    const id = param(params['id'])
+    const info = control.sandboxes.info(id)
+    control.sandboxes.end(id)
+    return json(200, info)
+  },
+}
+
+/**
+ * `/__emulator/sandboxes/:id/<control endpoint>`: any control endpoint, for that sandbox alone
+ * (`/clock`, `/faults`, `/requests`, `/reset`, `/state`, `/activations`, `/dump`...), with the same
+ * bodies and answers.
+ */
+export const sandboxAdmin: AdminRoute = {
+  method: 'all',
+  path: '/sandboxes/:id/*',
+  what: "answer a sandbox's control endpoint",
+  answer: async ({ control }, { request, params }) => {
+    const sandbox = control.sandboxes.get(param(params['id']))
+    return (
+      (await getResponse(sandbox.adminHandlers, request)) ??
+      errorResponse(apiError(404, `Not found: no admin endpoint at ${new URL(request.url).pathname}`))
+    )
+  },
+}

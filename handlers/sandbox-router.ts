@@ -1,0 +1,77 @@
+import { EndpointHandler } from './endpoint-handler.js'
+import { apiError, errorResponse } from './errors.js'
+import { placer, urlOf } from './path.js'
+
+/** Where a sandbox's requests go: its handlers at the URL asked, and what to tell it that it was used. */
+export type SandboxRoute = {
+  /** The sandbox's API handlers under the host's base URL (for a request routed by its key). */
+  keyed: readonly EndpointHandler[]
+  /** The same under its own base URL, `<base URL>/sandboxes/<id>`. */
+  prefixed: readonly EndpointHandler[]
+  /** Marks it used now (its time to live starts again). */
+  touch(): void
+}
+
+/** What the router asks of an emulator's sandboxes: each found by id or by key, or why not. */
+export type SandboxRoutes = {
+  /** Whether any sandbox is held or was ended lately: while not, the router lets every request by. */
+  readonly active: boolean
+  /** The sandbox of that id; a message (`Sandbox not found: ...`) when there is none. */
+  byId(id: string): SandboxRoute | string
+  /** The sandbox whose key that is; a message when its sandbox has ended; undefined for any other key. */
+  byKey(key: string): SandboxRoute | string | undefined
+}
+
+const API_KEY = /^Api-Key +(\S+) *$/i
+
+/** A sandbox's answer to a request: the first of its handlers that matches it (the last, a 404, matches all). */
+function answerIn(handlers: readonly EndpointHandler[], request: Request): Response | Promise<Response> {
+  for (const handler of handlers) {
+    const answer = handler.answerIfMatched(request)
+    if (answer !== null) return answer
+  }
+  return errorResponse(apiError(404, `Not found: no endpoint at ${urlOf(request).pathname}`))
+}
+
+/**
+ * The handler that sends the requests of sandboxes to them, ahead of the host's own: a request under
+ * `<base URL>/sandboxes/<id>/` goes to that sandbox at its own base URL; a request under the base URL
+ * whose API key is a sandbox's goes to that sandbox as it is. An ended or unknown sandbox is a 404
+ * that says so. While the host has no sandbox, it matches nothing.
+ * @example [sandboxRouter(baseUrl, sandboxes), ...createHandlers(ctx)]
+ */
+export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
+  const placeOf = placer(baseUrl)
+  const found = new WeakMap<Request, SandboxRoute | string>()
+  return new EndpointHandler(
+    (request) => {
+      if (!routes.active) return null
+      const place = placeOf(urlOf(request))
+      if (!place.under) return null
+      const segments = place.segments
+      if (segments !== null && segments[0] === 'sandboxes' && segments.length >= 2) {
+        const route = routes.byId(segments[1] as string)
+        found.set(request, typeof route === 'string' ? route : { ...route, keyed: route.prefixed })
+        return {}
+      }
+      const header = request.headers.get('authorization')
+      const key = header === null ? undefined : API_KEY.exec(header)?.[1]
+      const route = key === undefined ? undefined : routes.byKey(key)
+      if (route === undefined) return null
+      found.set(request, route)
+      return {}
+    },
+    (request) => {
+      const route = found.get(request)
+      found.delete(request)
+      if (route === undefined || typeof route === 'string') {
+        const response = errorResponse(apiError(404, route ?? 'Sandbox not found'))
+        return request.method === 'HEAD'
+          ? new Response(null, { status: response.status, headers: response.headers })
+          : response
+      }
+      route.touch()
+      return answerIn(route.keyed, request)
+    },
+  )
+}

@@ -1,0 +1,50 @@
+import * as z from 'zod'
+import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
+import { parseDuration } from '../time/clock.js'
+import { check } from './emulator-options.js'
+import type { FaultRuleInput } from './fault-rules.js'
+
+/** The most sandboxes one emulator holds at once, unless `maxSandboxes` says otherwise. */
+export const DEFAULT_MAX_SANDBOXES = 1000
+
+/** How long a sandbox stays without a request before it is ended, unless its `ttl` or the host's `sandboxTtl` says otherwise. */
+export const DEFAULT_SANDBOX_TTL = '15m'
+
+/** What a new sandbox starts with: `POST /__emulator/sandboxes`'s body and `emulator.sandbox()`'s options. */
+export type SandboxOptions = {
+  /** Where its clock starts (ISO string, Date or milliseconds); by default where the host's clock stands. */
+  now?: string | number | Date
+  /** Whether its clock stands still; by default as the host's does. */
+  freeze?: boolean
+  /** Settings of its accounts at the start, by account name: `premium`, `rateLimit` (null: none). */
+  accounts?: Record<string, { premium?: boolean; rateLimit?: RateLimit | null }>
+  /** Fault rules it starts with, after the host's `latency` and `errorRate` rules. */
+  faults?: FaultRuleInput[]
+  /** How long it may go without a request (or an admin call) before it is ended: `"10m"`, milliseconds, or `0` for never. */
+  ttl?: string | number
+  /** A name to know it by in lists and the inspector. */
+  label?: string
+  /** A dump (what `GET /__emulator/dump` answers, parsed) to serve instead of the host's world: a world of its own. */
+  data?: unknown
+}
+
+const sandboxSchema = z.strictObject({
+  now: z.union([z.string(), z.number(), z.date()]).optional(),
+  freeze: z.boolean().optional(),
+  accounts: z
+    .record(
+      z.string(),
+      z.strictObject({ premium: z.boolean().optional(), rateLimit: rateLimitSchema.nullable().optional() }),
+    )
+    .optional(),
+  faults: z.array(z.looseObject({})).optional(),
+  ttl: z.union([z.string(), z.number()]).optional(),
+  label: z.string().max(200).optional(),
+  data: z.unknown().optional(),
+})
+
+/** Checks a sandbox's options, or throws one EmulatorError listing every problem; the TTL in milliseconds (0: never), if given. */
+export function checkSandboxOptions(options: unknown): { ttlMs: number | undefined } {
+  const parsed = check(sandboxSchema, options ?? {}, 'sandbox options')
+  return { ttlMs: parsed.ttl === undefined ? undefined : parseDuration(parsed.ttl, 'ttl') }
+}

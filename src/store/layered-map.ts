@@ -1,0 +1,118 @@
+/**
+ * A map that is either whole (no base) or a layer of changes over another map that it never writes:
+ * what a sandbox's store keeps over the world they share. A layer holds only what was set or deleted
+ * through it, so an untouched layer costs a few empty maps, whatever the base's size. Iteration
+ * follows a Map's own rules, as though the layer's changes had been made to a copy of the base: keys
+ * in first-insertion order, a value replaced in place keeps its key's place, a key deleted and set
+ * again goes last. Values are never undefined.
+ * @example const layer = new LayeredMap(world); layer.set('a', 1); world.has('a') // false
+ */
+export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
+  readonly #base: ReadonlyMap<K, V> | undefined
+  /** Without a base, the whole map; over one, the keys the base does not show, in insertion order. */
+  readonly #own = new Map<K, V>()
+  /** Keys of the base given another value in place. */
+  #replaced: Map<K, V> | undefined
+  /** Keys of the base deleted here (a key set again after that is in `#own`). */
+  #hidden: Set<K> | undefined
+
+  constructor(base?: ReadonlyMap<K, V>) {
+    this.#base = base
+  }
+
+  get(key: K): V | undefined {
+    const base = this.#base
+    if (base === undefined) return this.#own.get(key)
+    const own = this.#own.get(key)
+    if (own !== undefined) return own
+    if (this.#hidden?.has(key)) return undefined
+    return this.#replaced?.get(key) ?? base.get(key)
+  }
+
+  has(key: K): boolean {
+    return this.get(key) !== undefined
+  }
+
+  get size(): number {
+    return (this.#base ? this.#base.size - (this.#hidden?.size ?? 0) : 0) + this.#own.size
+  }
+
+  set(key: K, value: V): this {
+    const base = this.#base
+    if (base !== undefined && !this.#own.has(key) && !this.#hidden?.has(key) && base.has(key)) {
+      ;(this.#replaced ??= new Map()).set(key, value)
+    } else {
+      this.#own.set(key, value)
+    }
+    return this
+  }
+
+  delete(key: K): boolean {
+    if (this.#own.delete(key)) return true
+    const base = this.#base
+    if (base === undefined || this.#hidden?.has(key) || !base.has(key)) return false
+    ;(this.#hidden ??= new Set()).add(key)
+    this.#replaced?.delete(key)
+    return true
+  }
+
+  /**
+   * The value at `key` as this map's own, to change in place: over a base, a value still the base's
+   * is copied with `copy` first and set here, so that the base's stays as it was. Undefined when absent.
+   */
+  writable(key: K, copy: (value: V) => V): V | undefined {
+    const base = this.#base
+    if (base === undefined) return this.#own.get(key)
+    const own = this.#own.get(key) ?? this.#replaced?.get(key)
+    if (own !== undefined || this.#hidden?.has(key)) return own
+    const inherited = base.get(key)
+    if (inherited === undefined) return undefined
+    const made = copy(inherited)
+    ;(this.#replaced ??= new Map()).set(key, made)
+    return made
+  }
+
+  /** Forgets every change: the map is the base again (empty without one). */
+  clear(): void {
+    this.#own.clear()
+    this.#replaced = undefined
+    this.#hidden = undefined
+  }
+
+  /** How many keys this layer itself holds (set, replaced or deleted): what it costs over its base. */
+  get changed(): number {
+    return this.#own.size + (this.#replaced?.size ?? 0) + (this.#hidden?.size ?? 0)
+  }
+
+  *entries(): MapIterator<[K, V]> {
+    const base = this.#base
+    if (base !== undefined) {
+      const hidden = this.#hidden
+      const replaced = this.#replaced
+      if (hidden === undefined && replaced === undefined) yield* base.entries()
+      else {
+        for (const [key, value] of base) {
+          if (hidden?.has(key)) continue
+          yield [key, replaced?.get(key) ?? value]
+        }
+      }
+    }
+    yield* this.#own.entries()
+  }
+
+  *keys(): MapIterator<K> {
+    for (const [key] of this.entries()) yield key
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value
+  }
+
+  forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this)
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries()
+  }
+}
