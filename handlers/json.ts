@@ -61,8 +61,10 @@ type MadeBody = {
 // The bodies an emulator last put together, for a page asked for again: a body is a function of its
 // pieces, which are each record's bytes (a new array when the record or its face changes), so the same
 // pieces, by identity, give the same bytes. A few slots, taken in turn; bodies above a megabyte are not
-// kept. Each emulator has its own (on its handler context): one emulator's traffic never takes another's
-// slots, and its bodies go with it rather than staying in the process for as long as it runs.
+// kept. Each emulator has its own (on its handler context), which its sandboxes share: one emulator's
+// traffic never takes another's slots, and its bodies go with it rather than staying in the process
+// for as long as it runs; a sandbox's go with its host, and its traffic takes no more room than the
+// host's would.
 const MADE_SLOTS = 16
 const MADE_MAX_BYTES = 1 << 20
 
