@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The soak measures the server's memory under load: it runs alone, after the rest (vitest.soak.config.ts).
-    exclude: ['test/server/soak.test.ts', '**/node_modules/**'],
+    // The soaks measure memory (the server's under load, a host's over 10,000 sandboxes): they run alone, after the rest (vitest.soak.config.ts).
+    exclude: ['test/server/soak.test.ts', 'test/server/sandbox-soak.test.ts', '**/node_modules/**'],
     testTimeout: 30_000,
     // Two files at a time, whatever the cores: Vitest's default on a 2-core machine is one (the cores
     // less one), and many files mostly wait on the command lines and servers they start. On the CI

@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config'
 
-// The 10 s soak of `npm test`, on its own: other test files running beside it would load the same
-// two cores and blur the memory figures it asserts.
+// The soaks of `npm test`, on their own and one after the other: other test files running beside one
+// would load the same two cores and blur the memory figures it asserts. The server's 10 s under 100
+// connections (soak.test.ts), and 10,000 sandboxes opened and ended on one host (sandbox-soak.test.ts).
 export default defineConfig({
   test: {
-    include: ['test/server/soak.test.ts'],
+    include: ['test/server/soak.test.ts', 'test/server/sandbox-soak.test.ts'],
+    fileParallelism: false,
     testTimeout: 300_000,
     globalSetup: ['test/support/build.ts'],
     // Each test builds its worlds: none is read from a cache an earlier run left (test/world-cache.test.ts turns it on).
