@@ -459,8 +459,9 @@ function assemble(parts: Parts): Emulator {
     const base = data ? data.scenario : scenario
     for (const name of Object.keys(input.accounts ?? {})) {
       if (!base.accounts.some((a) => a.name === name)) {
+        // A 400, not a 404: the body is wrong, not the path.
         throw new EmulatorError(
-          'unknown_account',
+          'bad_option',
           `Unknown account ${JSON.stringify(name)} in accounts: the accounts are ${base.accounts.map((a) => a.name).join(', ')}`,
         )
       }
@@ -575,7 +576,7 @@ function assemble(parts: Parts): Emulator {
   })
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
     baseUrl,
-    token: parts.sandboxOf ? undefined : options.adminToken,
+    token: options.adminToken,
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quiet),
     rateLimiter,
