@@ -533,6 +533,7 @@ function assemble(parts: Parts): Emulator {
       },
       close() {
         sandboxDb.changes.revert()
+        sandbox.journal.end()
       },
     }
     Object.assign(sandbox, {
