@@ -270,8 +270,11 @@ type Parts = {
   keyedBaseUrl: string | undefined
   /** Fault rules it starts with (and goes back to on reset), after the options' own. */
   startFaults: readonly FaultRuleInput[]
-  /** A sandbox's: its id and the registry of its host. */
-  sandboxOf: { id: string; registry: SandboxRegistry } | undefined
+  /**
+   * A sandbox's: its id, the registry of its host, and the account (by name) of each of the host's
+   * keys: under its own base URL, a sandbox takes them too, for a client whose key is fixed.
+   */
+  sandboxOf: { id: string; registry: SandboxRegistry; hostAccountOfKey(key: string): string | undefined } | undefined
 }
 
 /** An emulator's own part that the emulator's type does not show: its handlers at another base URL. */
@@ -317,7 +320,14 @@ function assemble(parts: Parts): Emulator {
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
     faultFor: (endpoint, key) => rules.decide(endpoint, key),
     record: (request) => journal.add(request),
-    accountOfKey: (key) => accounts.accountOfKey(key),
+    accountOfKey: (key) => {
+      const own = accounts.accountOfKey(key)
+      if (own || !parts.sandboxOf) return own
+      // Only a request under the sandbox's own base URL gets here with the host's key: the router
+      // sends the host's keys at the host's base URL to the host.
+      const name = parts.sandboxOf.hostAccountOfKey(key)
+      return name === undefined ? undefined : accounts.accounts.find((a) => a.name === name)
+    },
   }
 
   const countsShownAt = (nowIso: string): EmulatorState['counts'] => {
@@ -501,7 +511,7 @@ function assemble(parts: Parts): Emulator {
       baseUrl: sandboxBaseUrl,
       keyedBaseUrl: baseUrl,
       startFaults: (input.faults ?? []) as FaultRuleInput[],
-      sandboxOf: { id, registry },
+      sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
     }) as Sandbox
     const origin = new URL(baseUrl).origin
     const createdAt = registry.now()
