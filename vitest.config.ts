@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The soaks measure memory (the server's under load, a host's over 10,000 sandboxes): they run alone, after the rest (vitest.soak.config.ts).
-    exclude: ['test/server/soak.test.ts', 'test/server/sandbox-soak.test.ts', '**/node_modules/**'],
+    // The sandbox recipe's tests run in a Vitest of their own, against a server of their own
+    // (test/sandboxes/recipe.test.ts).
+    exclude: ['test/server/soak.test.ts', 'test/server/sandbox-soak.test.ts', 'test/fixtures/**', '**/node_modules/**'],
     testTimeout: 30_000,
     // Two files at a time, whatever the cores: Vitest's default on a 2-core machine is one (the cores
     // less one), and many files mostly wait on the command lines and servers they start. On the CI

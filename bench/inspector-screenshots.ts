@@ -1,6 +1,6 @@
 // Saves a screenshot of each view of the inspector for the README (docs/inspector-<view>.png), at
 // 1280x800 and one narrow (390 px), after a little traffic: a rate limit, a fault rule that fires,
-// a 403, a 404. Prints each file it wrote. Run: npm run screenshots
+// a 403, a 404, two sandboxes. Prints each file it wrote. Run: npm run screenshots
 import { mkdirSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createEmulator, serve } from '../src/index.js'
@@ -30,6 +30,12 @@ await api('/activations/list?limit=500')
 await api('/activations/list', 'wrong-key')
 await api('/activations/nope')
 
+// Two sandboxes, one of them used: the Sandboxes view's list.
+const checkout = await emulator.sandbox({ label: 'checkout-flow' })
+await emulator.sandbox({ label: 'nightly-import', ttl: 0 })
+await api('/activations/list?limit=5', checkout.apiKeys['demo']![0])
+await checkout.addActivation({ type: 'giveaway', state: 'running', entries: 3 })
+
 const browser = await launchChromium()
 const shots: Array<[string, number, number, string]> = [
   ['accounts', 1280, 800, 'accounts'],
@@ -38,6 +44,7 @@ const shots: Array<[string, number, number, string]> = [
   ['participants', 1280, 800, 'participants'],
   ['journal', 1280, 800, 'journal'],
   ['faults', 1280, 800, 'faults'],
+  ['sandboxes', 1280, 800, 'sandboxes'],
   ['journal-narrow', 390, 844, 'journal'],
 ]
 try {

@@ -8,7 +8,6 @@ export {
   createEmulator,
   type Emulator,
   type EmulatorFaults,
-  type EmulatorSandboxes,
   type EmulatorState,
   type Sandbox,
   type SandboxInfo,

@@ -13,3 +13,5 @@ export {
   type MswServer,
   type UseEmulatorOptions,
 } from './node/use-emulator.js'
+// useSandbox talks HTTP to a running server: a sandbox of its own for each test.
+export { useSandbox } from './node/use-sandbox.js'

@@ -24,7 +24,8 @@ export type AdminControl = {
     clear(): void
     /** The `seq` of the last request before the latest clear (0: none). */
     readonly clearedAfter: number
-    subscribe(listener: (entry: (RequestRecord & { seq: number }) | null) => void): () => void
+    /** `onEnd`: the journal ended (a sandbox's, when the sandbox ended). */
+    subscribe(listener: (entry: (RequestRecord & { seq: number }) | null) => void, onEnd?: () => void): () => void
   }
   addEntries(activationId: string, count: unknown): Promise<unknown>
   addActivation(input: never): Promise<unknown>

@@ -47,7 +47,7 @@ const SSE_KEEP_ALIVE_MS = 15_000
  * The journal as server-sent events: first the last `limit` requests (or, when the client reconnects
  * with `Last-Event-ID`, those after it), then each request as it is recorded (`event: request`, the
  * journal entry as `data`, its `seq` as `id`) and `event: clear` when the journal is cleared. A comment
- * line every 15 s keeps proxies from closing an idle stream.
+ * line every 15 s keeps proxies from closing an idle stream. It ends when the journal does (its sandbox ended).
  */
 function journalStream(
   journal: AdminControl['journal'],
@@ -69,8 +69,13 @@ function journalStream(
         send('event: clear\ndata: {}\n\n')
       const past = journal.entries().filter(keep)
       for (const entry of after === undefined ? past.slice(-limit) : past.filter((e) => e.seq > after)) sendEntry(entry)
-      const unsubscribe = journal.subscribe((entry) =>
-        entry === null ? send('event: clear\ndata: {}\n\n') : keep(entry) && sendEntry(entry),
+      const unsubscribe = journal.subscribe(
+        (entry) => (entry === null ? send('event: clear\ndata: {}\n\n') : keep(entry) && sendEntry(entry)),
+        // A sandbox's journal ends with the sandbox: its streams end too, and hold it no longer.
+        () => {
+          stop()
+          controller.close()
+        },
       )
       const timer = setInterval(() => send(': keep-alive\n\n'), SSE_KEEP_ALIVE_MS)
       stop = () => {

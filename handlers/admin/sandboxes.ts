@@ -3,6 +3,25 @@ import { apiError, errorResponse } from '../errors.js'
 import { bodyOf, json, param } from './answers.js'
 import type { AdminRoute } from './context.js'
 
+/** What a sandbox's info says of where it is. */
+type Located = { baseUrl: string; adminUrl: string }
+
+/**
+ * A sandbox's info with its URLs at the origin the client called. A standalone server hands the
+ * handlers each request rewritten onto the emulator's own origin (see `serve()`), whose URLs no client
+ * can reach; the `Host` the client sent says where it called (plain HTTP, as `serve()` speaks).
+ * In-process, the request's own origin is the one.
+ */
+function asCalled<T>(request: Request, info: T): T {
+  const url = new URL(request.url)
+  const host = request.headers.get('host')
+  if (host === null || host === url.host || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) return info
+  const located = info as T & Located
+  const from = new URL(located.baseUrl).origin
+  const at = (where: string) => (where.startsWith(from) ? `http://${host}${where.slice(from.length)}` : where)
+  return { ...located, baseUrl: at(located.baseUrl), adminUrl: at(located.adminUrl) }
+}
+
 /**
  * `POST /__emulator/sandboxes`: opens a sandbox (the body, optional: `now`, `freeze`, `accounts`,
  * `faults`, `ttl`, `label`, `data`); 201 with its id, keys, base URL, admin URL and expiry.
@@ -13,7 +32,7 @@ export const openSandbox: AdminRoute = {
   what: 'open a sandbox',
   answer: async ({ control }, { request }) => {
     const sandbox = await control.sandbox((await bodyOf(request)) as never)
-    return json(201, control.sandboxes.info(sandbox.id))
+    return json(201, asCalled(request, control.sandboxes.info(sandbox.id)))
   },
 }
 
@@ -22,8 +41,12 @@ export const listSandboxes: AdminRoute = {
   method: 'get',
   path: '/sandboxes',
   what: 'list the sandboxes',
-  answer: ({ control }) =>
-    json(200, { sandboxes: control.sandboxes.list(), count: control.sandboxes.size, max: control.sandboxes.max }),
+  answer: ({ control }, { request }) =>
+    json(200, {
+      sandboxes: control.sandboxes.list().map((info) => asCalled(request, info)),
+      count: control.sandboxes.size,
+      max: control.sandboxes.max,
+    }),
 }
 
 /** `GET /__emulator/sandboxes/:id`: one open sandbox; 404 saying whether it ended, expired or never was. */
@@ -31,7 +54,8 @@ export const readSandbox: AdminRoute = {
   method: 'get',
   path: '/sandboxes/:id',
   what: 'read a sandbox',
-  answer: ({ control }, { params }) => json(200, control.sandboxes.info(param(params['id']))),
+  answer: ({ control }, { request, params }) =>
+    json(200, asCalled(request, control.sandboxes.info(param(params['id'])))),
 }
 
 /** `DELETE /__emulator/sandboxes/:id`: ends a sandbox and frees it; what it was, at its end. */
@@ -39,11 +63,11 @@ export const endSandbox: AdminRoute = {
   method: 'delete',
   path: '/sandboxes/:id',
   what: 'end a sandbox',
-  answer: ({ control }, { params }) => {
+  answer: ({ control }, { request, params }) => {
     const id = param(params['id'])
     const info = control.sandboxes.info(id)
     control.sandboxes.end(id)
-    return json(200, info)
+    return json(200, asCalled(request, info))
   },
 }
 

@@ -5,6 +5,7 @@ import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from '../world/scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from '../contract/defaults.js'
+import { parseDuration } from '../time/clock.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
@@ -147,6 +148,13 @@ export function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
 /** Throws one EmulatorError that lists every problem of `createEmulator`'s options. */
 export function checkOptions(options: EmulatorOptions): void {
   check(optionsSchema, options, 'createEmulator options')
+  if (options.sandboxTtl !== undefined) {
+    try {
+      parseDuration(options.sandboxTtl, 'sandboxTtl')
+    } catch (error) {
+      throw new EmulatorError('bad_option', `Invalid createEmulator options:\n  ${(error as Error).message}`)
+    }
+  }
 }
 
 /** Throws one EmulatorError that lists every problem of `emulator.set()`'s settings. */

@@ -271,8 +271,11 @@ type Parts = {
   keyedBaseUrl: string | undefined
   /** Fault rules it starts with (and goes back to on reset), after the options' own. */
   startFaults: readonly FaultRuleInput[]
-  /** A sandbox's: its id and the registry of its host. */
-  sandboxOf: { id: string; registry: SandboxRegistry } | undefined
+  /**
+   * A sandbox's: its id, the registry of its host, and the account (by name) of each of the host's
+   * keys: under its own base URL, a sandbox takes them too, for a client whose key is fixed.
+   */
+  sandboxOf: { id: string; registry: SandboxRegistry; hostAccountOfKey(key: string): string | undefined } | undefined
   /**
    * The list bodies its handlers made last, for a page asked for again: a sandbox shares its host's.
    * A body is a function of its pieces (each record's bytes, by identity), so a body made for one
@@ -327,7 +330,14 @@ function assemble(parts: Parts): Emulator {
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
     faultFor: (endpoint, key) => rules.decide(endpoint, key),
     record: (request) => journal.add(request),
-    accountOfKey: (key) => accounts.accountOfKey(key),
+    accountOfKey: (key) => {
+      const own = accounts.accountOfKey(key)
+      if (own || !parts.sandboxOf) return own
+      // Only a request under the sandbox's own base URL gets here with the host's key: the router
+      // sends the host's keys at the host's base URL to the host.
+      const name = parts.sandboxOf.hostAccountOfKey(key)
+      return name === undefined ? undefined : accounts.accounts.find((a) => a.name === name)
+    },
   }
 
   const countsShownAt = (nowIso: string): EmulatorState['counts'] => {
@@ -469,8 +479,9 @@ function assemble(parts: Parts): Emulator {
     const base = data ? data.scenario : scenario
     for (const name of Object.keys(input.accounts ?? {})) {
       if (!base.accounts.some((a) => a.name === name)) {
+        // A 400, not a 404: the body is wrong, not the path.
         throw new EmulatorError(
-          'unknown_account',
+          'bad_option',
           `Unknown account ${JSON.stringify(name)} in accounts: the accounts are ${base.accounts.map((a) => a.name).join(', ')}`,
         )
       }
@@ -510,7 +521,7 @@ function assemble(parts: Parts): Emulator {
       baseUrl: sandboxBaseUrl,
       keyedBaseUrl: baseUrl,
       startFaults: (input.faults ?? []) as FaultRuleInput[],
-      sandboxOf: { id, registry },
+      sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
       bodies: parts.bodies,
     }) as Sandbox
     const origin = new URL(baseUrl).origin
@@ -543,6 +554,7 @@ function assemble(parts: Parts): Emulator {
       },
       close() {
         sandboxDb.changes.revert()
+        sandbox.journal.end()
       },
     }
     Object.assign(sandbox, {
@@ -586,7 +598,7 @@ function assemble(parts: Parts): Emulator {
   })
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
     baseUrl,
-    token: parts.sandboxOf ? undefined : options.adminToken,
+    token: options.adminToken,
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quiet),
     rateLimiter,

@@ -24,6 +24,8 @@ export class Journal {
   /** The `seq` of the last request before the latest clear (0: never cleared). */
   #clearedAfter = 0
   readonly #listeners = new Set<(entry: JournalEntry | null) => void>()
+  /** What each follower does when the journal ends (its sandbox ended). */
+  readonly #enders = new Set<() => void>()
 
   constructor(size: number) {
     this.#size = size
@@ -67,12 +69,25 @@ export class Journal {
   }
 
   /**
-   * Hears each request as it is recorded, and `null` when the journal is cleared; returns the call
-   * that stops it (the admin API's live stream, `GET /__emulator/requests/stream`).
+   * Hears each request as it is recorded, and `null` when the journal is cleared, and calls `onEnd`
+   * when the journal ends (a sandbox's, when the sandbox ends); returns the call that stops it (the
+   * admin API's live stream, `GET /__emulator/requests/stream`).
    * @example const stop = journal.subscribe((entry) => console.log(entry?.status ?? 'cleared'))
    */
-  subscribe(listener: (entry: JournalEntry | null) => void): () => void {
+  subscribe(listener: (entry: JournalEntry | null) => void, onEnd?: () => void): () => void {
     this.#listeners.add(listener)
-    return () => void this.#listeners.delete(listener)
+    if (onEnd) this.#enders.add(onEnd)
+    return () => {
+      this.#listeners.delete(listener)
+      if (onEnd) this.#enders.delete(onEnd)
+    }
+  }
+
+  /** Ends the journal (its sandbox ended): each follower hears it and is let go, so that it holds the sandbox no longer. */
+  end(): void {
+    const enders = [...this.#enders]
+    this.#listeners.clear()
+    this.#enders.clear()
+    for (const onEnd of enders) onEnd()
   }
 }

@@ -1,8 +1,9 @@
-import { ADMIN, admin, view, withToken, type Json } from './api.js'
+import { ADMIN, admin, readWorld, view, withToken, type Json } from './api.js'
 import { $, act, cell, el } from './dom.js'
 import { shortTime, statusClass } from './format.js'
 import { reloadAccounts, reloadFaults } from './reload.js'
 import { currentView } from './tabs.js'
+import { scope } from './world.js'
 
 // The journal's tab: every API request, live, newest first; a request's number shows its response.
 
@@ -51,7 +52,7 @@ async function showResponse(r: Json): Promise<void> {
   else if (r.error !== undefined) text = JSON.stringify({ error: r.error }, null, 2)
   else if (r.account) {
     const { status, body } = await view(r.account, r.path, queryOf(r))
-    text = `${status}, asked again now (GET ${ADMIN}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
+    text = `${status}, asked again now (GET ${ADMIN}${scope}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
   } else text = `${r.status}: no body kept`
   $('#response-title').hidden = false
   $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${r.path}: ${r.status}`
@@ -61,15 +62,19 @@ async function showResponse(r: Json): Promise<void> {
 }
 
 /**
- * Reads `GET /__emulator/requests/stream` (server-sent events) through fetch, which can send the admin
- * token; reconnects. Each connection starts the table again from the stream's last 500 requests, with
- * no `Last-Event-ID`: while the page was away the journal may have been cleared or reset, and rows kept
- * from before would show requests the journal no longer has.
+ * Reads `GET /__emulator/requests/stream` (server-sent events; a sandbox's
+ * `/__emulator/sandboxes/<id>/requests/stream`) through fetch, which can send the admin token;
+ * reconnects, until the sandbox viewed is gone (its stream ends with it). Each connection starts the
+ * table again from the stream's last 500 requests, with no `Last-Event-ID`: while the page was away the
+ * journal may have been cleared or reset, and rows kept from before would show requests the journal no
+ * longer has.
  */
 export async function followJournal(): Promise<void> {
   try {
+    // A sandbox's stream is not asked for once the sandbox is gone: its 404 would be a console error.
+    if ((await readWorld()) === null) return
     const headers = withToken({ accept: 'text/event-stream' })
-    const response = await fetch(`${ADMIN}/requests/stream?limit=${JOURNAL_ROWS}`, { headers })
+    const response = await fetch(`${ADMIN}${scope}/requests/stream?limit=${JOURNAL_ROWS}`, { headers })
     if (!response.ok || !response.body) throw new Error(`journal stream: ${response.status}`)
     clearJournal()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()

@@ -48,6 +48,10 @@ pre { background: #fff; border: 1px solid var(--line); border-radius: .3rem; pad
 #message { margin: .5rem 1rem; min-height: 1.4em; }
 #message.error { color: #a11a1a; font-weight: 600; }
 .muted { color: var(--muted); }
+body.in-sandbox header { background: #fff4d6; border-bottom-color: #e0b64a; }
+#world { margin: 0; padding: .15rem .6rem; border-radius: .3rem; background: #ffe7a3; }
+#world-gone { color: #a11a1a; font-weight: 600; }
+body.gone #clock, body.gone nav, body.gone #message, body.gone main { display: none; }
 @media (max-width: 700px) { header { position: static; } input[type=number] { width: 5rem; } }
 `
 
@@ -68,6 +72,7 @@ export function inspectorPage(basePath: string): string {
 <body data-base-path="${escape(basePath)}">
 <header>
   <h1>activation-emulator <small id="scenario"></small></h1>
+  <p id="world" role="status" hidden>Sandbox <strong id="world-name"></strong> <span id="world-gone"></span> <button type="button" id="world-back">Back to the host</button></p>
   <section id="clock" aria-label="Clock">
     <span>Clock</span> <output id="clock-now" aria-live="off">…</output> <span id="clock-mode" class="badge"></span>
     <button type="button" data-advance="1h">+1 h</button>
@@ -75,7 +80,7 @@ export function inspectorPage(basePath: string): string {
     <button type="button" id="next-start" title="Set the clock to the next instant an activation starts">Next start</button>
     <button type="button" id="next-end" title="Set the clock to the next instant a running activation ends">Next end</button>
     <button type="button" id="clock-toggle">Freeze</button>
-    <button type="button" id="reset" title="POST /__emulator/reset: the world, accounts, clock, rules and journal back to the start">Reset</button>
+    <button type="button" id="reset" title="POST /__emulator/reset (a sandbox's own when one is viewed): the world, accounts, clock, rules and journal back to the start">Reset</button>
   </section>
 </header>
 <nav role="tablist" aria-label="Views">
@@ -85,6 +90,7 @@ export function inspectorPage(basePath: string): string {
   <button type="button" role="tab" data-view="participants" aria-controls="view-participants" accesskey="4">Participants</button>
   <button type="button" role="tab" data-view="journal" aria-controls="view-journal" accesskey="5">Journal</button>
   <button type="button" role="tab" data-view="faults" aria-controls="view-faults" accesskey="6">Faults</button>
+  <button type="button" role="tab" data-view="sandboxes" aria-controls="view-sandboxes" accesskey="7">Sandboxes</button>
 </nav>
 <p id="message" role="status" aria-live="polite"></p>
 <main>
@@ -168,6 +174,12 @@ export function inspectorPage(basePath: string): string {
       <button>Add the rule</button>
     </form>
     <p><button type="button" id="faults-clear">Remove every rule</button></p>
+  </section>
+
+  <section id="view-sandboxes" role="tabpanel" aria-label="Sandboxes" hidden>
+    <p class="muted">The host's open sandboxes (<code>GET /__emulator/sandboxes</code>): <span id="sandboxes-count"></span>. Times are real time, not a clock's. An id views that sandbox's world in every view. <button type="button" id="sandbox-new">New sandbox</button></p>
+    <div class="scroll"><table><thead><tr><th>id</th><th>label</th><th>created</th><th>last used</th><th>expires</th><th>requests</th><th>changes</th><th>API keys</th><th></th></tr></thead>
+    <tbody id="sandboxes"></tbody></table></div>
   </section>
 </main>
 <script type="module" src="client.js"></script>

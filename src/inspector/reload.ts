@@ -1,6 +1,7 @@
 import { loadAccounts } from './accounts.js'
 import { say } from './dom.js'
 import { loadFaults } from './faults.js'
+import { loadSandboxes } from './sandboxes.js'
 
 /**
  * Runs `load` now, or once more when the run under way ends: a burst of journal events (a client's
@@ -29,3 +30,5 @@ function coalesced(load: () => Promise<void>): () => void {
 export const reloadAccounts = coalesced(() => loadAccounts())
 /** Reads the fault rules again (what they matched and fired), coalesced. */
 export const reloadFaults = coalesced(() => loadFaults())
+/** Reads the sandboxes again (their requests, changes, expiry), coalesced. */
+export const reloadSandboxes = coalesced(() => loadSandboxes())

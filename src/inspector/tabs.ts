@@ -1,6 +1,9 @@
+import { addressOf, parseAddress } from './address.js'
 import { $, act, say } from './dom.js'
+import { sandbox } from './world.js'
 
-// The tabs: one view at a time, named by the address (#accounts, #journal...), so that Back and a link work.
+// The tabs: one view at a time, named by the address (#accounts, #journal..., or a sandbox's
+// #sandbox=<id>/journal), so that Back and a link work.
 
 let current = 'accounts'
 const refreshers = new Map<string, () => Promise<void>>()
@@ -28,19 +31,21 @@ export async function select(name: string): Promise<void> {
     tab.tabIndex = on ? 0 : -1
     $(`#view-${tab.dataset['view']}`).hidden = !on
   }
-  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`)
+  const address = addressOf({ sandbox, view: name })
+  if (location.hash !== address) history.replaceState(null, '', address)
   await refreshView()
 }
 
 /** Goes to a view as a link would: a new entry in the history, so that Back comes back here. */
 export async function go(name: string): Promise<void> {
-  if (location.hash !== `#${name}`) history.pushState(null, '', `#${name}`)
+  const address = addressOf({ sandbox, view: name })
+  if (location.hash !== address) history.pushState(null, '', address)
   await select(name)
 }
 
 /** The view the address names, or the accounts. */
 export const viewOfAddress = () => {
-  const name = location.hash.slice(1)
+  const name = parseAddress(location.hash).view
   return document.querySelector(`[role=tab][data-view="${CSS.escape(name)}"]`) ? name : 'accounts'
 }
 
@@ -58,9 +63,11 @@ export function wireTabs(): void {
       act(() => go(next.dataset['view']!))
     })
   }
-  // Each of these fires one of the two, or both.
+  // Each of these fires one of the two, or both. An address of another world loads the page afresh for
+  // it: every view, the accounts, the clock and the journal's stream are then of that world alone.
   for (const type of ['hashchange', 'popstate']) {
     window.addEventListener(type, () => {
+      if (parseAddress(location.hash).sandbox !== sandbox) return location.reload()
       const name = viewOfAddress()
       if (name !== current) act(() => select(name))
     })

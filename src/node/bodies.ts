@@ -50,15 +50,18 @@ export async function dropBody(res: ServerResponse, response: Response): Promise
 /** The most bytes of a request body that are read (an admin request's JSON is far smaller). */
 const MAX_BODY_BYTES = 1 << 20
 
-/** A request's body, up to MAX_BODY_BYTES (what is past it is dropped, and the JSON then does not parse). */
-export async function bodyOfRequest(req: IncomingMessage): Promise<Buffer> {
+/** The most bytes of a body that opens a sandbox, which may carry a dumped world (`data`): the world cache's largest. */
+export const MAX_DUMP_BYTES = 512 << 20
+
+/** A request's body, up to `max` bytes (what is past it is dropped, and the JSON then does not parse). */
+export async function bodyOfRequest(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = []
   let length = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (length < MAX_BODY_BYTES) chunks.push(chunk)
+    if (length < max) chunks.push(chunk)
     length += chunk.length
   }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES)
+  return Buffer.concat(chunks).subarray(0, max)
 }
 
 /** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */

@@ -44,8 +44,8 @@ const ANSWER_PATH = '/inspector/answer'
  * resource" in its console for every response of 400 or more it fetches, and the page's 4xx are
  * ordinary: an unknown activation's 404, participants' 403 without premium, a filter's or a rule's 400.
  * The admin request carries the page's headers (its Authorization: the admin token) and JSON body;
- * the live stream (`/requests/stream`), which never ends, is read directly. Takes only
- * `application/json`, so that no other site's form can post to it.
+ * the live streams (`/requests/stream`, a sandbox's `/sandboxes/<id>/requests/stream`), which never end,
+ * are read directly. Takes only `application/json`, so that no other site's form can post to it.
  */
 async function answered(request: Request, origin: string, admin: HttpHandler[]): Promise<Response> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
@@ -62,7 +62,7 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
   if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//'))
     return errorResponse(apiError(400, 'path must be an admin path such as /faults'))
   const pathname = path.split('?')[0]!
-  if (pathname === '/requests/stream' || pathname.startsWith('/inspector'))
+  if (/^(\/sandboxes\/[^/]+)?\/requests\/stream$/.test(pathname) || pathname.startsWith('/inspector'))
     return errorResponse(apiError(400, `path ${JSON.stringify(pathname)} is not asked through ${ANSWER_PATH}`))
   // The page's own headers (its Authorization, its Origin), as if it had asked the admin API itself.
   const headers = new Headers(request.headers)

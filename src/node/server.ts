@@ -11,7 +11,7 @@ import { errorBody } from '../../handlers/errors.js'
 import { DROP_HEADER } from '../../handlers/route.js'
 import type { Emulator } from '../emulator/emulator.js'
 import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from './admin-guard.js'
-import { bodyOf, bodyOfRequest, dropBody, send, streamBody } from './bodies.js'
+import { bodyOf, bodyOfRequest, dropBody, MAX_DUMP_BYTES, send, streamBody } from './bodies.js'
 import { inspectorHandlers } from './inspector-handlers.js'
 import { clientErrorAnswer, writeRaw } from './raw-answers.js'
 
@@ -265,7 +265,13 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
   // Only the admin API reads bodies (JSON, small); the API's GET and HEAD have none.
-  const sent = method === 'GET' || method === 'HEAD' ? undefined : await bodyOfRequest(req)
+  // A body that opens a sandbox may carry a whole dumped world (`data`); every other is small.
+  const opensSandbox =
+    served.adminGuard !== null && method === 'POST' && /^\/__emulator\/sandboxes\/?(?:\?|$)/.test(target)
+  const sent =
+    method === 'GET' || method === 'HEAD'
+      ? undefined
+      : await bodyOfRequest(req, opensSandbox ? MAX_DUMP_BYTES : undefined)
   // A BytesRequest: the handlers keep a page's headers and bytes beside the Response, rather than in
   // it to be read back.
   let request: Request

@@ -84,28 +84,38 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return this.#own.size + (this.#replaced?.size ?? 0) + (this.#hidden?.size ?? 0)
   }
 
-  *entries(): MapIterator<[K, V]> {
-    const base = this.#base
-    if (base !== undefined) {
-      const hidden = this.#hidden
-      const replaced = this.#replaced
-      if (hidden === undefined && replaced === undefined) yield* base.entries()
-      else {
-        for (const [key, value] of base) {
-          if (hidden?.has(key)) continue
-          yield [key, replaced?.get(key) ?? value]
-        }
-      }
+  entries(): MapIterator<[K, V]> {
+    // The native iterators where there is one map to walk: the common case, a layer that changed nothing.
+    if (this.#base === undefined) return this.#own.entries()
+    if (this.changed === 0) return this.#base.entries()
+    return this.#layeredEntries()
+  }
+
+  *#layeredEntries(): MapIterator<[K, V]> {
+    const base = this.#base as ReadonlyMap<K, V>
+    const hidden = this.#hidden
+    const replaced = this.#replaced
+    for (const [key, value] of base) {
+      if (hidden?.has(key)) continue
+      yield [key, replaced?.get(key) ?? value]
     }
     yield* this.#own.entries()
   }
 
-  *keys(): MapIterator<K> {
-    for (const [key] of this.entries()) yield key
+  keys(): MapIterator<K> {
+    if (this.#base === undefined) return this.#own.keys()
+    if (this.changed === 0) return this.#base.keys()
+    return (function* (entries): MapIterator<K> {
+      for (const [key] of entries) yield key
+    })(this.#layeredEntries())
   }
 
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value
+  values(): MapIterator<V> {
+    if (this.#base === undefined) return this.#own.values()
+    if (this.changed === 0) return this.#base.values()
+    return (function* (entries): MapIterator<V> {
+      for (const [, value] of entries) yield value
+    })(this.#layeredEntries())
   }
 
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {

@@ -60,8 +60,8 @@ describe('the browser entry', () => {
     expect(withBuffer).toEqual([])
   })
 
-  it('exports everything the Node entry does but the server, file loading and useEmulator (msw/node)', () => {
+  it('exports everything the Node entry does but the server, file loading, useEmulator (msw/node) and useSandbox (process.env)', () => {
     const nodeOnly = Object.keys(nodeEntry).filter((name) => !(name in browserEntry))
-    expect(nodeOnly.sort()).toEqual(['loadScenarioFile', 'serve', 'useEmulator'])
+    expect(nodeOnly.sort()).toEqual(['loadScenarioFile', 'serve', 'useEmulator', 'useSandbox'])
   })
 })

@@ -225,6 +225,8 @@ describe('the inspector', () => {
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Activations')
     await page.keyboard.press('ArrowLeft')
     await page.keyboard.press('ArrowLeft')
+    await expect(page.locator('#view-sandboxes').isVisible()).resolves.toBe(true)
+    await page.keyboard.press('ArrowLeft')
     await expect(page.locator('#view-faults').isVisible()).resolves.toBe(true)
   })
 
@@ -235,7 +237,7 @@ describe('the inspector', () => {
     await open('journal')
     await api('/activations/list?limit=1&types[]=trivia&types[]=giveaway&state=running')
     await journalRow(lastSeq()).waitFor()
-    for (const view of ['accounts', 'activations', 'journal', 'faults']) {
+    for (const view of ['accounts', 'activations', 'journal', 'faults', 'sandboxes']) {
       await page.setViewportSize({ width, height })
       await tab(view[0]!.toUpperCase() + view.slice(1)).click()
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)

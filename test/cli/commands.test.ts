@@ -159,6 +159,16 @@ describe('bad input', () => {
     [['--cors', 'localhost'], '--cors must be an origin such as http://localhost:3000, or *, got "localhost"'],
     [['--live', 'fast'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "fast"'],
     [['--live', '0x'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "0x"'],
+    [['--max-sandboxes', 'many'], '--max-sandboxes must be an integer from 0 to 1000000, got "many"'],
+    [['--max-sandboxes', '2000000'], '--max-sandboxes must be an integer from 0 to 1000000, got "2000000"'],
+    [
+      ['--sandbox-ttl', 'soon'],
+      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got "soon"',
+    ],
+    [
+      ['--sandbox-ttl', '1 hour'],
+      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got "1 hour"',
+    ],
   ])('names the flag: %j', async (args, message) => {
     expectFailure(await runCli(['-s', 'every-type', ...args]), message)
   })
@@ -198,6 +208,7 @@ describe('bad input', () => {
     [['--base-path'], '--base-path needs a value: a path such as /v1'],
     [['--cors'], '--cors needs a value: an origin'],
     [['dump', '--out'], '--out needs a value: a file to write'],
+    [['--sandbox-ttl'], '--sandbox-ttl needs a value: a duration such as 15m, or 0 for never'],
   ])('names the flag given without a value: %j', async (args, message) => {
     expectFailure(await runCli(args), message)
   })

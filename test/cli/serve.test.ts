@@ -31,6 +31,9 @@ describe('activation-emulator (serve)', () => {
     )
     expect(banner).toContain('faults     none')
     expect(banner).toContain(`curl -H 'Authorization: Api-Key demo-key' '${server.url}/activations/list?limit=5'`)
+    expect(banner).toContain(
+      `sandboxes  curl -X POST ${server.url}/__emulator/sandboxes (an isolated copy of this world: at most 1,000 open, each ended after 15m unused)`,
+    )
   })
 
   it('answers the API at its root, as in-process', async () => {
@@ -189,6 +192,49 @@ describe('activation-emulator flags', () => {
       expect(response.headers.get('x-ratelimit-limit')).toBe('100')
       await new Promise((r) => setTimeout(r, 100))
       expect(server.stdout()).not.toMatch(/^GET /m)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('holds at most --max-sandboxes open, ends each after --sandbox-ttl unused, and says so in the banner', async () => {
+    const server = await startCli([
+      '-s',
+      'empty',
+      '--now',
+      NOW,
+      '--quiet',
+      '--max-sandboxes',
+      '1',
+      '--sandbox-ttl',
+      '1s',
+    ])
+    try {
+      const admin = `${server.url}/__emulator`
+      expect(server.stdout()).toContain(
+        `sandboxes  curl -X POST ${admin}/sandboxes (an isolated copy of this world: at most 1 open, each ended after 1s unused)`,
+      )
+      const open = () => fetch(`${admin}/sandboxes`, { method: 'POST' })
+      const first = await open()
+      expect(first.status).toBe(201)
+      const { id, apiKeys, baseUrl, adminUrl } = await first.json()
+      // Its URLs as the client called them, not as the server names itself inside.
+      expect([baseUrl, adminUrl]).toEqual([`${server.url}/sandboxes/${id}`, `${admin}/sandboxes/${id}`])
+      const refused = await open()
+      expect(refused.status).toBe(429)
+      expect(await refused.json()).toEqual({
+        error:
+          'Too many sandboxes: 1 are open, the most this emulator holds (maxSandboxes, --max-sandboxes); end one with DELETE /__emulator/sandboxes/<id> or close()',
+      })
+      await new Promise((resolve) => setTimeout(resolve, 1200))
+      const expired = await fetch(`${server.url}/activations/list`, {
+        headers: { authorization: `Api-Key ${apiKeys.empty[0]}` },
+      })
+      expect(expired.status).toBe(404)
+      expect(await expired.json()).toEqual({
+        error: `Sandbox not found: "${id}" expired: it was not used for 1 s (its ttl)`,
+      })
+      expect((await open()).status).toBe(201)
     } finally {
       await server.stop()
     }

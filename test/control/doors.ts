@@ -135,3 +135,62 @@ export async function httpDoor(args: string[] = []): Promise<Door & { server: Cl
     close: async () => void (await server.stop()),
   }
 }
+
+/**
+ * A sandbox's admin API on the built command line: the same operations at
+ * `/__emulator/sandboxes/<id>/...`, and the API asked with the sandbox's key at the server's base URL
+ * (so that it reaches the sandbox by its key). The sandbox's key, minted for it, is written back as
+ * `demo-key` in every answer: so that the cases, written for the default world's key, hold as they are.
+ */
+export async function sandboxDoor(): Promise<Door & { server: CliServer }> {
+  const server = await startCli(['-s', 'default', '--now', NOW, '--quiet'])
+  const origin = new URL(server.url).origin
+  const created = await fetch(`${origin}/__emulator/sandboxes`, {
+    method: 'POST',
+    body: JSON.stringify({ label: 'the control cases', now: NOW, freeze: true }),
+    headers: { 'content-type': 'application/json' },
+  })
+  const sandbox = (await created.json()) as { id: string; apiKeys: { demo: [string] } }
+  if (created.status !== 201) throw new Error(`Failed to open a sandbox: ${JSON.stringify(sandbox)}`)
+  const key = sandbox.apiKeys.demo[0]
+  const asDemo = async (response: Response): Promise<DoorAnswer> => {
+    const text = (await response.text()).replaceAll(key, 'demo-key')
+    return { status: response.status, body: text ? JSON.parse(text) : null }
+  }
+  const admin = async (method: string, path: string, body?: unknown) =>
+    asDemo(
+      await fetch(`${origin}/__emulator/sandboxes/${sandbox.id}${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    )
+  // The host must not hear of anything done to the sandbox: checked before each case (at its reset).
+  const hostSeen = async () =>
+    JSON.stringify([
+      await (await fetch(`${origin}/__emulator/state`)).json(),
+      await (await fetch(`${origin}/__emulator/requests`)).json(),
+    ])
+  const host = await hostSeen()
+  return {
+    name: 'sandbox',
+    server,
+    state: () => admin('GET', '/state'),
+    reset: async () => {
+      const now = await hostSeen()
+      if (now !== host) throw new Error(`The host changed with its sandbox: ${now} (was ${host})`)
+      return admin('POST', '/reset')
+    },
+    account: (name, body) => admin('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
+    clock: (body) => admin('POST', '/clock', body),
+    addFault: (rule) => admin('POST', '/faults', rule),
+    faults: () => admin('GET', '/faults'),
+    removeFault: (id) => admin('DELETE', `/faults/${encodeURIComponent(id)}`),
+    clearFaults: () => admin('DELETE', '/faults'),
+    requests: (query = '') => admin('GET', `/requests${query ? `?${query}` : ''}`),
+    clearRequests: () => admin('DELETE', '/requests'),
+    addEntries: (id, count) => admin('POST', `/activations/${encodeURIComponent(id)}/entries`, { count }),
+    addActivation: (body) => admin('POST', '/activations', body),
+    api: async (path) => asDemo(await fetch(`${server.url}${path}`, { headers: { authorization: `Api-Key ${key}` } })),
+    close: async () => void (await server.stop()),
+  }
+}

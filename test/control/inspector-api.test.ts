@@ -177,6 +177,25 @@ describe('GET /__emulator/requests/stream', () => {
     expect(events.map((e) => [e.event, e.data.seq])).toEqual([['request', seen + 1]])
   })
 
+  it("ends a sandbox's stream when the sandbox ends, so that it holds the sandbox no longer", async () => {
+    const sandbox = await emulator.sandbox()
+    try {
+      await fetch(`${server.url}/activations/list?limit=1`, {
+        headers: { Authorization: `Api-Key ${sandbox.apiKeys['demo']![0]}` },
+      })
+      const timeout = AbortSignal.timeout(5000)
+      const response = await fetch(`${admin}/sandboxes/${sandbox.id}/requests/stream`, { signal: timeout })
+      const reading = readEvents(response, () => false)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await sandbox.close()
+      // The sandbox's one request, then the end of the stream: not the timeout's.
+      expect((await reading).map((e) => [e.event, e.data.path])).toEqual([['request', '/activations/list']])
+      expect(timeout.aborted).toBe(false)
+    } finally {
+      await sandbox.close()
+    }
+  })
+
   it('answers 400 for a bad filter', async () => {
     const response = await fetch(`${admin}/requests/stream?status=abc`)
     expect([response.status, await response.json()]).toEqual([
@@ -225,7 +244,7 @@ describe('POST /__emulator/inspector/answer', () => {
       415,
       { error: 'Unsupported Content-Type "text/plain": the admin API takes bodies of Content-Type: application/json' },
     ])
-    for (const path of ['/requests/stream', '/inspector/answer'])
+    for (const path of ['/requests/stream', '/sandboxes/abc/requests/stream', '/inspector/answer'])
       expect((await ask({ method: 'GET', path })).status).toBe(400)
     expect((await ask({ method: 'PUT', path: '/state' })).status).toBe(400)
     expect((await ask({ method: 'GET', path: 'state' })).status).toBe(400)

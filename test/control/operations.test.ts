@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { httpDoor, methodDoor, NOW, type Door } from './doors.js'
+import { httpDoor, methodDoor, NOW, sandboxDoor, type Door } from './doors.js'
 
 const HOUR = 3_600_000
 const at = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString()
@@ -267,8 +267,15 @@ const cases: Array<[string, (door: Door) => Promise<void>]> = [
   ],
 ]
 
-for (const open of [methodDoor, () => httpDoor()]) {
-  describe.sequential(`control, through one door (${open === methodDoor ? 'in-process' : 'HTTP'})`, () => {
+const DOORS: Array<[string, () => Promise<Door>]> = [
+  ['in-process', methodDoor],
+  ['HTTP', () => httpDoor()],
+  // A sandbox's own control endpoints take the same bodies and give the same answers.
+  ['a sandbox over HTTP', sandboxDoor],
+]
+
+for (const [doorName, open] of DOORS) {
+  describe.sequential(`control, through one door (${doorName})`, () => {
     let door: Door
     beforeAll(async () => {
       door = await open()

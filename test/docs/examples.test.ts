@@ -170,7 +170,8 @@ async function runGuide(file: string, blocks: DocBlock[]): Promise<void> {
 }
 
 const tsBlocks = guides.flatMap(({ blocks }) => blocks.filter((b) => runnable(b) && b.kind === 'typescript'))
-const isTestFile = (block: DocBlock) => /from 'vitest'/.test(block.source)
+// A block written as a file for the blocks after it (`<!-- file: -->`) is type-checked, never run on its own.
+const isTestFile = (block: DocBlock) => /from 'vitest'/.test(block.source) && block.fileName === null
 const blockFile = (block: DocBlock) =>
   `blocks/${block.file.replace(/\.md$/, '').replace(/\//g, '-')}-L${block.line}${isTestFile(block) ? '.test' : ''}.ts`
 

@@ -1,6 +1,8 @@
 import type { Emulator } from '../../emulator/emulator.js'
 import { DEFAULT_ENDPOINT_OPTIONS } from '../../emulator/emulator-options.js'
 import { stateOf } from '../../contract/state.js'
+import { DEFAULT_SANDBOX_TTL } from '../../emulator/sandbox-options.js'
+import { parseDuration } from '../../time/clock.js'
 
 const UNSUPPORTED_FILTER = { empty: 'select nothing', ignore: 'are ignored', reject: 'answer 400' } as const
 
@@ -16,6 +18,7 @@ export function banner(
   started: number,
   cors: string | false,
   adminUrl: string | null = null,
+  sandboxTtl: string | number = DEFAULT_SANDBOX_TTL,
 ): string {
   const { db, clock, scenario } = emulator
   const counts = emulator.state().counts
@@ -66,12 +69,23 @@ export function banner(
           `  admin      ${adminUrl}${emulator.adminProtected ? ' (Authorization: Bearer <admin token>)' : ''}`,
           `  inspector  ${adminUrl}/ (open it in a browser: the world, the clock, the journal live, fault rules)`,
           `  steer      curl -X POST ${emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''}-H 'Content-Type: application/json' ${adminUrl}/clock -d '{"advance":"1h"}'`,
+          `  sandboxes  ${sandboxesLine(emulator, adminUrl, sandboxTtl)}`,
         ]
       : ['  admin      off (--no-admin, or a non-loopback --host without --admin-token)']),
     // Taken last: until the banner is made, no request is answered.
     `  ready in ${((performance.now() - started) / 1000).toFixed(2)} s; Ctrl-C stops`,
   ]
   return `${lines.join('\n')}\n`
+}
+
+/** How to open a sandbox, and its limits: `curl -X POST .../sandboxes (... at most 1,000 open, ...)`. */
+function sandboxesLine(emulator: Emulator, adminUrl: string, ttl: string | number): string {
+  const max = emulator.sandboxes.max
+  if (max === 0) return 'none (--max-sandboxes 0)'
+  const ms = parseDuration(ttl, 'sandboxTtl')
+  const after = typeof ttl === 'number' || /^\d+$/.test(ttl) ? `${ms} ms` : ttl
+  const auth = emulator.adminProtected ? `-H 'Authorization: Bearer <admin token>' ` : ''
+  return `curl -X POST ${auth}${adminUrl}/sandboxes (an isolated copy of this world: at most ${max.toLocaleString('en')} open, ${ms === 0 ? 'each until ended' : `each ended after ${after} unused`})`
 }
 
 /** The rates of the scenario's groups, as "30" or "20 to 600". */

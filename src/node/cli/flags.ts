@@ -1,5 +1,5 @@
 import type { Options } from 'yargs'
-import { parseInstant } from '../../time/clock.js'
+import { parseDuration, parseInstant } from '../../time/clock.js'
 
 /** A bad flag value: the command line prints its message on one line and exits 1. */
 export class UsageError extends Error {
@@ -212,6 +212,27 @@ export const serveFlags: FlagTable = {
     type: 'string',
     describe: 'How many API requests the journal keeps, the last ones (default 10000)',
     coerce: integer('journal-size', 1, 1_000_000),
+  },
+  'max-sandboxes': {
+    type: 'string',
+    describe:
+      'The most sandboxes open at once; past it, POST /__emulator/sandboxes answers 429 (default 1000; 0: none)',
+    coerce: integer('max-sandboxes', 0, 1_000_000),
+  },
+  'sandbox-ttl': {
+    type: 'string',
+    describe:
+      'How long a sandbox may go without a request before it is ended: 15m (the default), 2h, 90s, or 0 for never',
+    coerce: needs('sandbox-ttl', 'a duration such as 15m, or 0 for never', (text) => {
+      try {
+        parseDuration(text, '--sandbox-ttl')
+      } catch {
+        throw new UsageError(
+          `--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got ${JSON.stringify(text)}`,
+        )
+      }
+      return text
+    }),
   },
   quiet: { alias: 'q', type: 'boolean', describe: 'No progress bar and no request log' },
   'list-scenarios': { type: 'boolean', describe: 'List the built-in scenarios and exit' },

@@ -24,6 +24,9 @@ export type ServeArgs = WorldArgs & {
   adminOrigin?: string[] | undefined
   allowedHost?: string[] | undefined
   journalSize?: number | undefined
+  maxSandboxes?: number | undefined
+  /** --sandbox-ttl as typed: a duration, checked. */
+  sandboxTtl?: string | undefined
 }
 
 /** `activation-emulator [serve]`: builds the world, listens, prints the banner, logs requests, stops on a signal. */
@@ -70,6 +73,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       ...live,
       ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
       ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
+      ...(args.maxSandboxes !== undefined ? { maxSandboxes: args.maxSandboxes } : {}),
+      ...(args.sandboxTtl !== undefined ? { sandboxTtl: args.sandboxTtl } : {}),
       onProgress: args.quiet ? undefined : progress.onProgress,
     },
     createEmulatorWith(cache.worlds),
@@ -105,7 +110,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
           process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${id} ${since}\n`)
         },
   })
-  process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl))
+  process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
   const caching = cache.writeLater()
 
   const stop = () => {
