@@ -94,6 +94,25 @@ function collect(): void {
   gc()
 }
 
+/**
+ * The process's memory once it has settled: collections, a pause, again, until the resident memory
+ * moves by less than 1 MB (at most 10 times). After a world is built or loaded, the collector gives
+ * freed pages back to the system over the next seconds, and a figure taken before that ends reads as
+ * memory that later work freed.
+ */
+async function settled(): Promise<NodeJS.MemoryUsage> {
+  let last = process.memoryUsage()
+  for (let i = 0; i < 10; i++) {
+    collect()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    collect()
+    const now = process.memoryUsage()
+    if (Math.abs(now.rss - last.rss) < MB) return now
+    last = now
+  }
+  return last
+}
+
 /** GET `path` of `emulator`'s handlers (at `base`, by default its base URL) with `key`; the body as text. */
 async function ask(emulator: Emulator, path: string, key: string, base = emulator.baseUrl): Promise<string> {
   const request = new Request(`${base}${path}`, { headers: { authorization: `Api-Key ${key}` } })
@@ -132,24 +151,20 @@ const met = (ok: boolean) => (ok ? 'met' : '**missed**')
 /** A busy emulator that never opened a sandbox, loaded whole: the reads' baseline (3). */
 let plain: Emulator | undefined
 if (runs('memory') || runs('reads')) {
-  collect()
-  const before = process.memoryUsage()
+  const before = await settled()
   const idle: Sandbox[] = []
   for (let i = 0; i < 100; i++) {
     const sandbox = await host.sandbox()
     await ask(host, FIRST_REQUEST, keyOf(sandbox))
     idle.push(sandbox)
   }
-  collect()
-  const withSandboxes = process.memoryUsage()
+  const withSandboxes = await settled()
   plain = await busy()
   await ask(plain, FIRST_REQUEST, KEY)
-  collect()
-  const withEmulator = process.memoryUsage()
+  const withEmulator = await settled()
   // Its world loaded whole, as any read of the participants, a page's cursor or a change does.
   await ask(plain, '/experience/participants?limit=100', KEY)
-  collect()
-  const withWhole = process.memoryUsage()
+  const withWhole = await settled()
   for (const sandbox of idle) await sandbox.close()
   const added = (a: NodeJS.MemoryUsage, b: NodeJS.MemoryUsage) =>
     `${((b.rss - a.rss) / MB).toFixed(1)} | ${((b.heapUsed - a.heapUsed) / MB).toFixed(1)}`
