@@ -281,8 +281,8 @@ type Parts = {
    * A body is a function of its pieces (each record's bytes, by identity), so a body made for one
    * emulator is the right one for any other with the same pieces. With 16 slots each, 16 sandboxes
    * read at once kept 16 times the bodies the host alone keeps, each long enough to reach the old
-   * generation, and the collector marked the whole world four times as often: the server did a page
-   * in 1.6 times the CPU of 16 clients sharing the host (bench/sandboxes.ts).
+   * generation, and the collector marked the whole world four times as often: the server spent about
+   * twice the CPU a page of 16 clients sharing the host (bench/sandboxes.ts).
    */
   bodies: MadeBodies
 }
