@@ -80,7 +80,7 @@ export class SandboxRegistry implements SandboxRoutes {
     if (this.#held.size >= this.max) {
       throw new EmulatorError(
         'too_many_sandboxes',
-        `Too many sandboxes: ${this.#held.size} are open, the most this emulator holds (maxSandboxes, --max-sandboxes); end one with DELETE /__emulator/sandboxes/<id> or close()`,
+        `Too many sandboxes: ${this.#held.size} open, the most this emulator holds (maxSandboxes, --max-sandboxes); end one with DELETE /__emulator/sandboxes/<id> or close()`,
       )
     }
   }

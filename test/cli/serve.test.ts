@@ -224,7 +224,7 @@ describe('activation-emulator flags', () => {
       expect(refused.status).toBe(429)
       expect(await refused.json()).toEqual({
         error:
-          'Too many sandboxes: 1 are open, the most this emulator holds (maxSandboxes, --max-sandboxes); end one with DELETE /__emulator/sandboxes/<id> or close()',
+          'Too many sandboxes: 1 open, the most this emulator holds (maxSandboxes, --max-sandboxes); end one with DELETE /__emulator/sandboxes/<id> or close()',
       })
       await new Promise((resolve) => setTimeout(resolve, 1200))
       const expired = await fetch(`${server.url}/activations/list`, {

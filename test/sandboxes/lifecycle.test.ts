@@ -164,7 +164,7 @@ describe('a sandbox', () => {
     await admin(emulator, 'POST', '/sandboxes')
     const refused = await admin(emulator, 'POST', '/sandboxes')
     expect(refused.status).toBe(429)
-    expect(refused.body.error).toMatch(/^Too many sandboxes: 2 are open/)
+    expect(refused.body.error).toMatch(/^Too many sandboxes: 2 open/)
     await expect(emulator.sandbox()).rejects.toMatchObject({ code: 'too_many_sandboxes' })
     await admin(emulator, 'DELETE', `/sandboxes/${first.id}`)
     expect((await admin(emulator, 'POST', '/sandboxes')).status).toBe(201)
