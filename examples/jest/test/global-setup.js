@@ -1,0 +1,10 @@
+// One server for the whole run, with the world every test's sandbox copies; the workers start after
+// this and inherit the variable useSandbox reads.
+import { createEmulator, serve } from 'activation-emulator'
+
+export default async function globalSetup() {
+  const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00Z' })
+  const server = await serve(emulator, { port: 0 })
+  process.env.ACTIVATION_EMULATOR_URL = server.url
+  globalThis.activationEmulatorServer = server
+}
