@@ -43,6 +43,10 @@ export default tseslint.config(
   // The examples' plain JavaScript runs in Node and in browsers.
   {
     files: ['examples/**/*.js'],
-    languageOptions: { globals: { fetch: 'readonly', URLSearchParams: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: { fetch: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', console: 'readonly' },
+    },
   },
+  // A test runner's global setup runs in Node.
+  { files: ['examples/*/test/global-*.js'], languageOptions: { globals: { process: 'readonly' } } },
 )
