@@ -29,7 +29,12 @@ import { LiveWorld } from '../world/live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { buildWorld } from '../world/world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
-import { checkSandboxOptions, DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL, type SandboxOptions } from './sandbox-options.js'
+import {
+  checkSandboxOptions,
+  DEFAULT_MAX_SANDBOXES,
+  DEFAULT_SANDBOX_TTL,
+  type SandboxOptions,
+} from './sandbox-options.js'
 import { randomToken, SandboxRegistry, type HeldSandbox, type SandboxInfo } from './sandboxes.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
@@ -368,9 +373,7 @@ function assemble(parts: Parts): Emulator {
     clear: () => rules.clear(),
   }
 
-  const registry = parts.sandboxOf
-    ? undefined
-    : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
+  const registry = parts.sandboxOf ? undefined : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
   const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
   const apiHandlers = createHandlers(ctx) as EndpointHandler[]
 
@@ -441,16 +444,21 @@ function assemble(parts: Parts): Emulator {
     sandboxes: {
       list: () => (registry ? registry.list().map((held) => held.info()) : []),
       get: (id) => {
-        if (!registry) throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        if (!registry)
+          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
         return sandboxOfHeld.get(registry.get(id)) as Sandbox
       },
       info: (id) => {
-        if (!registry) throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        if (!registry)
+          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
         return registry.get(id).info()
       },
       end: (id) => {
         if (!registry?.end(id)) {
-          throw new EmulatorError('unknown_sandbox', registry ? registry.byId(id) as string : `Sandbox not found: ${JSON.stringify(id)}`)
+          throw new EmulatorError(
+            'unknown_sandbox',
+            registry ? (registry.byId(id) as string) : `Sandbox not found: ${JSON.stringify(id)}`,
+          )
         }
       },
       get max() {
@@ -469,7 +477,8 @@ function assemble(parts: Parts): Emulator {
 
   /** Opens a sandbox over this emulator's world (see `Emulator.sandbox`). */
   async function openSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
-    if (!registry) throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
+    if (!registry)
+      throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
     const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
     registry.checkRoom()
     let id = randomToken(12)
@@ -575,10 +584,12 @@ function assemble(parts: Parts): Emulator {
   if (parts.keyedBaseUrl !== undefined) {
     keyedHandlersOf.set(
       emulator,
-      createHandlers(Object.create(ctx, {
-        baseUrl: { value: parts.keyedBaseUrl },
-        basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
-      }) as HandlerContext) as EndpointHandler[],
+      createHandlers(
+        Object.create(ctx, {
+          baseUrl: { value: parts.keyedBaseUrl },
+          basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
+        }) as HandlerContext,
+      ) as EndpointHandler[],
     )
   }
   // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.

@@ -412,7 +412,8 @@ export class WritableStoreIndex implements StoreIndex {
     sortByFirstEntered(placed)
     if (this.#participantsByAccount.size === 0) {
       // Nothing placed yet: each goes last in its account's list.
-      for (const { participant } of placed) this.#ownList(this.#participantsByAccount, participant.account).push(participant)
+      for (const { participant } of placed)
+        this.#ownList(this.#participantsByAccount, participant.account).push(participant)
     } else {
       for (const { participant } of placed) this.#placeParticipant(participant)
     }

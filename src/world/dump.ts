@@ -46,7 +46,9 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
   const nowIso = new Date(at).toISOString()
   const head = { format: DUMP_FORMAT, builtAt: nowIso, scenario }
   yield `${JSON.stringify(head).slice(0, -1)},\n`
-  const activations = (writerOf(db).listed('activations') as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
+  const activations = (writerOf(db).listed('activations') as StoredActivation[]).filter((a) =>
+    activationExistsAt(a, nowIso),
+  )
   yield* listChunks(
     'activations',
     activations.map((a) => activationAt(a, nowIso)),

@@ -584,8 +584,7 @@ async function readOn(run: Run, s: number, role: Role, r: Read): Promise<Observe
     // A key that is not its own (another sandbox's), or none: only under its prefix does a sandbox
     // hear it, and it answers 401 as its twin does to a key it does not know. (The host's keys are
     // its own there, as the same accounts: test/sandboxes/fixed-key.test.ts.)
-    const other =
-      run.pairs.find((_, j) => j > 0 && j !== s)?.subject.keys[0] ?? NOT_A_KEY
+    const other = run.pairs.find((_, j) => j > 0 && j !== s)?.subject.keys[0] ?? NOT_A_KEY
     key = r.key === 'none' ? null : role === 'subject' && s > 0 ? other : NOT_A_KEY
     account = 'nobody'
     if (s > 0) route = 'prefix'

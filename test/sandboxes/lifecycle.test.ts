@@ -64,7 +64,7 @@ describe('a sandbox', () => {
     expect(other.apiKeys.demo[0]).not.toBe(body.apiKeys.demo[0])
   })
 
-  it('answers requests with its key at the host base URL, and its own or the host\'s keys under its path', async () => {
+  it("answers requests with its key at the host base URL, and its own or the host's keys under its path", async () => {
     const emulator = await open()
     const a = await emulator.sandbox()
     const b = await emulator.sandbox()
