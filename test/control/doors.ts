@@ -105,6 +105,26 @@ export async function methodDoor(): Promise<Door> {
   }
 }
 
+/** The control operations as admin API requests, through `admin` (a method, a path under an admin URL, a JSON body). */
+function adminOperations(
+  admin: (method: string, path: string, body?: unknown) => Promise<DoorAnswer>,
+): Omit<Door, 'name' | 'api' | 'close'> {
+  return {
+    state: () => admin('GET', '/state'),
+    reset: () => admin('POST', '/reset'),
+    account: (name, body) => admin('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
+    clock: (body) => admin('POST', '/clock', body),
+    addFault: (rule) => admin('POST', '/faults', rule),
+    faults: () => admin('GET', '/faults'),
+    removeFault: (id) => admin('DELETE', `/faults/${encodeURIComponent(id)}`),
+    clearFaults: () => admin('DELETE', '/faults'),
+    requests: (query = '') => admin('GET', `/requests${query ? `?${query}` : ''}`),
+    clearRequests: () => admin('DELETE', '/requests'),
+    addEntries: (id, count) => admin('POST', `/activations/${encodeURIComponent(id)}/entries`, { count }),
+    addActivation: (body) => admin('POST', '/activations', body),
+  }
+}
+
 /** The admin API of the built command line, with curl's eyes: JSON in and out. */
 export async function httpDoor(args: string[] = []): Promise<Door & { server: CliServer }> {
   const server = await startCli(['-s', 'default', '--now', NOW, '--quiet', ...args])
@@ -119,18 +139,7 @@ export async function httpDoor(args: string[] = []): Promise<Door & { server: Cl
   return {
     name: 'HTTP',
     server,
-    state: () => admin('GET', '/state'),
-    reset: () => admin('POST', '/reset'),
-    account: (name, body) => admin('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
-    clock: (body) => admin('POST', '/clock', body),
-    addFault: (rule) => admin('POST', '/faults', rule),
-    faults: () => admin('GET', '/faults'),
-    removeFault: (id) => admin('DELETE', `/faults/${encodeURIComponent(id)}`),
-    clearFaults: () => admin('DELETE', '/faults'),
-    requests: (query = '') => admin('GET', `/requests${query ? `?${query}` : ''}`),
-    clearRequests: () => admin('DELETE', '/requests'),
-    addEntries: (id, count) => admin('POST', `/activations/${encodeURIComponent(id)}/entries`, { count }),
-    addActivation: (body) => admin('POST', '/activations', body),
+    ...adminOperations(admin),
     api: async (path) => read(await fetch(`${server.url}${path}`, { headers: { authorization: 'Api-Key demo-key' } })),
     close: async () => void (await server.stop()),
   }
@@ -143,7 +152,8 @@ export async function httpDoor(args: string[] = []): Promise<Door & { server: Cl
  * `demo-key` in every answer: so that the cases, written for the default world's key, hold as they are.
  */
 export async function sandboxDoor(): Promise<Door & { server: CliServer }> {
-  const server = await startCli(['-s', 'default', '--now', NOW, '--quiet'])
+  // As a user starts it: the request log on (every sandbox request is logged through it).
+  const server = await startCli(['-s', 'default', '--now', NOW])
   const origin = new URL(server.url).origin
   const created = await fetch(`${origin}/__emulator/sandboxes`, {
     method: 'POST',
@@ -174,23 +184,20 @@ export async function sandboxDoor(): Promise<Door & { server: CliServer }> {
   return {
     name: 'sandbox',
     server,
-    state: () => admin('GET', '/state'),
+    ...adminOperations(admin),
     reset: async () => {
       const now = await hostSeen()
       if (now !== host) throw new Error(`The host changed with its sandbox: ${now} (was ${host})`)
       return admin('POST', '/reset')
     },
-    account: (name, body) => admin('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
-    clock: (body) => admin('POST', '/clock', body),
-    addFault: (rule) => admin('POST', '/faults', rule),
-    faults: () => admin('GET', '/faults'),
-    removeFault: (id) => admin('DELETE', `/faults/${encodeURIComponent(id)}`),
-    clearFaults: () => admin('DELETE', '/faults'),
-    requests: (query = '') => admin('GET', `/requests${query ? `?${query}` : ''}`),
-    clearRequests: () => admin('DELETE', '/requests'),
-    addEntries: (id, count) => admin('POST', `/activations/${encodeURIComponent(id)}/entries`, { count }),
-    addActivation: (body) => admin('POST', '/activations', body),
     api: async (path) => asDemo(await fetch(`${server.url}${path}`, { headers: { authorization: `Api-Key ${key}` } })),
-    close: async () => void (await server.stop()),
+    close: async () => {
+      await server.stop()
+      // The request log followed the sandbox's requests and said nothing on stderr.
+      if (server.stderr() !== '') throw new Error(`The server wrote to stderr: ${server.stderr()}`)
+      if (!server.stdout().includes(`POST /__emulator/sandboxes/${sandbox.id}/reset 200`)) {
+        throw new Error(`The request log has no line for the sandbox's reset:\n${server.stdout().slice(-2000)}`)
+      }
+    },
   }
 }
