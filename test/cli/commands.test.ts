@@ -289,7 +289,7 @@ describe('dump', () => {
     expect(sha(a.stdout)).toBe(sha(b.stdout))
     expect(sha(a.stdout)).not.toBe(sha(c.stdout))
     const world = JSON.parse(a.stdout)
-    expect(world.format).toBe('activation-emulator/world@1')
+    expect(world.format).toBe('activation-emulator/world@2')
     expect(world.builtAt).toBe('2026-06-01T12:00:00.000Z')
     expect(world.entries.length).toBeGreaterThan(1000)
   })
