@@ -380,17 +380,9 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
         const first = known[0]?.totalCorrect
         questionCount = typeof first === 'number' && first >= 1 ? first : Math.max(0, ...correct) + 1
       }
-      const activation: StoredActivation = {
-        ...value,
-        account: name,
-        config: inferConfig(value, entryRaws, questionCount),
-      }
-      const shown = activationAt(activation, builtAt)
-      const recorded = recordedOf(raw, pick(shown, ACTIVATION_KEYS), built.pinned)
-      if (recorded) activation.recorded = recorded
-      activations.push(activation)
-
+      const activation: StoredActivation = { ...value, account: name, config: inferConfig(value, [], null) }
       const entryShape = { ...commonEntryShape, ...entryFieldsByType[value.type] } as Record<string, z.ZodType>
+      const mine: Array<{ entry: StoredEntry; raw: Raw; pinned: string[] }> = []
       for (const entryRaw of entryRaws) {
         const built = rebuild(entryShape, entryRaw, `entries[${value.type}]`, odd, odds, unknown, problems)
         if (!built) continue
@@ -414,8 +406,20 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
         if (rules.completion === 'allAnswered' && completedIds && questionCount !== null) {
           entry.questionsAnswered = completedIds.has(e.id) ? questionCount : questionCount - 1
         }
+        mine.push({ entry, raw: entryRaw, pinned: built.pinned })
+      }
+      // The set-up from the entries as the store keeps them (a field sent in another form made to fit).
+      activation.config = inferConfig(
+        value,
+        mine.map((m) => m.entry as unknown as Raw),
+        questionCount,
+      )
+      const recorded = recordedOf(raw, pick(activationAt(activation, builtAt), ACTIVATION_KEYS), built.pinned)
+      if (recorded) activation.recorded = recorded
+      activations.push(activation)
+      for (const { entry, raw: entryRaw, pinned } of mine) {
         const made = pick(entryAt(entry, activation, builtAt), ENTRY_KEYS[activation.type])
-        const recorded = recordedOf(entryRaw, made, built.pinned)
+        const recorded = recordedOf(entryRaw, made, pinned)
         if (recorded) entry.recorded = recorded
         entries.push(entry)
       }

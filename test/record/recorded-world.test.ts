@@ -1,7 +1,7 @@
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
-import { parseWorldDump } from '../../src/world/dump.js'
+import { parseWorldDump, worldDumpChunks } from '../../src/world/dump.js'
 import { worldFromRecording } from '../../src/world/from-recording.js'
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../src/world/recording.js'
 import { TYPE_RULES } from '../../src/contract/type-rules.js'
@@ -158,3 +158,136 @@ describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premi
     }, 120_000)
   },
 )
+
+/** Every record object of a recording's pages, as `[kind, record]` pairs, in place (to edit them). */
+function* recordsOf(
+  recording: Recording,
+): Generator<['activation' | 'entry' | 'participant', Record<string, unknown>]> {
+  for (const account of recording.accounts) {
+    const all = [
+      ...account.activations,
+      ...Object.values(account.states ?? {}).flat(),
+      ...Object.values(account.entries).flat(),
+      ...Object.values(account.completed).flat(),
+      ...Object.values(account.winners).flat(),
+      ...account.participants,
+    ]
+    for (const page of all) {
+      const body = page.body as Record<string, any>
+      for (const a of body.activations ?? []) yield ['activation', a]
+      if (body.activation) yield ['activation', body.activation]
+      for (const e of body.entries ?? []) yield ['entry', e]
+      for (const p of body.participants ?? []) yield ['participant', p]
+    }
+  }
+}
+
+/** Puts `key: value` into an object right after `after`, keeping the other keys' order. */
+function insertAfter(record: Record<string, unknown>, after: string, key: string, value: unknown): void {
+  const entries = Object.entries(record)
+  for (const k of Object.keys(record)) delete record[k]
+  for (const [k, v] of entries) {
+    record[k] = v
+    if (k === after) record[key] = value
+  }
+}
+
+describe('a recording with what the emulator does not know', () => {
+  it('serves unknown fields, a field in another form and its key order back as sent, and says what it kept', async () => {
+    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO, cache: false })
+    const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
+    upstream.close()
+    const oddOne = (recording.accounts[0]!.activations[0]!.body as any).activations[3].id as string
+    for (const [kind, record] of recordsOf(recording)) {
+      if (kind === 'entry' && 'isReplay' in record) {
+        insertAfter(record, 'email', 'loyaltyTier', 'gold')
+        if (record.prize) (record.prize as Record<string, unknown>).sku = `SKU-${String(record.id)}`
+      }
+      if (kind === 'participant') record.segment = { tier: 'vip', since: 2024 }
+      if (kind === 'activation' && record.id === oddOne) record.createdAt = (record.createdAt as { iso: string }).iso
+    }
+    const made = worldFromRecording(recording)
+    expect(made.problems).toEqual([])
+    expect(made.unknownFields.map((line) => line.replace(/ \(.*/, ''))).toEqual([
+      'participants[].segment',
+      'entries[giveaway].loyaltyTier',
+    ])
+    expect(made.oddFields.map((line) => line.replace(/ \(\d+ records?, kept as sent\)$/, ''))).toEqual([
+      expect.stringMatching(/^activations\[\]\.createdAt: /),
+      expect.stringMatching(/^entries\[giveaway\]\.prize: .*sku/),
+    ])
+    const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))), cache: false })
+    const account = recording.accounts[0]!
+    let sku = 0
+    for (const page of [...account.activations, ...Object.values(account.entries).flat(), ...account.participants]) {
+      const answer = await ask(served, page.path, 'recorded-key-1')
+      expect(answer.text, page.path).toBe(JSON.stringify(page.body))
+      sku += answer.text.split('"sku"').length - 1
+    }
+    expect(sku).toBeGreaterThan(0)
+    // Fields the upstream sent as the emulator would still follow the clock: before a giveaway's first
+    // entry, its entries page is empty; the unknown field of an activation would stay as sent.
+    const giveaway = Object.keys(account.entries).find(
+      (id) => (account.entries[id]![0]!.body as any).entries[0]?.loyaltyTier === 'gold',
+    )!
+    const first = (account.entries[giveaway]![0]!.body as any).entries[0].enteredAt.iso as string
+    served.clock.set(new Date(Date.parse(first) - 1).toISOString())
+    const before = JSON.parse((await ask(served, `/activations/${giveaway}`, 'recorded-key-1')).text)
+    expect(before.entries).toEqual([])
+    served.close()
+  }, 120_000)
+
+  it('is dumped and reloaded byte for byte', async () => {
+    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
+    upstream.close()
+    for (const [kind, record] of recordsOf(recording)) if (kind === 'participant') record.segment = 'vip'
+    const { dump } = worldFromRecording(recording)
+    const once = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(dump))), cache: false })
+    const text = [...worldDumpChunks(once.db, once.scenario, once.clock.now())].join('')
+    const twice = await createEmulator({ data: JSON.parse(text), cache: false })
+    expect([...worldDumpChunks(twice.db, twice.scenario, twice.clock.now())].join('')).toBe(text)
+    expect(text).toContain('"segment":"vip"')
+    once.close()
+    twice.close()
+  }, 60_000)
+
+  it('takes other settings from a scenario that extends it, and refuses one that adds activations', async () => {
+    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
+    upstream.close()
+    const { dump } = worldFromRecording(recording)
+    const data = JSON.parse(JSON.stringify(dump))
+    const slow = await createEmulator({
+      data,
+      scenario: {
+        extends: 'recorded',
+        name: 'recorded-no-premium',
+        description: 'the recording, premium off',
+        accounts: [{ name: 'recorded-1', premium: false, apiKeys: ['mine'] }],
+        endpoints: { defaultLimits: { entries: 5 } },
+      },
+      cache: false,
+    })
+    expect((await ask(slow, '/experience/participants', 'mine')).status).toBe(403)
+    const id = Object.keys(recording.accounts[0]!.entries)[0]!
+    const page = JSON.parse((await ask(slow, `/activations/${id}`, 'mine')).text)
+    expect(page.entries.length).toBeLessThanOrEqual(5)
+    slow.close()
+    await expect(
+      createEmulator({
+        data,
+        scenario: {
+          extends: 'recorded',
+          name: 'more',
+          description: 'more',
+          accounts: [{ name: 'recorded-1', activations: [{ type: 'map', state: 'running' }] }],
+        },
+        cache: false,
+      }),
+    ).rejects.toThrow(/accounts\[0\]\.activations: a dumped or recorded world's activations are its records/)
+    await expect(
+      createEmulator({ data, scenario: { extends: 'default', name: 'x', description: 'x' }, cache: false }),
+    ).rejects.toThrow(/it extends "default", but the world it is applied to is the scenario "recorded"/)
+  }, 60_000)
+})
