@@ -6,7 +6,7 @@ import { worldFromRecording } from '../../src/world/from-recording.js'
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../src/world/recording.js'
 import { TYPE_RULES } from '../../src/contract/type-rules.js'
 import { FILTER_TYPES } from '../../src/contract/enums.js'
-import { NOW_ISO } from '../support/api.js'
+import { call, NOW_ISO } from '../support/api.js'
 
 // A built-in scenario recorded from an emulator, then served from the recorded world: every page the
 // recording read, and every filter of every endpoint, must come back byte for byte.
@@ -290,4 +290,43 @@ describe('a recording with what the emulator does not know', () => {
       createEmulator({ data, scenario: { extends: 'default', name: 'x', description: 'x' }, cache: false }),
     ).rejects.toThrow(/it extends "default", but the world it is applied to is the scenario "recorded"/)
   }, 60_000)
+})
+
+describe('a recorded world, live', () => {
+  it('gives running activations of every type new entries made from the set-up it inferred', async () => {
+    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO, cache: false })
+    const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
+    upstream.close()
+    const { dump } = worldFromRecording(recording)
+    const live = await createEmulator({
+      data: JSON.parse(JSON.stringify(dump)),
+      scenario: { extends: 'recorded', name: 'recorded-live', description: 'live', live: { entriesPerHour: 30 } },
+      live: true,
+      cache: false,
+    })
+    const running = JSON.parse((await ask(live, '/activations/list?state=running&limit=100', 'recorded-key-1')).text)
+      .activations as Array<{ id: string; type: string }>
+    expect(new Set(running.map((a) => a.type)).size).toBeGreaterThan(5)
+    const count = async (id: string) => {
+      const items: unknown[] = []
+      let next: string | null = null
+      do {
+        const body: { entries: unknown[]; next: string | null } = JSON.parse(
+          (await ask(live, `/activations/${id}?limit=1000${next ? `&next=${next}` : ''}`, 'recorded-key-1')).text,
+        )
+        items.push(...body.entries)
+        next = body.next
+      } while (next)
+      return items.length
+    }
+    const before = await Promise.all(running.map((a) => count(a.id)))
+    live.clock.advance('3h')
+    const after = await Promise.all(running.map((a) => count(a.id)))
+    const grown = running.filter((_, i) => after[i]! > before[i]!).map((a) => a.type)
+    expect(grown.length).toBeGreaterThan(running.length / 2)
+    // Every new entry still has its type's shape (call() checks each answer against the OpenAPI document).
+    for (const a of running)
+      expect((await call(live, `/activations/${a.id}?limit=1000`, 'recorded-key-1')).status).toBe(200)
+    live.close()
+  }, 120_000)
 })
