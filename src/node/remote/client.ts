@@ -55,6 +55,8 @@ export type RemoteClient = {
    */
   request(path: string, init?: RemoteRequestInit): Promise<RemoteAnswer>
   stats(): RemoteStats
+  /** The base URL requests go to, without a trailing slash. */
+  readonly baseUrl: string
 }
 
 const RETRIED_STATUSES = new Set([500, 502, 503, 504])
@@ -223,7 +225,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     }
   }
 
-  return { request, stats: () => ({ ...stats }) }
+  return { request, stats: () => ({ ...stats }), baseUrl: base }
 }
 
 /** The base URL without its trailing slash, checked. */
