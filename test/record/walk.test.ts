@@ -143,6 +143,19 @@ describe('recordAccounts', () => {
     expect(remote.stats()).toMatchObject({ retries: 3, waits: 1 })
   })
 
+  it('walks the lists of different activations side by side, as many at once as the client allows', async () => {
+    const { url, maxInFlight } = await serve({ delayMs: 20 })
+    const options = { apiKeys: KEYS, limits: LIMITS }
+    await recordAccounts({ client: client(url, { concurrency: 3 }), ...options, checkpoint: join(dir, 'a') })
+    expect(maxInFlight()).toBe(3)
+    const recording = await recordAccounts({
+      client: client(url, { concurrency: 1 }),
+      ...options,
+      checkpoint: join(dir, 'b'),
+    })
+    expect(recording.accounts).toEqual(expectedAccounts(LIMITS))
+  })
+
   it('resumes after being killed halfway, asking no page twice, and records what a clean run records', async () => {
     const { url, requests } = await serve({ delayMs: 20 })
     const checkpoint = join(dir, 'ckpt')

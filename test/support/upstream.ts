@@ -405,6 +405,8 @@ export type Upstream = {
   url: string
   /** Every request received, in order: the key sent, the path with its query, the status answered (0 until answered). */
   requests: Array<{ key: string | null; path: string; status: number }>
+  /** The most requests the upstream was answering at once. */
+  maxInFlight(): number
   /** How many times `path` was asked (with `key`, if given). */
   count(path: string, key?: string): number
   close(): Promise<void>
@@ -567,12 +569,16 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   const accounts = accountsOf(options)
   const requests: Upstream['requests'] = []
   const asked = new Map<string, number>()
+  let inFlight = 0
+  let most = 0
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/'
     const auth = req.headers.authorization ?? null
     const key = auth?.startsWith('Api-Key ') ? auth.slice('Api-Key '.length) : null
     const seen = { key, path, status: 0 }
     requests.push(seen)
+    most = Math.max(most, ++inFlight)
+    res.on('close', () => inFlight--)
     const n = requests.length
     const times = (asked.get(path) ?? 0) + 1
     asked.set(path, times)
@@ -607,6 +613,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   return {
     url,
     requests,
+    maxInFlight: () => most,
     count: (path, key) => requests.filter((r) => r.path === path && (key === undefined || r.key === key)).length,
     close: () =>
       new Promise((resolve) => {
