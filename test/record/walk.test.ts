@@ -210,7 +210,7 @@ describe('recordAccounts', () => {
     const controller = new AbortController()
     const checkpoint = join(dir, 'ckpt')
     const run = recordAccounts({
-      client: client(url, { signal: controller.signal }),
+      client: client(url),
       apiKeys: KEYS,
       limits: LIMITS,
       checkpoint,
@@ -219,6 +219,26 @@ describe('recordAccounts', () => {
     })
     await expect(run).rejects.toBeInstanceOf(RecordInterruptedError)
     expect(checkpointPages(checkpoint)).toHaveLength(3)
+  })
+
+  it('stops at once on its signal, even in the middle of a 429 wait', async () => {
+    const { url } = await serve({ rateLimitAt: [2, 3, 4, 5] })
+    const controller = new AbortController()
+    const remote = createRemoteClient({
+      baseUrl: url,
+      rps: Infinity,
+      onEvent: (e) => e.type === 'wait' && controller.abort(),
+    })
+    const start = Date.now()
+    const run = recordAccounts({
+      client: remote,
+      apiKeys: KEYS,
+      limits: LIMITS,
+      checkpoint: join(dir, 'c'),
+      signal: controller.signal,
+    })
+    await expect(run).rejects.toBeInstanceOf(RecordInterruptedError)
+    expect(Date.now() - start).toBeLessThan(500)
   })
 
   it('refuses to resume a checkpoint made for another URL, other keys or other limits', async () => {

@@ -49,7 +49,7 @@ export type RecordOptions = {
   checkpoint: string
   /** Go on with the checkpoint if it exists (it must have been made for the same URL, keys and limits). */
   resume?: boolean
-  /** Stops the recording (Ctrl-C): recordAccounts then rejects with a RecordInterruptedError. */
+  /** Stops the recording (Ctrl-C), its requests in flight and its waits: recordAccounts then rejects with a RecordInterruptedError. */
   signal?: AbortSignal
   onProgress?: (progress: RecordProgress) => void
 }
@@ -237,6 +237,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
 
   let stopped = false
   let failure: unknown = null
+  // Aborted on the caller's signal or on the first failure: every request in flight or waiting (a 429's minute) stops.
+  const stop = new AbortController()
 
   /** Walks one chain to its end from where it stands. */
   async function walkChain(account: number, kind: ChainKind, id?: string): Promise<void> {
@@ -246,7 +248,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     const seen = new Set(chain.pages.map((page) => (page.body as { next: unknown }).next))
     for (let path = nextPath(chain, kind, id, limits); path !== null; path = nextPath(chain, kind, id, limits)) {
       if (stopped) return
-      const answer = await client.request(path, { apiKey })
+      const answer = await client.request(path, { apiKey, signal: stop.signal })
       const what = `Failed to record ${path} of account ${account + 1}`
       const page: CheckpointPage = {
         account,
@@ -311,13 +313,16 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     const tracked = task.catch((error: unknown) => {
       if (!stopped) failure = error
       stopped = true
+      stop.abort(error)
     })
     running.add(tracked)
     void tracked.finally(() => running.delete(tracked))
   }
   const onAbort = () => {
     stopped = true
+    stop.abort(signal?.reason)
   }
+  if (signal?.aborted) onAbort()
   signal?.addEventListener('abort', onAbort, { once: true })
 
   try {

@@ -41,6 +41,8 @@ export type RemoteRequestInit = {
   method?: string
   /** Returns the first answer as is: no retry, no wait on 429. */
   raw?: boolean
+  /** Stops this request (as well as the client's signal). */
+  signal?: AbortSignal
 }
 
 /** Counts of what a client did. */
@@ -78,7 +80,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const rps = options.rps ?? 10
   const retries = options.retries ?? 5
   const retryDelayMs = options.retryDelayMs ?? 500
-  const signal = options.signal
+  const clientSignal = options.signal
   const doFetch = options.fetch ?? globalThis.fetch
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`concurrency must be a whole number from 1, got ${concurrency}`)
@@ -93,7 +95,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   // The concurrency limit: `active` requests hold a slot; the others queue in order.
   let active = 0
   const queue: Array<() => void> = []
-  async function acquire(): Promise<void> {
+  async function acquire(signal: AbortSignal | undefined): Promise<void> {
     if (active < concurrency) {
       active++
       return
@@ -125,7 +127,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   // After a 429, nobody asks before this instant.
   let pausedUntil = 0
 
-  async function whenAllowed(): Promise<void> {
+  async function whenAllowed(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const now = Date.now()
       if (pausedUntil > now) {
@@ -148,7 +150,12 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     }
   }
 
-  async function once(url: string, method: string, headers: Record<string, string>): Promise<RemoteAnswer> {
+  async function once(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteAnswer> {
     let response: Response
     try {
       response = await doFetch(url, { method, headers, signal: signal ?? null })
@@ -182,19 +189,21 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     if (init.authorization !== undefined) headers['authorization'] = init.authorization
     else if (init.apiKey !== undefined) headers['authorization'] = `Api-Key ${init.apiKey}`
     const what = `${method} ${path}`
+    const signal =
+      init.signal && clientSignal ? AbortSignal.any([clientSignal, init.signal]) : (init.signal ?? clientSignal)
 
-    await acquire()
+    await acquire(signal)
     try {
       let attempt = 0
       for (;;) {
         if (signal?.aborted) throw abortReason(signal)
-        await whenAllowed()
+        await whenAllowed(signal)
         attempt++
         stats.requests++
         emit({ type: 'request', method, path, attempt })
         let reason: string
         try {
-          const answer = await once(url, method, headers)
+          const answer = await once(url, method, headers, signal)
           if (init.raw) return answer
           if (answer.status === 429) {
             const seconds = retrySeconds(answer)
