@@ -527,7 +527,12 @@ function answer(
     return Number.isInteger(n) && n >= 1 && n <= max ? n : null
   }
   const next = query.get('next')
-  const segments = url.pathname.split('/').slice(1).map(decodeURIComponent)
+  let segments: string[]
+  try {
+    segments = url.pathname.split('/').slice(1).map(decodeURIComponent)
+  } catch {
+    return [400, { error: `Malformed path: ${url.pathname}` }]
+  }
   if (segments[0] === 'activations' && segments[1] === 'list' && segments.length === 2) {
     const limit = limitOf(100, 20)
     if (limit === null) return [400, { error: `Invalid limit: ${query.get('limit')}` }]

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+
 // The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
 // rate, a pause for everyone when the upstream answers 429, and retries with backoff when an answer
 // is lost (5xx, a dropped connection, a body cut short). Every wait can be cut by the abort signal.
@@ -86,8 +88,9 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     throw new Error(`concurrency must be a whole number from 1, got ${concurrency}`)
   }
   if (!(rps > 0)) throw new Error(`rps must be a number above 0 (Infinity for no limit), got ${rps}`)
-  if (!Number.isInteger(retries) || retries < 0)
+  if (!Number.isInteger(retries) || retries < 0) {
     throw new Error(`retries must be a whole number from 0, got ${retries}`)
+  }
 
   const stats: RemoteStats = { requests: 0, retries: 0, waits: 0, waitedMs: 0 }
   const emit = (event: RemoteEvent) => options.onEvent?.(event)
@@ -189,10 +192,14 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     if (init.authorization !== undefined) headers['authorization'] = init.authorization
     else if (init.apiKey !== undefined) headers['authorization'] = `Api-Key ${init.apiKey}`
     const what = `${method} ${path}`
-    const signal =
-      init.signal && clientSignal ? AbortSignal.any([clientSignal, init.signal]) : (init.signal ?? clientSignal)
+    const { signal, unlink } = linkSignals(clientSignal, init.signal)
 
-    await acquire(signal)
+    try {
+      await acquire(signal)
+    } catch (error) {
+      unlink()
+      throw error
+    }
     try {
       let attempt = 0
       for (;;) {
@@ -230,11 +237,38 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
         await sleep(delayMs, signal)
       }
     } finally {
+      unlink()
       release()
     }
   }
 
   return { request, stats: () => ({ ...stats }), baseUrl: base }
+}
+
+/**
+ * One signal that aborts when either does. Many requests wait on the same signal at once (each queued
+ * request listens to it): Node's warning of a listener leak past ten is lifted on the signals given.
+ */
+function linkSignals(
+  a: AbortSignal | undefined,
+  b: AbortSignal | undefined,
+): { signal: AbortSignal | undefined; unlink: () => void } {
+  for (const signal of [a, b]) if (signal) setMaxListeners(0, signal)
+  if (!a || !b) return { signal: a ?? b, unlink: () => {} }
+  const controller = new AbortController()
+  const onA = () => controller.abort(a.reason)
+  const onB = () => controller.abort(b.reason)
+  if (a.aborted) onA()
+  else if (b.aborted) onB()
+  a.addEventListener('abort', onA, { once: true })
+  b.addEventListener('abort', onB, { once: true })
+  return {
+    signal: controller.signal,
+    unlink: () => {
+      a.removeEventListener('abort', onA)
+      b.removeEventListener('abort', onB)
+    },
+  }
 }
 
 /** The base URL without its trailing slash, checked. */
