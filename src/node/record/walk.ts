@@ -1,6 +1,7 @@
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
 import {
+  CHECKPOINT_FORMAT,
   hashKeys,
   openCheckpoint,
   readCheckpoint,
@@ -216,7 +217,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   } else {
     writer = openCheckpoint(
       checkpoint,
-      { format: 'activation-emulator/record-checkpoint@1', from, keys, limits, startedAt },
+      { format: CHECKPOINT_FORMAT, from, keys, limits, startedAt },
       options.resume === true,
     )
   }
