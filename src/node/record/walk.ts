@@ -286,7 +286,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
           if (typeof itemId !== 'string' || itemId === '') throw new Error(`${what}: an activation has no id`)
         }
       }
-      writer.append(page)
+      writer.append(page, answer.text)
       const known = new Set(state.listed.keys())
       take(page)
       if (kind === 'activations') {
