@@ -221,7 +221,8 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
             continue
           }
           if (RETRIED_STATUSES.has(answer.status)) reason = `status ${answer.status}`
-          else if (method !== 'HEAD' && answer.body === undefined) {
+          // A body cut short or garbled on the way; an error's body (a proxy's HTML page) is the caller's to judge.
+          else if (method !== 'HEAD' && answer.body === undefined && answer.status < 400) {
             reason = `a body that is not JSON (${answer.text.length} characters, status ${answer.status})`
           } else return answer
         } catch (error) {
