@@ -9,7 +9,7 @@ import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync
 export const CHECKPOINT_FORMAT = 'activation-emulator/record-checkpoint@1'
 
 /** The lists a recording walks; `id` names the activation of the per-activation ones. */
-export type ChainKind = 'activations' | 'entries' | 'completed' | 'winners' | 'participants'
+export type ChainKind = 'activations' | 'states' | 'entries' | 'completed' | 'winners' | 'participants'
 
 /** What a checkpoint is of: two recordings may share a checkpoint only when these are equal. */
 export type CheckpointHeader = {

@@ -68,8 +68,10 @@ export class RecordInterruptedError extends Error {
 
 const COMPLETED_TYPES = new Set(['trivia', 'pickem', 'scavenger'])
 const WINNER_TYPES = new Set(['trivia', 'pickem'])
+const STATES = ['not_started', 'running', 'ended'] as const
 const ITEMS: Record<ChainKind, string> = {
   activations: 'activations',
+  states: 'activations',
   entries: 'entries',
   completed: 'entries',
   winners: 'entries',
@@ -87,6 +89,8 @@ type AccountState = {
   entries: Map<string, Chain>
   completed: Map<string, Chain>
   winners: Map<string, Chain>
+  /** The activations list of each state (`id` names the state), which tells the instant the upstream stands at. */
+  states: Map<string, Chain>
   participants: Chain
 }
 
@@ -107,6 +111,8 @@ function firstPath(kind: ChainKind, id: string | undefined, limits: RecordLimits
   switch (kind) {
     case 'activations':
       return `/activations/list?limit=${limits.activations}`
+    case 'states':
+      return `/activations/list?state=${id ?? ''}&limit=${limits.activations}`
     case 'entries':
       return `${activation}?limit=${limits.entries}`
     case 'completed':
@@ -162,6 +168,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     entries: new Map(),
     completed: new Map(),
     winners: new Map(),
+    states: new Map(),
     participants: newChain(),
   }))
 
@@ -329,6 +336,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   try {
     for (current = 0; current < apiKeys.length && !stopped; current++) {
       start(walkChain(current, 'activations'))
+      for (const state of STATES) start(walkChain(current, 'states', state))
       for (const id of states[current]!.listed.keys()) start(walkActivation(current, id))
       start(walkChain(current, 'participants'))
       while (running.size > 0) await Promise.all([...running])
@@ -354,6 +362,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       participants: state.participants.pages,
       completed: pick(state.completed),
       winners: pick(state.winners),
+      states: Object.fromEntries(STATES.map((s) => [s, state.states.get(s)?.pages ?? []])),
     }
   })
   return {
