@@ -12,6 +12,7 @@ export type {
   EndpointOptions,
   FaultDecision,
   HandlerContext,
+  ListOrder,
   RequestRecord,
   UnsupportedFilter,
 } from './context.js'

@@ -57,6 +57,10 @@ function expand(input: unknown, chain: string[], source: string): unknown {
       ...base.endpoints,
       ...changes.endpoints,
       defaultLimits: { ...base.endpoints?.defaultLimits, ...changes.endpoints?.defaultLimits },
+      // Only when either sets it, so that a scenario without it reads as before.
+      ...(base.endpoints?.order || changes.endpoints?.order
+        ? { order: { ...base.endpoints?.order, ...changes.endpoints?.order } }
+        : {}),
     },
     faults: { ...base.faults, ...changes.faults },
   }
