@@ -127,9 +127,9 @@ function worldOf(draw: Draw): WorldDump {
   for (const a of world.activations) {
     if (a.account !== 'hand') continue
     const { start, length, createdBefore } = draw.activations[i]!
-    if (!draw.kept[i]) dropped.add(a.id)
     renamed.set(a.id, draw.ids[i]!)
     a.id = draw.ids[i]!
+    if (!draw.kept[i]) dropped.add(a.id)
     a.startTime = at(start)
     a.endTime = at(new Date(Date.parse(start) + length).toISOString())
     a.createdAt = at(new Date(Date.parse(start) - createdBefore).toISOString())
