@@ -326,3 +326,213 @@ describe('order: activations oldest-first, participants newest-first', () => {
     },
   )
 })
+
+describe('order: the cursor under a reversed order', () => {
+  let world: WorldDump
+  let reversed: Emulator
+  beforeAll(async () => {
+    world = structuredClone(base)
+    // One participant of the account whose entries are gone: known, but never entered, so on no page.
+    const gone = world.entries.find((e) =>
+      world.participants.some((p) => p.id === e.participantId && p.account === 'hand'),
+    )!
+    world.entries = world.entries.filter((e) => e.participantId !== gone.participantId)
+    reversed = await createEmulator({ data: world, now: NOW_ISO, order: REVERSED })
+  })
+
+  it('answers 400 to a next that names no item of the list, as the default order does', async () => {
+    const otherActivation = world.activations.find((a) => a.account === 'other')!.id
+    const entered = new Set(world.entries.map((e) => e.participantId))
+    const otherParticipant = world.participants.find((p) => p.account === 'other' && entered.has(p.id))!.id
+    const neverEntered = world.participants.find((p) => p.account === 'hand' && !entered.has(p.id))!.id
+    expect(world.participants.find((p) => p.id === otherParticipant)!.account).toBe('other')
+    for (const [path, what] of [
+      ['/activations/list?next=nope', 'activation'],
+      [`/activations/list?next=${otherActivation}`, 'activation'],
+      [`/activations/list?next=${otherActivation.toUpperCase()}`, 'activation'],
+      ['/experience/participants?next=nope', 'participant'],
+      [`/experience/participants?next=${otherParticipant}`, 'participant'],
+      [`/experience/participants?next=${neverEntered}`, 'participant'],
+    ] as const) {
+      expectError(
+        await call(reversed, path, KEY),
+        400,
+        new RegExp(`^next must be the next value of a previous page: no ${what} has the id `),
+      )
+    }
+  })
+
+  it('gives an empty page with next null for a participant who first entered after the clock (moved back between pages), as the default order does', async () => {
+    const plain = await createEmulator({ data: world, now: NOW_ISO })
+    const firsts = expectedParticipants(world, '9999-12-31T23:59:59.999Z', {})
+    const later = firsts.at(-1)!
+    const firstOf = (id: string) =>
+      world.entries
+        .filter((e) => e.participantId === id)
+        .map((e) => e.enteredAt.iso)
+        .sort()[0]!
+    // The clock just before the last participant's first entry: they have not entered yet.
+    const now = new Date(Date.parse(firstOf(later)) - 1).toISOString()
+    for (const emulator of [plain, reversed]) {
+      emulator.set({ now })
+      const answer = await call(emulator, `/experience/participants?next=${later}`, KEY)
+      expect(answer.status).toBe(200)
+      expect(answer.body).toEqual({ participants: [], next: null })
+    }
+    // One who has entered by then: the walk goes on from them, each way.
+    const earlier = expectedParticipants(world, now, {})
+    expect(earlier.length).toBeGreaterThan(2)
+    const middle = earlier[Math.floor(earlier.length / 2)]!
+    const forward = await call(plain, `/experience/participants?next=${middle}&limit=100`, KEY)
+    expect(forward.body.participants.map((p: { id: string }) => p.id)).toEqual(earlier.slice(earlier.indexOf(middle)))
+    const backward = await call(reversed, `/experience/participants?next=${middle}&limit=100`, KEY)
+    expect(backward.body.participants.map((p: { id: string }) => p.id)).toEqual(
+      [...earlier].reverse().slice(earlier.length - 1 - earlier.indexOf(middle)),
+    )
+  })
+
+  it('leaves entries and /activations/latest as they are', async () => {
+    const plain = await createEmulator({ data: world, now: NOW_ISO })
+    reversed.set({ now: NOW_ISO })
+    const paths = [
+      '/activations/latest',
+      '/activations/latest?limit=2',
+      ...world.activations.filter((a) => a.account === 'hand').map((a) => `/activations/${a.id}?limit=3`),
+    ]
+    for (const path of paths)
+      expect((await call(reversed, path, KEY)).text, path).toBe((await call(plain, path, KEY)).text)
+  })
+})
+
+describe('order: a page of a reversed list costs O(limit)', () => {
+  it('reads about limit items of the indexed list, never the whole list, for each filter bounded by binary search', async () => {
+    const emulator = await createEmulator({
+      scenario: {
+        name: 'wide',
+        description: 'Many activations and participants in one account',
+        seed: 3,
+        accounts: [
+          {
+            name: 'wide',
+            apiKeys: [KEY],
+            people: 3000,
+            activations: [
+              { type: 'form', state: 'ended', count: 500, entries: 0 },
+              { type: 'form', state: 'running', count: 500, entries: 0 },
+              { type: 'form', state: 'not_started', count: 500, entries: 0 },
+              { type: 'giveaway', state: 'running', entries: 2000, replays: 0 },
+            ],
+          },
+        ],
+      },
+      now: NOW_ISO,
+      order: REVERSED,
+    })
+    const index = emulator.db.index as unknown as Record<string, (account: string) => readonly unknown[]>
+    let reads = 0
+    const counted = (list: readonly unknown[]) =>
+      new Proxy(list, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++
+          return Reflect.get(target, key, receiver) as unknown
+        },
+      })
+    for (const name of ['activationsOf', 'participantsOf']) {
+      const read = index[name]!.bind(emulator.db.index)
+      index[name] = (account) => counted(read(account))
+    }
+    const activations = emulator.db.index.activationsOf('wide')
+    const participants = emulator.db.index.participantsOf('wide')
+    expect(activations.length).toBeGreaterThan(1500)
+    expect(participants.length).toBeGreaterThan(1500)
+    // The day on which most activations start.
+    const perDay = new Map<string, number>()
+    for (const a of activations) {
+      const day = (a as StoredActivation).startTime.iso.slice(0, 10)
+      perDay.set(day, (perDay.get(day) ?? 0) + 1)
+    }
+    const busiest = [...perDay].sort(([, a], [, b]) => b - a)[0]![0]
+    const limit = 10
+    // The binary searches of one page: a few, each of about log2(n) reads.
+    const bound = (n: number) => limit + 1 + 5 * Math.ceil(Math.log2(n + 1))
+    const cases = [
+      ['/activations/list', activations.length, 'activations'],
+      ['/activations/list?state=not_started', activations.length, 'activations'],
+      ['/activations/list?state=ended', activations.length, 'activations'],
+      [`/activations/list?start_date=${busiest}`, activations.length, 'activations'],
+      ['/experience/participants', participants.length, 'participants'],
+      ['/experience/participants?start_date=2026-05-20', participants.length, 'participants'],
+      ['/experience/participants?end_date=2026-05-25', participants.length, 'participants'],
+      ['/experience/participants?start_date=2026-05-10&end_date=2026-05-25', participants.length, 'participants'],
+    ] as const
+    for (const [path, n, member] of cases) {
+      const join = path.includes('?') ? '&' : '?'
+      // The first page, then a page from the middle of the list (its cursor found by binary search).
+      reads = 0
+      const first = await call(emulator, `${path}${join}limit=${limit}`, KEY)
+      expect(first.status, first.text).toBe(200)
+      expect(first.body[member].length, path).toBe(limit)
+      expect(reads, `${path}: ${reads} reads of ${n}`).toBeLessThanOrEqual(bound(n))
+      reads = 0
+      const second = await call(emulator, `${path}${join}limit=${limit}&next=${first.body.next}`, KEY)
+      expect(second.body[member].length, path).toBe(limit)
+      expect(reads, `${path} (second page): ${reads} reads of ${n}`).toBeLessThanOrEqual(bound(n))
+    }
+  })
+})
+
+describe('order: the option', () => {
+  const small: ScenarioInput = {
+    name: 'small',
+    description: 'One small account',
+    seed: 1,
+    accounts: [{ name: 'hand', apiKeys: [KEY], people: 10, activations: [{ type: 'map', state: 'running' }] }],
+  }
+
+  it('defaults to activations newest-first and participants oldest-first', async () => {
+    const emulator = await createEmulator({ scenario: small, now: NOW_ISO })
+    expect(emulator.options.order).toEqual({ activations: 'newest-first', participants: 'oldest-first' })
+  })
+
+  it("is taken from the scenario's endpoints, merged with an extended scenario's, and each list's from the option first", async () => {
+    const fromScenario = await createEmulator({
+      scenario: { ...small, endpoints: { order: { activations: 'oldest-first' } } },
+      now: NOW_ISO,
+    })
+    expect(fromScenario.options.order).toEqual({ activations: 'oldest-first', participants: 'oldest-first' })
+    const both = await createEmulator({
+      scenario: { ...small, endpoints: { order: { activations: 'oldest-first' } } },
+      order: { participants: 'newest-first' },
+      now: NOW_ISO,
+    })
+    expect(both.options.order).toEqual({ activations: 'oldest-first', participants: 'newest-first' })
+    const overridden = await createEmulator({
+      scenario: { ...small, endpoints: { order: { activations: 'oldest-first' } } },
+      order: { activations: 'newest-first' },
+      now: NOW_ISO,
+    })
+    expect(overridden.options.order.activations).toBe('newest-first')
+    const extended = await createEmulator({
+      scenario: {
+        extends: 'empty',
+        name: 'empty-reversed',
+        description: 'empty, participants newest first',
+        endpoints: { order: { participants: 'newest-first' } },
+      },
+      now: NOW_ISO,
+    })
+    expect(extended.options.order).toEqual({ activations: 'newest-first', participants: 'newest-first' })
+  })
+
+  it('refuses a value it does not know with a message naming the option', async () => {
+    await expect(createEmulator({ scenario: small, order: { activations: 'sideways' as never } })).rejects.toThrow(
+      /Invalid createEmulator options:\n {2}order\.activations: .*"newest-first".*"oldest-first"/,
+    )
+    await expect(createEmulator({ scenario: small, order: { entries: 'newest-first' } as never })).rejects.toThrow(
+      /order: .*entries/,
+    )
+    await expect(
+      createEmulator({ scenario: { ...small, endpoints: { order: { participants: 'random' as never } } } }),
+    ).rejects.toThrow(/endpoints\.order\.participants/)
+  })
+})
