@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FILTER_TYPES, STATES } from '../../src/contract.js'
+import { STATES } from '../../src/contract.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../../src/contract/stored-records.js'
 import {
   createEmulator,
@@ -151,8 +151,12 @@ function worldOf(draw: Draw): WorldDump {
 
 // --- The expected lists, by a plain scan ---------------------------------------------------------
 
-type ActivationFilter = { state?: (typeof STATES)[number]; types: string[]; day?: string }
-type ParticipantFilter = { start?: string; end?: string; since?: string }
+type ActivationFilter = {
+  state?: (typeof STATES)[number] | undefined
+  types: readonly string[]
+  day?: string | undefined
+}
+type ParticipantFilter = { start?: string | undefined; end?: string | undefined; since?: string | undefined }
 
 /** The account's activations the filter selects at `now`, in the default order (startTime newest first, then id). */
 function expectedActivations(world: WorldDump, now: string, f: ActivationFilter): string[] {
@@ -256,7 +260,7 @@ describe('order: activations oldest-first, participants newest-first', () => {
       const activationFilter: fc.Arbitrary<ActivationFilter> = fc.record({
         state: sometimes(fc.constantFrom(...STATES)),
         types: fc.oneof(
-          { weight: 2, arbitrary: fc.constant([]) },
+          { weight: 2, arbitrary: fc.constant([] as string[]) },
           { weight: 1, arbitrary: fc.subarray(['giveaway', 'map', 'form', 'artwall', 'bracket'], { maxLength: 3 }) },
         ),
         day: sometimes(fc.constantFrom(...DAYS)),
