@@ -12,7 +12,6 @@ export type {
   EndpointOptions,
   FaultDecision,
   HandlerContext,
-  ListOrder,
   RequestRecord,
   UnsupportedFilter,
 } from './context.js'

@@ -17,7 +17,7 @@ export type { EmulatorOptions, EmulatorSettings } from './emulator/emulator-opti
 export type { FaultRule, FaultRuleInput } from './emulator/fault-rules.js'
 export type { Added, NewActivation } from './world/add-data.js'
 export { EmulatorError, type EmulatorErrorCode } from './contract/emulator-error.js'
-export type { AccountSettings, EndpointName, EndpointOptions, ListOrder, UnsupportedFilter } from '../handlers/index.js'
+export type { AccountSettings, EndpointName, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 export type { Clock } from './time/clock.js'
 export type { Database } from './store/database.js'
 export type { Journal, JournalEntry } from './emulator/journal.js'

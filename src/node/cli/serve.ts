@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8'
-import type { ListOrder } from '../../../handlers/index.js'
+import type { ListOrder } from '../../../handlers/context.js'
 import { createEmulatorWith } from '../../emulator/emulator.js'
 import { serve } from '../server.js'
 import { cachedWorldsWrittenLater } from '../world-cache.js'
