@@ -85,6 +85,10 @@ function merged(base: Scenario, extension: ScenarioExtension): unknown {
       ...base.endpoints,
       ...changes.endpoints,
       defaultLimits: { ...base.endpoints?.defaultLimits, ...changes.endpoints?.defaultLimits },
+      // Only when either sets it, so that a scenario without it reads as before.
+      ...(base.endpoints?.order || changes.endpoints?.order
+        ? { order: { ...base.endpoints?.order, ...changes.endpoints?.order } }
+        : {}),
     },
     faults: { ...base.faults, ...changes.faults },
   }
