@@ -50,6 +50,7 @@ function pagesOf(accounts: RecordedAccount[]): string[] {
   return accounts.flatMap((account) =>
     [
       ...account.activations,
+      ...Object.values(account.states ?? {}).flat(),
       ...Object.values(account.entries).flat(),
       ...Object.values(account.completed).flat(),
       ...Object.values(account.winners).flat(),

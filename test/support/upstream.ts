@@ -18,6 +18,17 @@ const at = (iso: string): DateObject => ({ iso, ts: Math.floor(Date.parse(iso) /
 export const PREMIUM_KEY = 'key-premium'
 /** The other account's key (participants answer 403). */
 export const BASIC_KEY = 'key-basic'
+/** The instant the upstream stands at: the `state` filter of its activations list reads it. */
+export const UPSTREAM_NOW = '2026-06-01T12:00:00.000Z'
+
+const STATES = ['not_started', 'running', 'ended'] as const
+
+/** An activation's state at UPSTREAM_NOW. */
+function stateOf(a: Json): string {
+  const iso = (d: unknown) => (typeof d === 'string' ? d : String((d as Json)['iso']))
+  if (iso(a['startTime']) > UPSTREAM_NOW) return 'not_started'
+  return iso(a['endTime']) <= UPSTREAM_NOW ? 'ended' : 'running'
+}
 
 type Person = { id: string; email: string; firstName: string; lastName: string; extras: Json[] }
 
@@ -536,7 +547,11 @@ function answer(
   if (segments[0] === 'activations' && segments[1] === 'list' && segments.length === 2) {
     const limit = limitOf(100, 20)
     if (limit === null) return [400, { error: `Invalid limit: ${query.get('limit')}` }]
-    const got = page(account.activations, limit, next)
+    const state = query.get('state')
+    if (state !== null && !(STATES as readonly string[]).includes(state))
+      return [400, { error: `Invalid state: ${state}` }]
+    const listed = state === null ? account.activations : account.activations.filter((a) => stateOf(a) === state)
+    const got = page(listed, limit, next)
     if (!got) return [400, { error: `Invalid next: ${next}` }]
     return [200, { activations: got.items, next: got.next }]
   }
@@ -676,6 +691,9 @@ export function expectedAccounts(
       participants: account.participants ? walk('/experience/participants', '', limits.participants, ask) : [],
       completed,
       winners,
+      states: Object.fromEntries(
+        STATES.map((state) => [state, walk('/activations/list', `state=${state}&`, limits.activations, ask)]),
+      ),
     }
   })
 }
