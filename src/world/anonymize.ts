@@ -511,9 +511,15 @@ class Fakes {
 
   private drawPerson(key: string, used: Set<string>): FakePerson {
     const faker = this.at('person', key)
+    // Neither name is the person's own, and the two together are nobody's recorded name.
+    const own = this.recorded.people.get(key)!
+    const taken = (first: string, last: string) =>
+      has(own.firstNames, first) ||
+      has(own.lastNames, last) ||
+      this.recorded.fullNames.has(lookupKey(`${first} ${last}`))
     let firstName = faker.person.firstName()
     let lastName = faker.person.lastName()
-    for (let i = 0; i < TRIES && this.recorded.fullNames.has(lookupKey(`${firstName} ${lastName}`)); i++) {
+    for (let i = 0; i < TRIES && taken(firstName, lastName); i++) {
       firstName = faker.person.firstName()
       lastName = faker.person.lastName()
     }
@@ -631,6 +637,9 @@ class Fakes {
 }
 
 const byFirst = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Whether `names` holds `name`, case aside. */
+const has = (names: Set<string>, name: string): boolean => [...names].some((n) => lookupKey(n) === lookupKey(name))
 
 function slug(text: string): string {
   return text
