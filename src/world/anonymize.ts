@@ -465,9 +465,9 @@ class Fakes {
       const real = recorded.people.get(key)!
       const fake = this.people.get(key)!
       const own = new Map<string, string>()
+      // The first fake given to a string stays: a name that is both the person's first and last is their fake first name.
       const add = (from: string, to: string) => {
-        own.set(lookupKey(from), to)
-        own.set(wordsKey(from), to)
+        for (const key of [lookupKey(from), wordsKey(from)]) if (!own.has(key)) own.set(key, to)
       }
       for (const first of real.firstNames) add(first, fake.firstName)
       for (const last of real.lastNames) add(last, fake.lastName)

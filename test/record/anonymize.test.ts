@@ -411,3 +411,158 @@ describe('anonymizeRecording over a recorded world (undocumented-types, with fie
     expect([...personalStrings(recording).emails].filter((email) => occurs(email, json))).toEqual([])
   })
 })
+
+/** A name as people write theirs: common, short, with an apostrophe, an accent, a hyphen or a space, or made up. */
+const nameArb = fc.oneof(
+  fc.constantFrom('Mary', 'Lee', 'Al', "O'Brien", 'José', 'Anne-Marie', 'Smith', 'Van Dyke', 'Jo'),
+  fc.stringMatching(/^[A-Z][a-z]{1,8}$/),
+)
+const personArb = fc.record({
+  local: fc.stringMatching(/^[a-z][a-z0-9]{0,7}(\.[a-z]{1,5})?$/),
+  domain: fc.constantFrom('mail.test', 'example.com', 'club.example'),
+  firstName: nameArb,
+  lastName: nameArb,
+})
+const smallRecordingArb = fc
+  .record({
+    people: fc.uniqueArray(personArb, { minLength: 1, maxLength: 8, selector: (p) => `${p.local}@${p.domain}` }),
+    entries: fc.array(
+      fc.record({
+        who: fc.nat(),
+        activation: fc.nat({ max: 2 }),
+        upper: fc.boolean(),
+        note: fc.boolean(),
+        unknown: fc.boolean(),
+      }),
+      { maxLength: 20 },
+    ),
+    limit: fc.integer({ min: 1, max: 5 }),
+  })
+  .map(({ people, entries, limit }) => smallRecording(people, entries, limit))
+
+type SmallPerson = { local: string; domain: string; firstName: string; lastName: string }
+type SmallEntry = { who: number; activation: number; upper: boolean; note: boolean; unknown: boolean }
+
+/** A recording of three sign-up forms and the people who entered them, paged at `limit`, built by hand. */
+function smallRecording(people: SmallPerson[], entries: SmallEntry[], limit: number): Recording {
+  const date = (n: number) => ({
+    iso: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    ts: 1767225600 + n * 60,
+  })
+  const activations = [0, 1, 2].map((a) => ({
+    id: `Act${a}`,
+    type: 'form',
+    publicUrl: `https://club.example/form-${a}`,
+    title: `Form ${a}`,
+    description: 'Sign up.',
+    slug: `form-${a}`,
+    startTime: date(0),
+    endTime: date(100_000),
+    sponsorName: null,
+    sponsorUrl: null,
+    createdAt: date(0),
+    updatedAt: date(0),
+  }))
+  const paged = <T>(items: T[], path: string, member: string, extra: Obj = {}): RecordedPage[] => {
+    const pages: RecordedPage[] = []
+    for (let at = 0; at === 0 || at < items.length; at += limit) {
+      const next = at + limit < items.length ? `N${at + limit}` : null
+      pages.push({
+        path: `${path}?limit=${limit}${at ? `&next=N${at}` : ''}`,
+        status: 200,
+        body: { ...extra, [member]: items.slice(at, at + limit), next },
+      })
+    }
+    return pages
+  }
+  const byActivation: Obj[][] = [[], [], []]
+  const entered = new Set<number>()
+  entries.forEach((e, i) => {
+    const p = e.who % people.length
+    const person = people[p]!
+    entered.add(p)
+    const email = `${person.local}@${person.domain}`
+    const fullName = `${person.firstName} ${person.lastName}`
+    byActivation[e.activation]!.push({
+      id: `Ent${i}`,
+      email: e.upper ? email.toUpperCase() : email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      emailOptIn: e.upper,
+      extras: e.note ? [{ key: 'note', label: 'Note', type: 'text', value: `${fullName} wrote this` }] : [],
+      enteredAt: date(i + 1),
+      ...(e.unknown ? { meta: { who: [fullName, email.toUpperCase()], line: `mail ${email} now` } } : {}),
+    })
+  })
+  const participants = [...entered].sort().map((p, i) => {
+    const person = people[p]!
+    return {
+      id: `Par${p}`,
+      email: `${person.local}@${person.domain}`,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      extras: [],
+      activationsEntered: [],
+      firstEnteredAt: date(i),
+      alias: `${person.firstName}!`,
+    }
+  })
+  return {
+    format: RECORDING_FORMAT,
+    from: 'https://api.club.example',
+    limits: { activations: 100, entries: limit, participants: limit },
+    startedAt: NOW,
+    finishedAt: NOW,
+    serverDate: null,
+    accounts: [
+      {
+        apiKey: 'key',
+        premium: true,
+        activations: paged(activations, '/activations/list', 'activations'),
+        entries: Object.fromEntries(
+          activations.map(
+            (a, i) => [a.id, paged(byActivation[i]!, `/activations/${a.id}`, 'entries', { activation: a })] as const,
+          ),
+        ),
+        participants: paged(participants, '/experience/participants', 'participants'),
+        completed: {},
+        winners: {},
+      },
+    ],
+  }
+}
+
+describe('anonymizeRecording over small random recordings (fast-check, seed 2718)', () => {
+  it('leaves no e-mail, full name or note, gives one fake per person, and keeps the shape', () => {
+    fc.assert(
+      fc.property(smallRecordingArb, fc.integer(), (recording, seed) => {
+        const output = anonymizeRecording(recording, { seed })
+        const json = JSON.stringify(output)
+        expect(JSON.stringify(anonymizeRecording(recording, { seed }))).toBe(json)
+        const found = personalStrings(recording)
+        expect([...found.emails].filter((email) => occurs(email, json))).toEqual([])
+        expect([...found.fullNames, ...found.texts].filter((text) => occurs(text, json))).toEqual([])
+        const before = records(recording)
+        const after = records(output)
+        const fakes = new Map<string, string>()
+        const people = new Map<string, string>()
+        before.forEach(({ record }, i) => {
+          const out = after[i]!.record
+          const fake = `${out.firstName} ${out.lastName} <${out.email}>`
+          expect(fakes.get(record.email.toLowerCase()) ?? fake).toBe(fake)
+          expect(people.get(out.email) ?? record.email.toLowerCase()).toBe(record.email.toLowerCase())
+          fakes.set(record.email.toLowerCase(), fake)
+          people.set(out.email, record.email.toLowerCase())
+          if (record.alias) expect(out.alias).toBe(`${out.firstName}!`)
+          if (record.meta) expect(out.meta.who).toEqual([`${out.firstName} ${out.lastName}`, out.email])
+        })
+        const shape = (r: Recording) =>
+          JSON.stringify(r, (key, value) =>
+            ['email', 'firstName', 'lastName', 'value', 'meta', 'alias'].includes(key) ? '*' : value,
+          )
+        expect(shape(output)).toBe(shape(recording))
+      }),
+      { seed: 2718, numRuns: 150 },
+    )
+  })
+})
