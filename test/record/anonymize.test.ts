@@ -532,6 +532,37 @@ function smallRecording(people: SmallPerson[], entries: SmallEntry[], limit: num
   }
 }
 
+describe('anonymizeRecording when a fake would be a recorded value', () => {
+  const people = [
+    { local: 'ana', domain: 'mail.test', firstName: 'Ana', lastName: 'Diaz' },
+    { local: 'bo', domain: 'mail.test', firstName: 'Bo', lastName: 'Berg' },
+  ]
+  const entries = [0, 1].map((who) => ({ who, activation: 0, upper: false, note: false, unknown: false }))
+
+  const fakeOfAna = () => records(anonymizeRecording(smallRecording(people, entries, 5), { seed: 3 }))[0]!.record
+  const withThird = (third: (typeof people)[number]) =>
+    records(
+      anonymizeRecording(smallRecording([...people, third], [...entries, { ...entries[0]!, who: 2 }], 5), { seed: 3 }),
+    )
+
+  it('never gives a person a recorded e-mail, even the one they would get (seed 3)', () => {
+    const ana = fakeOfAna()
+    const [local, domain] = ana.email.split('@')
+    const output = withThird({ local, domain, firstName: 'Zed', lastName: 'Quill' })
+    const emails = output.map((r) => r.record.email)
+    expect(emails).not.toContain(ana.email)
+    expect(new Set(emails).size).toBe(3)
+  })
+
+  it('never gives a person a recorded full name, even the one they would get (seed 3)', () => {
+    const ana = fakeOfAna()
+    const output = withThird({ local: 'zed', domain: 'mail.test', firstName: ana.firstName, lastName: ana.lastName })
+    expect(output.map((r) => `${r.record.firstName} ${r.record.lastName}`)).not.toContain(
+      `${ana.firstName} ${ana.lastName}`,
+    )
+  })
+})
+
 describe('anonymizeRecording over small random recordings (fast-check, seed 2718)', () => {
   it('leaves no e-mail, full name or note, gives one fake per person, and keeps the shape', () => {
     fc.assert(
