@@ -83,7 +83,7 @@ const wordsKey = (text: string): string => lookupKey(text).replace(/^[^\p{L}\p{N
 // what to put in each personal field. Fields it knows to be impersonal are copied; the rest are scrubbed.
 
 type Json = unknown
-type AnswerKind = 'text' | 'survey' | 'profile'
+type AnswerKind = 'text' | 'extra' | 'survey' | 'profile'
 const answerId = (kind: AnswerKind, key: string, value: string) => `${kind}\u0000${key}\u0000${value}`
 type AddressField = 'line1' | 'line2' | 'city' | 'region' | 'postalCode'
 type Obj = Record<string, Json>
@@ -252,7 +252,8 @@ class Walk {
       if (typeof field !== 'string') return clone(field)
       if (kind === 'participant') return this.visitor.answer('profile', key, field, person)
       if (value.type === 'text' || looksPersonal(field)) return this.visitor.answer('text', key, field, person)
-      return field // a select's option
+      if (value.type === 'select' || value.type === 'checkbox') return field // an option the activation offered
+      return this.visitor.answer('extra', key, field, person) // a type the emulator does not know: free text unless shared
     })
   }
 

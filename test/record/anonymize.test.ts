@@ -148,6 +148,15 @@ function withRealWorldFields(recording: Recording): Recording {
         type: 'text',
         value: `The ${2000 + (n % 25)} final with my cousin ${lastName}, ticket ${n}`,
       })
+    // Extras of types the emulator does not know: a long answer, and one that many people give alike.
+    if (i % 19 === 0)
+      record.extras.push({
+        key: 'bio',
+        label: 'About you',
+        type: 'textarea',
+        value: `Fan since ${1990 + (n % 30)}, ${n}`,
+      })
+    if (i % 19 === 1) record.extras.push({ key: 'fav', label: 'Favorite', type: 'radio', value: 'Home games' })
     if (i % 17 === 0) record.email = email.toUpperCase()
     if (Array.isArray(record.answers) && i % 5 === 0 && record.answers[0])
       record.answers[0].answer = `Loved it, more seats near section ${n}!`
@@ -208,6 +217,8 @@ function personalStrings(recording: Recording) {
         if (record.address[line]) found.addressLines.add(record.address[line])
     for (const x of record.extras) {
       if (kind === 'entry' && x.type === 'text') found.texts.add(x.value)
+      else if (kind === 'entry' && x.type !== 'select' && x.type !== 'checkbox')
+        answer(`extra/${x.key}/${x.value}`, x.value, record.email)
       if (kind === 'participant') answer(`profile/${x.key}/${x.value}`, x.value, record.email)
     }
     for (const a of record.answers ?? []) answer(`survey/${a.question}/${a.answer}`, a.answer, record.email)
@@ -245,7 +256,8 @@ function masked(recording: Recording): unknown {
     for (const key of ['contact', 'mobile', 'notes']) delete record[key]
     if (record.address) star(record.address, ['line1', 'line2', 'city', 'region', 'postalCode'])
     if (record.media) star(record.media, ['url', 'thumbnailUrl'])
-    for (const x of record.extras) if (kind === 'participant' || x.type === 'text') star(x, ['value'])
+    for (const x of record.extras)
+      if (kind === 'participant' || !['select', 'checkbox'].includes(x.type)) star(x, ['value'])
     for (const a of record.answers ?? []) star(a, ['answer'])
   }
   return copy
@@ -300,7 +312,8 @@ describe('anonymizeRecording over a recorded world (undocumented-types, with fie
         if (record.address?.[key] && out.address[key] === record.address[key]) same.push(`${at}.address.${key}`)
       if (record.address) expect(out.address.country).toBe(record.address.country)
       record.extras.forEach((x: Obj, j: number) => {
-        if (x.type === 'text' && out.extras[j].value === x.value) same.push(`${at}.extras[${j}]`)
+        if (['text', 'textarea'].includes(x.type) && out.extras[j].value === x.value) same.push(`${at}.extras[${j}]`)
+        if (x.type === 'radio' && out.extras[j].value !== x.value) same.push(`${at}.extras[${j}] (shared, not kept)`)
       })
       if (record.media) expect(out.media.url).not.toBe(record.media.url)
     })
