@@ -5,6 +5,7 @@
 // finds in it. Each fake is drawn from a Faker seeded by the anonymizing seed and the value it replaces
 // (a person's e-mail, an address line, a text), so it does not depend on the order of the pages.
 
+import { activationShape } from '../contract/activation.js'
 import {
   activationEnteredSchema,
   bracketVoteSchema,
@@ -56,7 +57,8 @@ const WORD = /[\p{L}\p{N}]+(?:['’._+-][\p{L}\p{N}]+)*/gu
 function isPhone(text: string): boolean {
   const digits = text.replace(/\D/g, '').length
   if (digits < 7 || digits > 15) return false
-  if (/^\d{4}-\d{2}-\d{2}/.test(text) || /^\d+\.\d+$/.test(text)) return false
+  // A date (2026-06-01, 06-01-2026, 1.6.2026) or a decimal number.
+  if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[-.]\d{1,2}[-.]\d{4}$|^\d+\.\d+$/.test(text)) return false
   return /[+()\s-]/.test(text) || digits >= 10 || /^\d+(\.\d+){2,}$/.test(text)
 }
 
@@ -117,21 +119,8 @@ const KEPT_SHAPES = {
   dateObject: ['iso', 'ts'],
 }
 
-const ACTIVATION_KEYS = [
-  'id',
-  'type',
-  'subtype',
-  'publicUrl',
-  'title',
-  'description',
-  'slug',
-  'startTime',
-  'endTime',
-  'sponsorName',
-  'sponsorUrl',
-  'createdAt',
-  'updatedAt',
-]
+/** An activation's fields: the operator's, kept. */
+const ACTIVATION_KEYS = Object.keys(activationShape)
 const DATE_KEYS = new Set(['startTime', 'endTime', 'createdAt', 'updatedAt', 'enteredAt', 'voidedAt', 'firstEnteredAt'])
 /** Entry fields copied as they are: ids, flags, counts, and what the activation offered (choices, votes, prizes, categories...). */
 const KEPT_ENTRY_SCALARS = new Set([
@@ -176,7 +165,8 @@ class Walk {
 
   page(page: RecordedPage, kind: PageKind): RecordedPage {
     const out: Obj = {}
-    for (const [key, value] of Object.entries(page)) out[key] = key === 'body' ? this.body(value, kind) : clone(value)
+    for (const [key, value] of Object.entries(page))
+      put(out, key, key === 'body' ? this.body(value, kind) : clone(value))
     return out as RecordedPage
   }
 
@@ -308,7 +298,7 @@ class Walk {
     const out: Obj = {}
     for (const [key, inner] of Object.entries(value)) {
       const known = field(key, inner)
-      out[key] = known === undefined ? this.scrub(inner, person) : known
+      put(out, key, known === undefined ? this.scrub(inner, person) : known)
     }
     return out
   }
@@ -319,7 +309,8 @@ class Walk {
     if (Array.isArray(value)) return value.map((v) => this.scrub(v, person))
     if (isObject(value)) {
       const out: Obj = {}
-      for (const [key, inner] of Object.entries(value)) out[this.visitor.scrub(key, person)] = this.scrub(inner, person)
+      for (const [key, inner] of Object.entries(value))
+        put(out, this.visitor.scrub(key, person), this.scrub(inner, person))
       return out
     }
     return value
@@ -329,11 +320,18 @@ class Walk {
 /** A string that must not be kept even in a field that is otherwise kept: an e-mail address or a phone number. */
 const looksPersonal = (text: string): boolean => looksLikeEmail(text) || looksLikePhone(text)
 
+/** Sets a field as JSON.parse does: a key `__proto__` is a field, not the object's prototype. */
+function put(out: Obj, key: string, value: Json): void {
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
+}
+
 function clone(value: Json): Json {
   if (Array.isArray(value)) return value.map(clone)
   if (isObject(value)) {
     const out: Obj = {}
-    for (const [key, inner] of Object.entries(value)) out[key] = clone(inner)
+    for (const [key, inner] of Object.entries(value)) put(out, key, clone(inner))
     return out
   }
   return value
@@ -449,7 +447,7 @@ class Fakes {
   readonly dictionary = new Map<string, string>()
   /** The same per person, for strings scrubbed inside a person's record: their own name wins over a namesake's. */
   readonly personal = new Map<string, Map<string, string>>()
-  /** How many words the longest dictionary entry has: the longest run of words scrubbing looks up. */
+  /** How many words the longest dictionary entry has (at most 32): the longest run of words scrubbing looks up. */
   longest = 1
   private readonly memo = new Map<string, string>()
 
@@ -501,7 +499,7 @@ class Fakes {
   remember(from: string, to: string): void {
     if (from.length < 2 || this.dictionary.has(from)) return
     this.dictionary.set(from, to)
-    this.longest = Math.max(this.longest, [...from.matchAll(WORD)].length)
+    this.longest = Math.min(32, Math.max(this.longest, [...from.matchAll(WORD)].length))
   }
 
   /** Seeds the Faker for the value at `parts`; each fake is drawn from a Faker seeded this way. */
@@ -574,6 +572,7 @@ class Fakes {
   /** A free-text answer: the fake of an e-mail or a phone number when it is one, digits for digits, else words. */
   text(value: string, person: string | null): string {
     const trimmed = value.trim()
+    if (trimmed === '') return value
     if (looksLikeEmail(trimmed)) return this.emailIn(trimmed, person)
     if (looksLikePhone(trimmed)) return this.phone(value)
     return this.memoized('text', value, () => {

@@ -576,6 +576,53 @@ describe('anonymizeRecording when a fake would be a recorded value', () => {
   })
 })
 
+describe('anonymizeRecording in fields it does not know', () => {
+  const person = { local: 'ana.diaz', domain: 'mail.test', firstName: 'Ana', lastName: 'Diaz' }
+  const entry = { who: 0, activation: 0, upper: false, note: true, unknown: false }
+
+  it('replaces phone numbers, e-mails and names, and leaves dates, numbers, versions and words alone (seed 5)', () => {
+    const recording = smallRecording([person], [entry], 5)
+    const kept = {
+      iso: '2026-06-01T12:00:00.000Z',
+      day: '2026-06-01',
+      us: '06-01-2026',
+      spaced: '2026-06-01 12:00:00',
+      count: '42',
+      zip: '94110',
+      price: '1234.50',
+      version: '1.2.3',
+      words: 'Gate C, section 112',
+      empty: '',
+    }
+    const replaced = {
+      dashed: '415-555-0101',
+      plus: '+44 20 7946 0958',
+      dotted: '415.555.0101',
+      plain: '4155550101',
+      sentence: 'Text Ana at (415) 555-0101 or ana.diaz@mail.test',
+    }
+    ;(recording.accounts[0]!.activations[0]!.body as Obj).meta = { ...kept, ...replaced, nested: [{ ...replaced }] }
+    const meta = (anonymizeRecording(recording, { seed: 5 }).accounts[0]!.activations[0]!.body as Obj).meta
+    expect(Object.fromEntries(Object.keys(kept).map((k) => [k, meta[k]]))).toEqual(kept)
+    for (const [key, value] of Object.entries(replaced)) {
+      expect(meta[key]).not.toBe(value)
+      expect(meta.nested[0][key]).toBe(meta[key])
+    }
+    expect(meta.dashed).toMatch(/^\d{3}-\d{3}-\d{4}$/)
+    expect(meta.plus).toMatch(/^\+\d{2} \d{2} \d{4} \d{4}$/)
+    expect(meta.sentence).toMatch(/^Text \S+ at \(\d{3}\) \d{3}-\d{4} or \S+@example\.(com|org|net)$/)
+    expect(meta.sentence).not.toMatch(/Ana|Diaz|415|555-0101|mail\.test/)
+  })
+
+  it('gives the same digits the same fake digits, however they are written (seed 5)', () => {
+    const recording = smallRecording([person], [entry], 5)
+    ;(recording.accounts[0]!.activations[0]!.body as Obj).meta = ['415-555-0101', '(415) 555-0101', '+1 415 555 0101']
+    const [a, b, c] = (anonymizeRecording(recording, { seed: 5 }).accounts[0]!.activations[0]!.body as Obj).meta
+    expect(a.replace(/\D/g, '')).toBe(b.replace(/\D/g, ''))
+    expect(c).toMatch(/^\+\d \d{3} \d{3} \d{4}$/)
+  })
+})
+
 describe('anonymizeRecording over small random recordings (fast-check, seed 2718)', () => {
   it('leaves no e-mail, full name or note, gives one fake per person, and keeps the shape', () => {
     fc.assert(
