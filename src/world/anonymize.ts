@@ -139,23 +139,43 @@ const KEPT_ENTRY_SCALARS = new Set([
   'score',
 ])
 
+/** The recording's own fields and an account's, copied as they are (its pages are walked, anything else scrubbed). */
+const RECORDING_KEYS = new Set(['format', 'from', 'limits', 'startedAt', 'finishedAt', 'serverDate'])
+const ACCOUNT_KEYS = new Set(['apiKey', 'premium'])
+
 function walkRecording(recording: Recording, visitor: Visitor): Recording {
   const walk = new Walk(visitor)
   const pages = (list: RecordedPage[], kind: PageKind) => list.map((page) => walk.page(page, kind))
   const byId = (map: Record<string, RecordedPage[]>) =>
     Object.fromEntries(Object.entries(map).map(([id, list]) => [id, pages(list, 'entries')]))
-  return {
-    ...recording,
-    limits: { ...recording.limits },
-    accounts: recording.accounts.map((account): RecordedAccount => ({
-      ...account,
-      activations: pages(account.activations, 'activations'),
-      entries: byId(account.entries),
-      participants: pages(account.participants, 'participants'),
-      completed: byId(account.completed),
-      winners: byId(account.winners),
-    })),
+  const account = (value: RecordedAccount) => {
+    const out: Obj = {}
+    for (const [key, inner] of Object.entries(value))
+      put(
+        out,
+        key,
+        key === 'activations' || key === 'participants'
+          ? pages(inner as RecordedPage[], key)
+          : key === 'entries' || key === 'completed' || key === 'winners'
+            ? byId(inner as Record<string, RecordedPage[]>)
+            : ACCOUNT_KEYS.has(key)
+              ? clone(inner)
+              : walk.scrub(inner, null),
+      )
+    return out as RecordedAccount
   }
+  const out: Obj = {}
+  for (const [key, value] of Object.entries(recording))
+    put(
+      out,
+      key,
+      key === 'accounts'
+        ? (value as RecordedAccount[]).map(account)
+        : RECORDING_KEYS.has(key)
+          ? clone(value)
+          : walk.scrub(value, null),
+    )
+  return out as Recording
 }
 
 type PageKind = 'activations' | 'entries' | 'participants'

@@ -622,6 +622,26 @@ describe('anonymizeRecording in fields it does not know', () => {
     expect(meta.sentence).not.toMatch(/Ana|Diaz|415|555-0101|mail\.test/)
   })
 
+  it("scrubs the recording's and each account's unknown fields too, and shares no object with its input (seed 5)", () => {
+    const recording = smallRecording([person], [{ ...entry, unknown: true }], 5) as Recording & Obj
+    recording.notes = { by: 'Ana Diaz <ana.diaz@mail.test>' }
+    ;(recording.accounts[0] as RecordedAccount & Obj).problems = ['entries[0].email: Ana.Diaz@mail.test is odd']
+    const output = anonymizeRecording(recording, { seed: 5 }) as Recording & Obj
+    const json = JSON.stringify(output)
+    expect(json).not.toMatch(/ana\.diaz@mail\.test|Ana Diaz|Diaz/i)
+    expect(Object.keys(output)).toEqual(Object.keys(recording))
+    expect(Object.keys(output.accounts[0]!)).toEqual(Object.keys(recording.accounts[0]!))
+    const objects = (value: unknown, out = new Set<object>()): Set<object> => {
+      if (value && typeof value === 'object') {
+        out.add(value)
+        Object.values(value).forEach((v) => objects(v, out))
+      }
+      return out
+    }
+    const inputs = objects(recording)
+    expect([...objects(output)].filter((o) => inputs.has(o))).toEqual([])
+  })
+
   it('gives the same digits the same fake digits, however they are written (seed 5)', () => {
     const recording = smallRecording([person], [entry], 5)
     ;(recording.accounts[0]!.activations[0]!.body as Obj).meta = ['415-555-0101', '(415) 555-0101', '+1 415 555 0101']
