@@ -82,6 +82,22 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
   yield '\n}\n'
 }
 
+/**
+ * A world dump as JSON in pieces, in the same form `worldDumpChunks` writes (one record a line): for a
+ * world made outside a store, such as a recording's.
+ * @example await writeFile('world.json', [...worldDumpText(dump)].join(''))
+ */
+export function* worldDumpText(dump: WorldDump): Generator<string> {
+  const head = { format: dump.format, builtAt: dump.builtAt, scenario: dump.scenario }
+  yield `${JSON.stringify(head).slice(0, -1)},\n`
+  yield* listChunks('activations', dump.activations)
+  yield ',\n'
+  yield* listChunks('entries', dump.entries)
+  yield ',\n'
+  yield* listChunks('participants', dump.participants)
+  yield '\n}\n'
+}
+
 function* listChunks(key: string, records: readonly object[]): Generator<string> {
   yield `"${key}":[`
   let chunk = ''

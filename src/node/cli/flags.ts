@@ -273,6 +273,98 @@ export const dumpFlags: FlagTable = {
   },
 }
 
+/** The flags of `activation-emulator record`. */
+export const recordFlags: FlagTable = {
+  from: {
+    type: 'string',
+    describe: 'The base URL of the API to record, which may have a path prefix (required)',
+    coerce: needs('from', 'an http(s) URL such as https://api.example.com', (text) => {
+      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+        throw new UsageError(
+          `--from must be an http(s) URL such as https://api.example.com, got ${JSON.stringify(text)}`,
+        )
+      }
+      return text.replace(/\/+$/, '')
+    }),
+  },
+  'api-key': {
+    type: 'string',
+    array: true,
+    describe: 'A key of an account to record (required; repeat it for more accounts, each key one account)',
+    coerce: (values: string[]) => {
+      if (values.includes('')) throw new UsageError('--api-key needs a value: a key')
+      const twice = values.find((v, i) => values.indexOf(v) !== i)
+      if (twice !== undefined) throw new UsageError('--api-key is given twice with the same key')
+      return values
+    },
+  },
+  out: {
+    alias: 'o',
+    type: 'string',
+    describe: 'The world file to write (required); serve it with --data',
+    coerce: needs('out', 'a file to write', (text) => text),
+  },
+  checkpoint: {
+    type: 'string',
+    describe: 'Where pages are kept while recording (default: the --out file with .checkpoint added)',
+    coerce: needs('checkpoint', 'a file', (text) => text),
+  },
+  resume: {
+    type: 'boolean',
+    describe: 'Go on from the checkpoint of an interrupted run, asking no recorded page again',
+  },
+  limits: {
+    type: 'string',
+    describe:
+      'The limit of each page: activations,entries,participants (default 100,1000,100, the largest the spec allows)',
+    coerce: needs('limits', 'three page sizes such as 100,1000,100', (text) => {
+      const m = /^(\d{1,3}),(\d{1,4}),(\d{1,3})$/.exec(text)
+      const [a, e, p] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [NaN, NaN, NaN]
+      if (!(a >= 1 && a <= 100 && e >= 1 && e <= 1000 && p >= 1 && p <= 100)) {
+        throw new UsageError(
+          `--limits must be activations,entries,participants within 1-100,1-1000,1-100, such as 100,1000,100, got ${JSON.stringify(text)}`,
+        )
+      }
+      return { activations: a, entries: e, participants: p }
+    }),
+  },
+  concurrency: {
+    type: 'string',
+    describe: 'Requests in flight at most (default 4)',
+    coerce: integer('concurrency', 1, 64),
+  },
+  rps: {
+    type: 'string',
+    describe: 'Requests per second at most (default 10; 0 for no limit)',
+    coerce: needs('rps', 'requests per second, such as 5 (0 for no limit)', (text) => {
+      const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
+      if (!(n >= 0 && n <= 10_000))
+        throw new UsageError(`--rps must be a number from 0 (no limit) to 10000, got ${JSON.stringify(text)}`)
+      return n
+    }),
+  },
+  retries: {
+    type: 'string',
+    describe: 'How often a page that fails with a 5xx or a dropped connection is asked again (default 5)',
+    coerce: integer('retries', 0, 100),
+  },
+  anonymize: {
+    type: 'boolean',
+    describe: 'Replace names, e-mails, addresses, phone numbers and free-text answers with seeded fakes',
+  },
+  seed: {
+    type: 'string',
+    describe: "The seed of --anonymize's fakes (default 0)",
+    coerce: integer('seed', 0, 0xffffffff),
+  },
+  'keep-email-domains': { type: 'boolean', describe: 'With --anonymize: keep the part of each e-mail after the @' },
+  'keep-api-keys': {
+    type: 'boolean',
+    describe: 'Write the recorded keys into the world (default: recorded-key-1, recorded-key-2...)',
+  },
+  quiet: { alias: 'q', type: 'boolean', describe: 'No progress and no summary' },
+}
+
 /** The flags of `openapi`. */
 export const openApiFlags: FlagTable = {
   out: {

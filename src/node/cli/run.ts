@@ -8,6 +8,7 @@ import {
   dumpFlags,
   ignoreOtherCommandsVariables,
   openApiFlags,
+  recordFlags,
   rejectRepeats,
   rejectUnknown,
   serveFlags,
@@ -15,6 +16,7 @@ import {
   type FlagTable,
 } from './flags.js'
 import { openApiCommand, type OpenApiArgs } from './openapi.js'
+import { recordCommand, type RecordArgs } from './record.js'
 import { serveCommand, type ServeArgs } from './serve.js'
 
 /** The package's version, from the package.json above this file (in src/node/cli/ or in dist/src/node/cli/). */
@@ -114,6 +116,29 @@ export async function run(argv: string[], started = performance.now()): Promise<
       async (args) => dumpCommand(args as unknown as DumpArgs),
     )
     .command(
+      'record',
+      'Record accounts of a real API into a world file that --data serves back',
+      (y) =>
+        flagsOf(y, recordFlags).epilogue(
+          examples([
+            ['Record one account', '$0 record --from https://api.example.com --api-key KEY -o world.json'],
+            [
+              'Two accounts, anonymized, gently',
+              '$0 record --from https://api.example.com --api-key K1 --api-key K2 --anonymize --rps 2 -o world.json',
+            ],
+            [
+              'Go on after Ctrl-C or a crash',
+              '$0 record --from https://api.example.com --api-key KEY -o world.json --resume',
+            ],
+            ['Serve what was recorded', '$0 --data world.json'],
+          ]),
+        ),
+      async (args) => {
+        const code = await recordCommand(args as unknown as RecordArgs)
+        if (code !== 0) throw new ExitCode(code)
+      },
+    )
+    .command(
       'openapi',
       'Print the OpenAPI 3.1 document of the API, generated from the contract',
       (y) =>
@@ -133,9 +158,17 @@ export async function run(argv: string[], started = performance.now()): Promise<
     return 0
   } catch (error) {
     if (error instanceof ListedScenarios) return 0
+    if (error instanceof ExitCode) return error.code
     process.stderr.write(`activation-emulator: ${oneLine(error instanceof Error ? error.message : String(error))}\n`)
     return 1
   }
 }
 
 class ListedScenarios extends Error {}
+
+/** A command that ended with a code of its own, having said why. */
+class ExitCode extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`)
+  }
+}

@@ -1,0 +1,140 @@
+import { createWriteStream, existsSync } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { anonymizeRecording } from '../../world/anonymize.js'
+import { parseWorldDump, worldDumpText } from '../../world/dump.js'
+import { worldFromRecording } from '../../world/from-recording.js'
+import { recordProgressLine } from '../record/progress.js'
+import { RecordInterruptedError, recordAccounts } from '../record/walk.js'
+import { createRemoteClient } from '../remote/client.js'
+import { UsageError } from './flags.js'
+
+export type RecordArgs = {
+  from?: string | undefined
+  apiKey?: string[] | undefined
+  out?: string | undefined
+  checkpoint?: string | undefined
+  resume?: boolean | undefined
+  limits?: { activations: number; entries: number; participants: number } | undefined
+  concurrency?: number | undefined
+  rps?: number | undefined
+  retries?: number | undefined
+  anonymize?: boolean | undefined
+  seed?: number | undefined
+  keepEmailDomains?: boolean | undefined
+  keepApiKeys?: boolean | undefined
+  quiet?: boolean | undefined
+}
+
+/** What `record` asks of an upstream unless told otherwise: a few requests at a time, gently. */
+export const RECORD_DEFAULTS = { concurrency: 4, rps: 10, retries: 5 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`
+
+/**
+ * `activation-emulator record`: walks each account of an upstream API through its four endpoints into
+ * a checkpoint, then writes the world that `--data` serves back. Resolves to the exit code: 0 written,
+ * 130 stopped by Ctrl-C (the checkpoint stays for `--resume`).
+ */
+export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream = process.stderr): Promise<number> {
+  if (args.from === undefined) throw new UsageError('record needs --from: the base URL of the API to record')
+  if (!args.apiKey?.length)
+    throw new UsageError('record needs --api-key: a key of the account to record (one per account)')
+  if (args.out === undefined) throw new UsageError('record needs --out: the world file to write')
+  if (!args.anonymize && (args.seed !== undefined || args.keepEmailDomains)) {
+    throw new UsageError(`${args.seed !== undefined ? '--seed' : '--keep-email-domains'} applies only with --anonymize`)
+  }
+  const out = args.out
+  const checkpoint = args.checkpoint ?? `${out}.checkpoint`
+  const rps = args.rps ?? RECORD_DEFAULTS.rps
+  const concurrency = args.concurrency ?? RECORD_DEFAULTS.concurrency
+  if (!args.resume && existsSync(checkpoint)) {
+    throw new UsageError(
+      `The checkpoint ${checkpoint} already exists (an interrupted recording): add --resume to go on from it, or delete it to start afresh`,
+    )
+  }
+  const say = (line: string) => {
+    if (!args.quiet) stderr.write(`${line}\n`)
+  }
+  say(
+    `Recording ${args.from} (${plural(args.apiKey.length, 'account')}) to ${out}: ` +
+      `at most ${rps === 0 ? 'unlimited' : rps} requests/s, ${concurrency} at once; checkpoint ${checkpoint}`,
+  )
+
+  const stop = new AbortController()
+  const onSigint = () => stop.abort(new Error('Ctrl-C'))
+  process.once('SIGINT', onSigint)
+  const progress = args.quiet ? null : recordProgressLine(stderr)
+  const client = createRemoteClient({
+    baseUrl: args.from,
+    concurrency,
+    rps: rps === 0 ? Infinity : rps,
+    retries: args.retries ?? RECORD_DEFAULTS.retries,
+    signal: stop.signal,
+    ...(progress ? { onEvent: progress.onEvent } : {}),
+  })
+  const started = performance.now()
+  let recording
+  try {
+    recording = await recordAccounts({
+      client,
+      apiKeys: args.apiKey,
+      checkpoint,
+      resume: args.resume === true,
+      ...(args.limits ? { limits: args.limits } : {}),
+      signal: stop.signal,
+      ...(progress ? { onProgress: progress.onProgress } : {}),
+    })
+  } catch (error) {
+    progress?.done()
+    if (error instanceof RecordInterruptedError) {
+      stderr.write(
+        `activation-emulator: stopped; ${checkpoint} holds ${plural(error.pages, 'page')}: run the same command with --resume to go on\n`,
+      )
+      return 130
+    }
+    throw error
+  } finally {
+    process.removeListener('SIGINT', onSigint)
+  }
+  progress?.done()
+  const seconds = (performance.now() - started) / 1000
+
+  const recorded = args.anonymize
+    ? anonymizeRecording(recording, {
+        ...(args.seed === undefined ? {} : { seed: args.seed }),
+        keepEmailDomains: args.keepEmailDomains === true,
+      })
+    : recording
+  const made = worldFromRecording(recorded, { keepApiKeys: args.keepApiKeys === true })
+  // Checked as `--data` will check it, before anything is written.
+  parseWorldDump(made.dump, `the world recorded from ${args.from}`)
+  // Written beside the target, then renamed: an interrupted write leaves no half a world.
+  const partial = `${out}.partial`
+  try {
+    await pipeline(Readable.from(worldDumpText(made.dump)), createWriteStream(partial))
+    await rename(partial, out)
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw new Error(`Failed to write the world to ${out}: ${(error as Error).message}`, { cause: error })
+  }
+  await rm(checkpoint, { force: true })
+
+  const { dump } = made
+  const stats = client.stats()
+  const records = dump.activations.length + dump.entries.length + dump.participants.length
+  say(
+    `Recorded ${plural(dump.activations.length, 'activation')}, ${plural(dump.entries.length, 'entry', 'entries')} and ` +
+      `${plural(dump.participants.length, 'participant')} in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(records / Math.max(seconds, 0.001)).toLocaleString('en')} records/s; ${plural(stats.requests, 'request')}, ` +
+      `${plural(stats.retries, 'retry', 'retries')}, ${plural(stats.waits, 'wait')} for a rate limit)` +
+      `${args.anonymize ? ', anonymized' : ''}; served at ${dump.builtAt}`,
+  )
+  for (const line of made.unknownFields) say(`  kept a field the emulator does not know: ${line}`)
+  for (const line of made.oddFields) say(`  a field in another form than the emulator's: ${line}`)
+  for (const line of made.problems) say(`  not kept: ${line}`)
+  const keys = dump.scenario.accounts.map((a) => `${a.apiKeys[0]} (${a.premium ? 'premium' : 'no premium'})`)
+  say(`Serve it: npx activation-emulator --data ${out}   keys: ${keys.join(', ')}`)
+  return 0
+}
