@@ -67,6 +67,7 @@ export async function discover(request: ProbeRequest): Promise<Discovery> {
       }
     }
     const participants = await get('/experience/participants')
+    // eslint-disable-next-line require-atomic-updates -- `found` is this run's own: nothing else writes it across the await
     found.participants = participants
   } catch (error) {
     if (!(error instanceof OutOfRequests)) throw error
