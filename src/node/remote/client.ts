@@ -1,0 +1,291 @@
+// The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
+// rate, a pause for everyone when the upstream answers 429, and retries with backoff when an answer
+// is lost (5xx, a dropped connection, a body cut short). Every wait can be cut by the abort signal.
+
+/** An answer of the upstream: its status, headers, body text and, when the text is JSON, the parsed body. */
+export type RemoteAnswer = { status: number; headers: Headers; text: string; body: unknown }
+
+/** What the client is doing, for progress lines and reports. */
+export type RemoteEvent =
+  | { type: 'request'; method: string; path: string; attempt: number }
+  | { type: 'retry'; method: string; path: string; attempt: number; reason: string; delayMs: number }
+  | { type: 'wait'; method: string; path: string; seconds: number }
+
+/** How a remote client talks to its upstream. */
+export type RemoteClientOptions = {
+  /** The base URL; may have a path prefix, joined with each request's path. */
+  baseUrl: string
+  /** Requests in flight at most (default 4). */
+  concurrency?: number
+  /** Requests started per second at most (default 10); Infinity for no limit. */
+  rps?: number
+  /** Retries of a 500, 502, 503, 504, a dropped connection or a truncated body (default 5). */
+  retries?: number
+  /** The first retry's delay in milliseconds, doubling at each retry up to 30 s (default 500). */
+  retryDelayMs?: number
+  /** Stops every request in flight or waiting (Ctrl-C). */
+  signal?: AbortSignal
+  /** Told of each request sent, each retry and each 429 wait. */
+  onEvent?: (event: RemoteEvent) => void
+  /** The fetch to use (default the global one). */
+  fetch?: typeof fetch
+}
+
+/** What one request may set. */
+export type RemoteRequestInit = {
+  /** Sends `Authorization: Api-Key <apiKey>`. */
+  apiKey?: string
+  /** Sends this `Authorization` header as is (instead of `apiKey`'s). */
+  authorization?: string
+  /** The method (default GET). */
+  method?: string
+  /** Returns the first answer as is: no retry, no wait on 429. */
+  raw?: boolean
+}
+
+/** Counts of what a client did. */
+export type RemoteStats = { requests: number; retries: number; waits: number; waitedMs: number }
+
+/** A client of one upstream. */
+export type RemoteClient = {
+  /**
+   * Sends `path` (relative to the base URL, with its query) and resolves with the answer. On 429 waits the
+   * seconds the message gives ("Retry in N seconds"), else `Retry-After`, else 60, and asks again (not a
+   * retry); 5xx and lost or cut answers are retried with backoff, and an Error is thrown once retries run out.
+   */
+  request(path: string, init?: RemoteRequestInit): Promise<RemoteAnswer>
+  stats(): RemoteStats
+  /** The base URL requests go to, without a trailing slash. */
+  readonly baseUrl: string
+}
+
+const RETRIED_STATUSES = new Set([500, 502, 503, 504])
+const MAX_RETRY_DELAY_MS = 30_000
+const DEFAULT_429_SECONDS = 60
+
+/** An answer that is lost on the way: the request is worth asking again. */
+class LostAnswer extends Error {}
+
+/**
+ * Creates a client of the upstream at `baseUrl` with a concurrency limit, a rate limit, 429 waits and retries.
+ * @example
+ * const client = createRemoteClient({ baseUrl: 'https://api.example.com', rps: 5 })
+ * const answer = await client.request('/activations/list?limit=100', { apiKey: 'KEY' })
+ */
+export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
+  const base = parseBase(options.baseUrl)
+  const concurrency = options.concurrency ?? 4
+  const rps = options.rps ?? 10
+  const retries = options.retries ?? 5
+  const retryDelayMs = options.retryDelayMs ?? 500
+  const signal = options.signal
+  const doFetch = options.fetch ?? globalThis.fetch
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`concurrency must be a whole number from 1, got ${concurrency}`)
+  }
+  if (!(rps > 0)) throw new Error(`rps must be a number above 0 (Infinity for no limit), got ${rps}`)
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new Error(`retries must be a whole number from 0, got ${retries}`)
+
+  const stats: RemoteStats = { requests: 0, retries: 0, waits: 0, waitedMs: 0 }
+  const emit = (event: RemoteEvent) => options.onEvent?.(event)
+
+  // The concurrency limit: `active` requests hold a slot; the others queue in order.
+  let active = 0
+  const queue: Array<() => void> = []
+  async function acquire(): Promise<void> {
+    if (active < concurrency) {
+      active++
+      return
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = queue.indexOf(go)
+        if (at >= 0) queue.splice(at, 1)
+        reject(abortReason(signal))
+      }
+      const go = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      if (signal?.aborted) return onAbort()
+      signal?.addEventListener('abort', onAbort, { once: true })
+      queue.push(go)
+    })
+  }
+  function release(): void {
+    const next = queue.shift()
+    if (next) next()
+    else active--
+  }
+
+  // The rate limit: each request takes the next free instant, 1/rps after the one before.
+  const interval = Number.isFinite(rps) ? 1000 / rps : 0
+  let nextSlot = 0
+  // After a 429, nobody asks before this instant.
+  let pausedUntil = 0
+
+  async function whenAllowed(): Promise<void> {
+    for (;;) {
+      const now = Date.now()
+      if (pausedUntil > now) {
+        await sleep(pausedUntil - now, signal)
+        continue
+      }
+      if (interval === 0) return
+      const slot = Math.max(now, nextSlot)
+      nextSlot = slot + interval
+      if (slot > now) await sleep(slot - now, signal)
+      if (pausedUntil <= Date.now()) return
+    }
+  }
+
+  function pause(seconds: number): void {
+    const until = Date.now() + seconds * 1000
+    if (until > pausedUntil) {
+      stats.waitedMs += until - Math.max(pausedUntil, Date.now())
+      pausedUntil = until
+    }
+  }
+
+  async function once(url: string, method: string, headers: Record<string, string>): Promise<RemoteAnswer> {
+    let response: Response
+    try {
+      response = await doFetch(url, { method, headers, signal: signal ?? null })
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal)
+      throw new LostAnswer(`no answer (${describe(error)})`)
+    }
+    let text: string
+    try {
+      text = await response.text()
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal)
+      throw new LostAnswer(`the connection dropped in the body of a ${response.status} (${describe(error)})`)
+    }
+    let body: unknown = undefined
+    if (text !== '') {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+    }
+    return { status: response.status, headers: response.headers, text, body }
+  }
+
+  async function request(path: string, init: RemoteRequestInit = {}): Promise<RemoteAnswer> {
+    if (!path.startsWith('/')) throw new Error(`A request's path must start with "/", got "${path}"`)
+    const method = (init.method ?? 'GET').toUpperCase()
+    const url = base + path
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (init.authorization !== undefined) headers['authorization'] = init.authorization
+    else if (init.apiKey !== undefined) headers['authorization'] = `Api-Key ${init.apiKey}`
+    const what = `${method} ${path}`
+
+    await acquire()
+    try {
+      let attempt = 0
+      for (;;) {
+        if (signal?.aborted) throw abortReason(signal)
+        await whenAllowed()
+        attempt++
+        stats.requests++
+        emit({ type: 'request', method, path, attempt })
+        let reason: string
+        try {
+          const answer = await once(url, method, headers)
+          if (init.raw) return answer
+          if (answer.status === 429) {
+            const seconds = retrySeconds(answer)
+            stats.waits++
+            emit({ type: 'wait', method, path, seconds })
+            pause(seconds)
+            attempt--
+            continue
+          }
+          if (RETRIED_STATUSES.has(answer.status)) reason = `status ${answer.status}`
+          else if (method !== 'HEAD' && answer.body === undefined) {
+            reason = `a body that is not JSON (${answer.text.length} characters, status ${answer.status})`
+          } else return answer
+        } catch (error) {
+          if (!(error instanceof LostAnswer) || init.raw) throw failure(what, error)
+          reason = error.message
+        }
+        if (attempt > retries) {
+          throw new Error(`Failed to ${what}: ${reason}, after ${attempt} attempts`)
+        }
+        const delayMs = Math.min(retryDelayMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS)
+        stats.retries++
+        emit({ type: 'retry', method, path, attempt, reason, delayMs })
+        await sleep(delayMs, signal)
+      }
+    } finally {
+      release()
+    }
+  }
+
+  return { request, stats: () => ({ ...stats }), baseUrl: base }
+}
+
+/** The base URL without its trailing slash, checked. */
+function parseBase(baseUrl: string): string {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new Error(`The base URL "${baseUrl}" is not a URL`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`The base URL "${baseUrl}" must be http: or https:`)
+  }
+  if (url.search || url.hash) throw new Error(`The base URL "${baseUrl}" must have no query or fragment`)
+  return url.href.replace(/\/+$/, '')
+}
+
+/** The seconds a 429 asks to wait: its message's "Retry in N seconds", else Retry-After, else 60. */
+export function retrySeconds(answer: Pick<RemoteAnswer, 'headers' | 'body'>): number {
+  const error = (answer.body as { error?: unknown } | undefined)?.error
+  if (typeof error === 'string') {
+    const match = /retry in (\d+(?:\.\d+)?) seconds?/i.exec(error)
+    if (match) return Number(match[1])
+  }
+  const header = answer.headers.get('retry-after')?.trim()
+  if (header) {
+    if (/^\d+$/.test(header)) return Number(header)
+    const at = Date.parse(header)
+    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  }
+  return DEFAULT_429_SECONDS
+}
+
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal))
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal))
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function abortReason(signal: AbortSignal | undefined): unknown {
+  return signal?.reason ?? new DOMException('The operation was aborted', 'AbortError')
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return `${error.message}${cause}`
+}
+
+function failure(what: string, error: unknown): unknown {
+  if (error instanceof LostAnswer) return new Error(`Failed to ${what}: ${error.message}`)
+  return error
+}
