@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { problemLines } from '../../contract/problems.js'
 import type { Fix } from './expected.js'
 import type { ProbeOutcome } from './probe.js'
-import type { RemoteAnswer } from './stand-in-client.js'
+import type { RemoteAnswer } from '../remote/client.js'
 
 /** A confirmed outcome. */
 export const confirmed = (detail: string): ProbeOutcome => ({ result: 'confirmed', detail })

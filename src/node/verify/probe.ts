@@ -1,5 +1,5 @@
 import type { Expected, Fix } from './expected.js'
-import type { RemoteAnswer } from './stand-in-client.js'
+import type { RemoteAnswer } from '../remote/client.js'
 
 /** How a request of a probe is sent: the first key unless told; `authorization` sends a raw header, null none. */
 export type ProbeRequestInit = {

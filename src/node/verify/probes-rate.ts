@@ -1,7 +1,7 @@
 import { confirmed, differs, errorMessage, notCheckable } from './checks.js'
 import type { Probe } from './probe.js'
 import { requestLine } from './probe.js'
-import type { RemoteAnswer } from './stand-in-client.js'
+import type { RemoteAnswer } from '../remote/client.js'
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
 

@@ -2,7 +2,7 @@ import type { Expected, Fix } from './expected.js'
 import { discover, DISCOVERY_REQUESTS, OutOfRequests } from './discover.js'
 import type { ProbeOutcome, ProbeRequest, ProbeRequestInit } from './probe.js'
 import { probes } from './probes.js'
-import { createRemoteClient, type RemoteClient } from './stand-in-client.js'
+import { createRemoteClient, type RemoteClient } from '../remote/client.js'
 
 /** What `verifyApi` takes. */
 export type VerifyOptions = {
