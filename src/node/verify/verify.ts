@@ -94,7 +94,6 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
           : init.authorization !== undefined
             ? { authorization: init.authorization }
             : { apiKey: key }
-    const at = performance.now()
     const answer = await client.request(path, {
       ...auth,
       ...(init.method ? { method: init.method } : {}),
@@ -104,7 +103,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
     const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
     if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
       counted++
-      firstAt ??= at
+      // When it was answered: a 429 waited out before it is no part of the window it opened.
+      firstAt ??= performance.now()
     }
     return answer
   }
