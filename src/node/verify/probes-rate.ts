@@ -46,7 +46,8 @@ export type RateCount = { counted(): number; firstAt(): number | null; left(): n
 /**
  * The probe of the rate limit: asks one small page at a time, with the first key, until a 429 or the
  * end of the budget. The limit is the number of requests counted before the first 429; the window, the
- * time since the first request plus the seconds the 429 says to wait.
+ * whole seconds since the first request was answered plus the seconds the 429 says to wait (a count
+ * rounded up, as the emulator's, so that the sum is the window's length).
  */
 export function rateLimitProbe(count: RateCount): Probe {
   return {
@@ -81,7 +82,7 @@ export function rateLimitProbe(count: RateCount): Probe {
       const retry = Number(answer.headers.get('retry-after') ?? /(\d+)\s*seconds?\W*$/i.exec(message)?.[1] ?? NaN)
       const limit = count.counted()
       const elapsed = (performance.now() - (count.firstAt() ?? performance.now())) / 1000
-      const windowSeconds = Number.isFinite(retry) ? Math.max(1, Math.round(elapsed + retry)) : null
+      const windowSeconds = Number.isFinite(retry) ? Math.max(1, Math.floor(elapsed) + retry) : null
       const found = { limit, windowSeconds: windowSeconds ?? expected?.windowSeconds ?? 60 }
       const said = `429 after ${limit} requests${windowSeconds ? `, a window of about ${windowSeconds} seconds` : ''} (${JSON.stringify(message)})`
       if (

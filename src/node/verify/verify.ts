@@ -94,6 +94,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
           : init.authorization !== undefined
             ? { authorization: init.authorization }
             : { apiKey: key }
+    const sentAt = performance.now()
+    const waits = client.stats().waits
     const answer = await client.request(path, {
       ...auth,
       ...(init.method ? { method: init.method } : {}),
@@ -103,8 +105,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
     const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
     if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
       counted++
-      // When it was answered: a 429 waited out before it is no part of the window it opened.
-      firstAt ??= performance.now()
+      // When it was sent (a window opens as the first request arrives), or answered when a 429 was waited out first.
+      firstAt ??= client.stats().waits === waits ? sentAt : performance.now()
     }
     return answer
   }
