@@ -1,5 +1,5 @@
 import { FILTER_TYPES, UNLISTED_TYPES } from '../../contract/enums.js'
-import type { Expected, ListOrder } from './expected.js'
+import { DEFAULT_ORDER, type Expected, type ListOrder } from './expected.js'
 import { answerText, confirmed, differs, errorProblem, itemsOf, nextOf, notCheckable } from './checks.js'
 import { activationsOf } from './discover.js'
 import type { ListedActivation, Probe, ProbeContext, ProbeOutcome, Seen } from './probe.js'
@@ -71,13 +71,16 @@ function judgeOrder(
       { order: { [list]: seenOrder } },
       `endpoints.order.${list}: '${seenOrder}'`,
     )
-  // Ties go by id, ascending, in both of the emulator's lists.
-  for (let i = 1; i < items.length; i++)
-    if (isos[i] === isos[i - 1] && String(items[i]!['id']) < String(items[i - 1]!['id']))
+  // Ties go by id: ascending in each list's default order, descending in its exact reverse.
+  const ascending = seenOrder === DEFAULT_ORDER[list]
+  for (let i = 1; i < items.length; i++) {
+    const [a, b] = [String(items[i - 1]!['id']), String(items[i]!['id'])]
+    if (isos[i] === isos[i - 1] && (ascending ? b < a : b > a))
       return differs(
-        `${list} with the same ${field} are not in id order (${String(items[i - 1]!['id'])} before ${String(items[i]!['id'])})`,
+        `${list} with the same ${field} are not in ${ascending ? 'ascending' : 'descending'} id order (${a} before ${b})`,
         requestLine(seen.path),
       )
+  }
   return confirmed(`${items.length} ${list}, ${seenOrder} by ${field}, then by id`)
 }
 
