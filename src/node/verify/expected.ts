@@ -7,13 +7,12 @@ export type ListOrder = 'newest-first' | 'oldest-first'
 
 /**
  * The emulator's default orders (docs/contract.md): activations by startTime newest first, participants
- * by firstEnteredAt oldest first.
- * TODO(order): import the order helper's default once its `order` option is on main.
+ * by firstEnteredAt oldest first; the endpoints' defaults once they have an `order`.
+ * TODO(order): read DEFAULT_ENDPOINT_OPTIONS.order without the cast once the `order` option is on main.
  */
-export const DEFAULT_ORDER: Readonly<{ activations: ListOrder; participants: ListOrder }> = {
-  activations: 'newest-first',
-  participants: 'oldest-first',
-}
+export const DEFAULT_ORDER: Readonly<{ activations: ListOrder; participants: ListOrder }> = (
+  DEFAULT_ENDPOINT_OPTIONS as { order?: { activations: ListOrder; participants: ListOrder } }
+).order ?? { activations: 'newest-first', participants: 'oldest-first' }
 
 /**
  * What the emulator does where the spec is silent and a setting can change it: what verify compares
