@@ -40,6 +40,13 @@ const OTHER: EmulatorOptions = {
 }
 
 const servers: Served[] = []
+let shared: Promise<Served> | undefined
+/** The emulator with the default settings, started once for the tests that need it. */
+const defaultServer = () =>
+  (shared ??= start({ scenario: 'default' }).then((served) => {
+    servers.push(served)
+    return served
+  }))
 afterAll(async () => {
   for (const s of servers) await s.server.close()
 })
@@ -47,9 +54,7 @@ afterAll(async () => {
 describe('verify against an emulator with the default settings', () => {
   let report: VerifyReport
   beforeAll(async () => {
-    const served = await start({ scenario: 'default' })
-    servers.push(served)
-    report = await check(served, DEFAULTS)
+    report = await check(await defaultServer(), DEFAULTS)
   }, 60_000)
 
   it('confirms every checkable assumption', () => {
@@ -84,7 +89,7 @@ describe('verify against an emulator with the default settings', () => {
   })
 
   it('turns probes that do not fit in a small budget into not checkable, saying so', async () => {
-    const small = await check(servers[0]!, DEFAULTS, 35)
+    const small = await check(await defaultServer(), DEFAULTS, 35)
     expect(small.requests).toBeLessThanOrEqual(35)
     expect(byResult(small, 'differs')).toEqual([])
     expect(small.results.find((r) => r.id === 'bad-parameter')).toEqual({
@@ -185,6 +190,43 @@ describe('verify against an emulator with other settings', () => {
     expect(byResult(clean, 'differs')).toEqual([])
     expect(clean.results.find((r) => r.id === 'rate-limit')?.result).toBe('confirmed')
   }, 60_000)
+})
+
+describe('verify when the API does what no setting matches', () => {
+  it('reports an error answered 500 as it came (no retry), with no setting, and runs the other probes', async () => {
+    const served = await defaultServer()
+    const upstream: typeof fetch = async (input, init) =>
+      String(input).endsWith('/activations/%zz')
+        ? Response.json({ error: 'Internal error' }, { status: 500 })
+        : fetch(input, init)
+    const report = await verifyApi({
+      baseUrl: served.server.url,
+      apiKeys: [served.key],
+      expected: DEFAULTS,
+      rps: Infinity,
+      maxRequests: 100,
+      fetch: upstream,
+    })
+    expect(report.results.filter((r) => r.result === 'differs')).toEqual([
+      {
+        id: 'malformed-path',
+        assumption: 'a path whose percent-encoding is broken is 400',
+        result: 'differs',
+        detail:
+          'a path whose percent-encoding is broken is 400: the emulator answers 400 {"error"}, the real API answered 500 {"error":"Internal error"}',
+        request: 'GET /activations/%zz',
+      },
+    ])
+  })
+
+  it('stops, naming the request and the answer, when the key is refused', async () => {
+    const served = await defaultServer()
+    await expect(
+      verifyApi({ baseUrl: served.server.url, apiKeys: ['not-a-key'], expected: DEFAULTS, rps: Infinity }),
+    ).rejects.toThrow(
+      'Failed to read the account: GET /activations/list?limit=100 answered 401 {"error":"Invalid API key"}',
+    )
+  })
 })
 
 describe('verify with a second account', () => {

@@ -12,6 +12,8 @@ export type ProbeRequestInit = {
   scheme?: string
   /** The first answer as it is, 429 included (no wait). */
   raw?: boolean
+  /** The first answer, a 5xx included (no retry: an error status is what the probe reads); a 429 is still waited out. */
+  firstAnswer?: boolean
   /** Answered before the key is read (an unknown or malformed path), so no rate limit counts it. */
   uncounted?: boolean
 }

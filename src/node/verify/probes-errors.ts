@@ -13,7 +13,7 @@ type ErrorCase = { path: string; status: number; init?: ProbeRequestInit }
 async function expectErrors(context: ProbeContext, cases: ErrorCase[], what: string): Promise<ProbeOutcome> {
   const messages: string[] = []
   for (const { path, status, init } of cases) {
-    const answer = await context.request(path, init)
+    const answer = await context.request(path, { ...init, firstAnswer: true })
     const problem = errorProblem(answer, status)
     if (problem)
       return differs(
@@ -274,7 +274,7 @@ export const errorProbes: Probe[] = [
     requests: 1,
     async run(context) {
       // OPTIONS: a safe method by HTTP's rules, so that nothing on the account can change.
-      const init: ProbeRequestInit = { method: 'OPTIONS', uncounted: true }
+      const init: ProbeRequestInit = { method: 'OPTIONS', uncounted: true, firstAnswer: true }
       const path = '/activations/list'
       const answer = await context.request(path, init)
       const problem = errorProblem(answer, 405)
@@ -294,7 +294,7 @@ export const errorProbes: Probe[] = [
     assumption: 'HEAD is answered as GET, without a body',
     requests: 1,
     async run(context) {
-      const init: ProbeRequestInit = { method: 'HEAD' }
+      const init: ProbeRequestInit = { method: 'HEAD', firstAnswer: true }
       const path = '/activations/list?limit=1'
       const answer = await context.request(path, init)
       const type = answer.headers.get('content-type') ?? ''
