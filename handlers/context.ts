@@ -19,6 +19,9 @@ export type AccountSettings = {
  */
 export type UnsupportedFilter = 'empty' | 'ignore' | 'reject'
 
+/** Which end of a list a page starts from: `newest-first` or `oldest-first` (see `EndpointOptions.order`). */
+export type ListOrder = 'newest-first' | 'oldest-first'
+
 /** The endpoints' choices where the spec is silent. */
 export type EndpointOptions = {
   /** The `limit` each list uses when the request gives none. */
@@ -30,6 +33,13 @@ export type EndpointOptions = {
   latency: { min: number; max: number } | null
   /** The share of requests answered 500 on purpose (faults), from 0 to 1. */
   errorRate: number
+  /**
+   * The order of the lists, which the spec does not show. Activations: `newest-first` (the default) is
+   * startTime newest first, then id; `oldest-first` is its exact reverse, startTime oldest first, then
+   * id descending. Participants: `oldest-first` (the default) is firstEnteredAt, then id; `newest-first`
+   * is its exact reverse. A reversed list is the default one read backwards, page for page.
+   */
+  order: { activations: ListOrder; participants: ListOrder }
 }
 
 /** Which API operation a request reached. */

@@ -3,7 +3,7 @@ import { participantExtrasAt } from '../src/contract/at-instant.js'
 import { ACTIVATION_KEYS } from '../src/contract/activation.js'
 import { ENTRY_KEYS, type Entry } from '../src/contract/entry.js'
 import type { Participant } from '../src/contract/participant.js'
-import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
+import type { Recorded, StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
 
 // From what the store keeps to exactly what the API sends: the contract's fields, in the spec's
@@ -15,14 +15,32 @@ function pickKeys(record: Record<string, unknown>, keys: readonly string[]): Rec
   return out
 }
 
+/**
+ * A recorded record as sent: `recorded.as`'s keys in its order, the pinned ones as recorded and the
+ * others as made from the record now; then what the record shows now that was not recorded (a contest's
+ * rank once the clock passes its end). At the recorded instant this is `recorded.as` itself.
+ */
+function asRecorded(made: Record<string, unknown>, recorded: Recorded): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const pinned = new Set(recorded.pinned)
+  for (const key of Object.keys(recorded.as)) {
+    if (pinned.has(key)) out[key] = recorded.as[key]
+    else if (made[key] !== undefined) out[key] = made[key]
+  }
+  for (const key of Object.keys(made)) if (!(key in out) && !pinned.has(key)) out[key] = made[key]
+  return out
+}
+
 /** The Activation the API sends for a stored activation. */
 export function toActivation(activation: StoredActivation): Activation {
-  return pickKeys(activation, ACTIVATION_KEYS) as Activation
+  const made = pickKeys(activation, ACTIVATION_KEYS)
+  return (activation.recorded ? asRecorded(made, activation.recorded) : made) as Activation
 }
 
 /** The Entry the API sends for a stored entry of an activation. */
 export function toEntry(entry: StoredEntry, activation: StoredActivation): Entry {
-  return pickKeys(entry, ENTRY_KEYS[activation.type]) as Entry
+  const made = pickKeys(entry, ENTRY_KEYS[activation.type])
+  return (entry.recorded ? asRecorded(made, entry.recorded) : made) as Entry
 }
 
 /** The Participant the participants list sends at `nowIso`, with what is derived from their entries up to then. */
@@ -31,7 +49,7 @@ export function toParticipant(participant: StoredParticipant, index: StoreIndex,
   if (!firstEnteredAt || firstEnteredAt.iso > nowIso) {
     throw new Error(`Failed to serialize participant ${participant.id}: they have no entry by ${nowIso}`)
   }
-  return {
+  const made = {
     id: participant.id,
     email: participant.email,
     firstName: participant.firstName,
@@ -40,4 +58,5 @@ export function toParticipant(participant: StoredParticipant, index: StoreIndex,
     activationsEntered: index.activationsEntered(participant.id, nowIso),
     firstEnteredAt,
   }
+  return (participant.recorded ? asRecorded(made, participant.recorded) : made) as Participant
 }

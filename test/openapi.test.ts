@@ -116,6 +116,15 @@ describe('the OpenAPI document (`activation-emulator openapi`)', () => {
     expect(openApiDocument({ defaultLimits: { activations: 7, entries: 1, participants: 1 } }).paths).toSatisfy(
       (paths: unknown) => JSON.stringify(paths).includes('7 when absent'),
     )
+    const ordered = (document: ReturnType<typeof openApiDocument>, path: string) =>
+      (document.paths[path]!['get'] as { description: string }).description
+    expect(ordered(document, '/activations/list')).toContain('ordered by startTime newest first, then id (')
+    expect(ordered(document, '/experience/participants')).toContain('ordered by firstEnteredAt oldest first, then id (')
+    const reversed = openApiDocument({ order: { activations: 'oldest-first', participants: 'newest-first' } })
+    expect(ordered(reversed, '/activations/list')).toContain('ordered by startTime oldest first, then id descending')
+    expect(ordered(reversed, '/experience/participants')).toContain(
+      'ordered by firstEnteredAt newest first, then id descending',
+    )
   })
 
   it('is the same bytes every time', () => {

@@ -7,7 +7,7 @@ import { LIMIT_MAX } from '../../src/contract/responses.js'
 import type { HandlerContext } from '../context.js'
 import { apiError } from '../errors.js'
 import { activationBytes, listBody } from '../json.js'
-import { allOf, anyOf, takePage } from '../pagination.js'
+import { allOf, anyOf, takePage, takePageBackwards, type Page } from '../pagination.js'
 import { comparableIso, nextDayIso } from '../params.js'
 import { endpoint } from '../route.js'
 
@@ -16,7 +16,9 @@ const startingBefore = (list: readonly StoredActivation[], iso: string) =>
   lowerBound(list, iso, (a, t) => (a.startTime.iso >= t ? -1 : 1))
 
 /**
- * `GET {base}/activations/list`: the account's activations, newest startTime first, then by id.
+ * `GET {base}/activations/list`: the account's activations, newest startTime first, then by id; with
+ * `order.activations: 'oldest-first'`, the exact reverse (oldest startTime first, then id descending),
+ * walking the same indexed list backwards.
  * Filters: `state`, `start_date` (startTime on that UTC day), `types[]`; `limit` 1..100; `next`.
  */
 export function listActivations(ctx: HandlerContext): HttpHandler {
@@ -29,7 +31,8 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
 
     const index = ctx.index
     const list = index.activationsOf(account.name)
-    let from = 0
+    const backwards = ctx.options.order.activations === 'oldest-first'
+    let from = backwards ? list.length - 1 : 0
     if (cursor !== undefined) {
       const at = index.activations.get(cursor)
       if (!at || at.account !== account.name) {
@@ -40,26 +43,8 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
       }
       from = index.activationPosition(at)
     }
-    // The list is ordered by startTime, so the date and the state bound a stretch of it; what else
-    // they and the types exclude is skipped item by item.
-    const stops: Array<(a: StoredActivation) => boolean> = []
-    // Those created after now do not exist yet: all start after now, so they are skipped only in the
-    // stretch of activations that have not started.
-    const keeps: Array<(a: StoredActivation) => boolean> = [(a) => activationExistsAt(a, now)]
-    if (day !== undefined) {
-      from = Math.max(from, startingBefore(list, nextDayIso(day)))
-      stops.push((a) => a.startTime.iso < day)
-    }
-    if (state !== undefined) {
-      if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
-      else {
-        from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
-        keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
-      }
-    }
-    if (types) keeps.push((a) => types.has(a.type))
-
-    const page = takePage(list, from, limit, allOf(keeps), anyOf(stops))
+    const filters: Filters = { now, state, day, types }
+    const page = backwards ? oldestFirst(list, from, limit, filters) : newestFirst(list, from, limit, filters)
     return listBody(
       ctx.bodies,
       '"activations":',
@@ -67,6 +52,75 @@ export function listActivations(ctx: HandlerContext): HttpHandler {
       page.next,
     )
   })
+}
+
+/** The filters of a request, and its instant. */
+type Filters = {
+  now: string
+  state: (typeof STATES)[number] | undefined
+  day: string | undefined
+  types: ReadonlySet<string> | undefined
+}
+
+/** A page of the list in its own order, newest startTime first, from position `from` on. */
+function newestFirst(
+  list: readonly StoredActivation[],
+  from: number,
+  limit: number,
+  { now, state, day, types }: Filters,
+): Page<StoredActivation> {
+  // The list is ordered by startTime, so the date and the state bound a stretch of it; what else
+  // they and the types exclude is skipped item by item.
+  const stops: Array<(a: StoredActivation) => boolean> = []
+  // Those created after now do not exist yet: all start after now, so they are skipped only in the
+  // stretch of activations that have not started.
+  const keeps: Array<(a: StoredActivation) => boolean> = [(a) => activationExistsAt(a, now)]
+  if (day !== undefined) {
+    from = Math.max(from, startingBefore(list, nextDayIso(day)))
+    stops.push((a) => a.startTime.iso < day)
+  }
+  if (state !== undefined) {
+    if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
+    else {
+      from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
+      keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+    }
+  }
+  if (types) keeps.push((a) => types.has(a.type))
+  return takePage(list, from, limit, allOf(keeps), anyOf(stops))
+}
+
+/**
+ * A page of the list read backwards, oldest startTime first (ties: id descending), from position
+ * `from` down: `newestFirst`'s bounds mirrored. What `newestFirst` starts from (a binary search) is
+ * where this one ends, and what it stops at is where this one starts, found by the same searches.
+ */
+function oldestFirst(
+  list: readonly StoredActivation[],
+  from: number,
+  limit: number,
+  { now, state, day, types }: Filters,
+): Page<StoredActivation> {
+  // The walk goes from `from` down to, not including, `end`.
+  let end = -1
+  // Those created after now do not exist yet: all start after now, so they come last, in the stretch
+  // of activations that have not started, and are skipped there item by item.
+  const keeps: Array<(a: StoredActivation) => boolean> = [(a) => activationExistsAt(a, now)]
+  if (day !== undefined) {
+    from = Math.min(from, startingBefore(list, day) - 1)
+    end = Math.max(end, startingBefore(list, nextDayIso(day)) - 1)
+  }
+  if (state !== undefined) {
+    // Those started by now stand from this position to the list's end.
+    const started = startingBefore(list, nextIsoAfter(now))
+    if (state === 'not_started') from = Math.min(from, started - 1)
+    else {
+      end = Math.max(end, started - 1)
+      keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+    }
+  }
+  if (types) keeps.push((a) => types.has(a.type))
+  return takePageBackwards(list, from, limit, allOf(keeps), null, end)
 }
 
 /** The instant one millisecond after `iso`: "starting before it" is "starting at or before `iso`". */

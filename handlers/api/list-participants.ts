@@ -5,7 +5,7 @@ import { lowerBound } from '../../src/store/sorted.js'
 import type { HandlerContext } from '../context.js'
 import { apiError } from '../errors.js'
 import { listBody, participantBytes } from '../json.js'
-import { takePage } from '../pagination.js'
+import { takePage, takePageBackwards, type Page } from '../pagination.js'
 import { nextDayIso } from '../params.js'
 import { endpoint } from '../route.js'
 
@@ -13,6 +13,8 @@ import { endpoint } from '../route.js'
  * `GET {base}/experience/participants` (premium): the account's participants by firstEnteredAt, then
  * id. `start_date` and `end_date` bound firstEnteredAt (inclusive UTC days) by binary search;
  * `last_updated_since` keeps those with a profile answer given on or after that day, checked one by one.
+ * With `order.participants: 'newest-first'`, the exact reverse (firstEnteredAt newest first, then id
+ * descending), walking the same indexed list backwards with the same binary searches.
  */
 export function listParticipants(ctx: HandlerContext): HttpHandler {
   return endpoint(ctx, '/experience/participants', { premium: true }, ({ account, query, nowIso }) => {
@@ -31,7 +33,10 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
     const index = ctx.index
     const list = index.participantsOf(account.name)
     const first = (p: StoredParticipant) => index.firstEnteredAt(p.id)?.iso ?? ''
-    let from = 0
+    // Those who first entered after now have not entered yet: cut off by binary search.
+    const entered = index.participantsBy(account.name, nowIso)
+    const backwards = ctx.options.order.participants === 'newest-first'
+    let from = backwards ? entered - 1 : 0
     if (cursor !== undefined) {
       const at = index.participants.get(cursor)
       if (!at || at.account !== account.name || !index.firstEnteredAt(at.id)) {
@@ -40,22 +45,30 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
           `next must be the next value of a previous page: no participant has the id ${JSON.stringify(cursor)}`,
         )
       }
-      from = index.participantPosition(at)
+      const position = index.participantPosition(at)
+      // One who first entered after now (the clock moved back between pages) is past the cut-off: an
+      // empty page, whichever way the list is read (forwards, the walk ends before it begins).
+      from = backwards && position >= entered ? -1 : position
     }
-    if (startDay !== undefined)
-      from = Math.max(
-        from,
-        lowerBound(list, startDay, (p, t) => (first(p) < t ? -1 : 1)),
-      )
+    /** The first position of a participant who first entered at or after `iso`. */
+    const enteredFrom = (iso: string) => lowerBound(list, iso, (p, t) => (first(p) < t ? -1 : 1))
     const end = endDay === undefined ? undefined : nextDayIso(endDay)
-    const stop = end === undefined ? null : (p: StoredParticipant) => first(p) >= end
     const keep =
       since === undefined
         ? null
         : (p: StoredParticipant) => p.extras.some((x) => x.answeredAt.iso >= since && x.answeredAt.iso <= nowIso)
 
-    // Those who first entered after now have not entered yet: cut off by binary search.
-    const page = takePage(list, from, limit, keep, stop, index.participantsBy(account.name, nowIso))
+    let page: Page<StoredParticipant>
+    if (backwards) {
+      // The forward walk's bounds mirrored: end_date bounds where it starts, start_date where it ends.
+      if (end !== undefined) from = Math.min(from, enteredFrom(end) - 1)
+      const stopAt = startDay === undefined ? -1 : enteredFrom(startDay) - 1
+      page = takePageBackwards(list, from, limit, keep, null, stopAt)
+    } else {
+      if (startDay !== undefined) from = Math.max(from, enteredFrom(startDay))
+      const stop = end === undefined ? null : (p: StoredParticipant) => first(p) >= end
+      page = takePage(list, from, limit, keep, stop, entered)
+    }
     return listBody(
       ctx.bodies,
       '"participants":',

@@ -54,6 +54,8 @@ export type OpenApiOptions = {
   baseUrl?: string
   /** The `limit` each list uses when a request gives none, as the emulator is configured. */
   defaultLimits?: { activations: number; entries: number; participants: number }
+  /** The order of the lists, as the emulator is configured (its `order` option). Default: newest-first activations, oldest-first participants. */
+  order?: { activations?: 'newest-first' | 'oldest-first'; participants?: 'newest-first' | 'oldest-first' }
   /** The document's `info.version`. */
   version?: string
 }
@@ -183,6 +185,18 @@ type ParameterNotes = Record<string, string>
 const NEXT = 'The `next` value of the previous page. ' + `${ASSUMED} one that names no item of this list is 400.`
 const LIMIT = (list: keyof typeof LIMIT_MAX, fallback: number) =>
   `The most items in the page, 1 to ${LIMIT_MAX[list]}. ${ASSUMED} ${fallback} when absent (the emulator's \`defaultLimits.${list}\`, configurable).`
+/** How a list is ordered: its default order, or that order's exact reverse, each naming the option that changes it. */
+const ORDERED = (
+  list: 'activations' | 'participants',
+  by: string,
+  usual: 'newest-first' | 'oldest-first',
+  order: 'newest-first' | 'oldest-first',
+) => {
+  const [first, other] = usual === 'newest-first' ? ['newest', 'oldest'] : ['oldest', 'newest']
+  return order === usual
+    ? `ordered by ${by} ${first} first, then id (the emulator's \`order.${list}\`, configurable: \`${other}-first\` is the exact reverse).`
+    : `ordered by ${by} ${other} first, then id descending (the emulator's \`order.${list}: '${order}'\`): the exact reverse of its default, \`${usual}\`.`
+}
 const FLAG = (what: string) =>
   `When 1, only ${what}. ${ASSUMED} 0 is the same as leaving it out; on a type it does not apply to it selects no entry (\`unsupportedFilter\`, configurable).`
 const BRACKET = (what: string) => `Bracket challenges only: ${what}. ${ASSUMED} 1 to ${MAX_FILTER_INTEGER}.`
@@ -280,7 +294,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       '/activations/list': operation(
         'listActivations',
         'List activations',
-        `Past, running and future activations of the account. ${ASSUMED} ordered by startTime newest first, then id.`,
+        `Past, running and future activations of the account. ${ASSUMED} ${ORDERED('activations', 'startTime', 'newest-first', options.order?.activations ?? 'newest-first')}`,
         listActivationsQuery,
         {
           state: 'One running state.',
@@ -314,7 +328,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       '/experience/participants': operation(
         'listParticipants',
         'List participants (premium)',
-        `All participants across every activation; a premium data feature. ${ASSUMED} ordered by firstEnteredAt, then id.`,
+        `All participants across every activation; a premium data feature. ${ASSUMED} ${ORDERED('participants', 'firstEnteredAt', 'oldest-first', options.order?.participants ?? 'oldest-first')}`,
         listParticipantsQuery,
         {
           start_date: 'Participants who first entered on or after that UTC day.',

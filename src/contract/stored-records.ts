@@ -40,12 +40,24 @@ export const activationConfigSchema = z.strictObject({
   bracket: bracketSchema.nullable(),
 })
 
+/**
+ * A record as an upstream API sent it (a recorded world, `activation-emulator record`): the serializers
+ * send its fields in `as`'s order, and the keys in `pinned` exactly as `as` holds them: fields the
+ * emulator does not know, and fields whose recorded value its own could not rebuild (another form
+ * than the schema allows). Every other field comes from the record, so it still follows the clock.
+ */
+export const recordedSchema = z.strictObject({
+  as: z.record(z.string(), z.unknown()),
+  pinned: z.array(z.string()),
+})
+
 /** An activation in the store: the contract's fields, the account it belongs to and its set-up. */
 export const storedActivationSchema = z
   .strictObject({
     ...activationShape,
     account: z.string().min(1),
     config: activationConfigSchema,
+    recorded: recordedSchema.optional(),
   })
   .superRefine(checkActivation)
 
@@ -57,6 +69,8 @@ export const internalEntryShape = {
   participantId: z.string().min(1),
   /** Trivia and pick'em: how many questions were answered (completion); absent for other types. */
   questionsAnswered: z.number().int().min(0).optional(),
+  /** The entry as an upstream API sent it, in a recorded world. */
+  recorded: recordedSchema.optional(),
 }
 
 /** The names of the internal entry fields, which the API never sends. */
@@ -79,8 +93,9 @@ export const storedEntrySchema = z.looseObject({
 /** A participant in the store: one person of an account. `activationsEntered` and `firstEnteredAt` are derived from the entries. */
 export const storedParticipantSchema = participantSchema
   .omit({ activationsEntered: true, firstEnteredAt: true })
-  .extend({ account: z.string().min(1) })
+  .extend({ account: z.string().min(1), recorded: recordedSchema.optional() })
 
+export type Recorded = z.infer<typeof recordedSchema>
 export type ExtraQuestion = z.infer<typeof extraQuestionSchema>
 export type Bracket = z.infer<typeof bracketSchema>
 export type ActivationConfig = z.infer<typeof activationConfigSchema>

@@ -14,6 +14,7 @@ export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
   rateLimitHeaders: false,
   latency: null,
   errorRate: 0,
+  order: { activations: 'newest-first', participants: 'oldest-first' },
 }
 
 /** How many API requests the journal keeps when `journalSize` is not given. */
@@ -59,6 +60,13 @@ export type EmulatorOptions = {
   defaultLimits?: Partial<EndpointOptions['defaultLimits']>
   /** What entry filters do on types they do not apply to. Default `empty`. */
   unsupportedFilter?: EndpointOptions['unsupportedFilter']
+  /**
+   * The order of the lists, which the spec does not show: activations `newest-first` (startTime
+   * newest first, then id; the default) or `oldest-first` (the exact reverse: startTime oldest first,
+   * then id descending); participants `oldest-first` (firstEnteredAt, then id; the default) or
+   * `newest-first` (the exact reverse). Default: the scenario's (`endpoints.order`), else the defaults.
+   */
+  order?: Partial<EndpointOptions['order']>
   /** Delay each answer by this many milliseconds, or by a seeded draw between `min` and `max`. Default: the scenario's faults, else none. */
   latency?: number | { min: number; max: number }
   /** The share of requests (0 to 1) answered 500, by a seeded draw. Default: the scenario's faults, else 0. */

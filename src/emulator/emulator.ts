@@ -20,8 +20,8 @@ import {
 import { FaultRules, optionRules, type FaultRule, type FaultRuleInput } from './fault-rules.js'
 import { Journal } from './journal.js'
 import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
-import { resolveScenario } from '../world/resolve-scenario.js'
-import type { Scenario } from '../world/scenario.js'
+import { extendScenario, resolveScenario } from '../world/resolve-scenario.js'
+import type { Scenario, ScenarioExtension } from '../world/scenario.js'
 import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
 import { createDatabase, layerOver, writerOf, type Database, type DeferredWorld } from '../store/database.js'
 import type { StoreIndex } from '../store/indexes.js'
@@ -212,13 +212,22 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   // as the clock passes an end), it is loaded now.
   if (!fakerLoadsWhenNeeded()) await loadFaker()
   const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
-  if (data && (options.scenario !== undefined || options.seed !== undefined)) {
+  const extension = options.scenario as ScenarioExtension | undefined
+  const extending = typeof extension === 'object' && extension !== null && 'extends' in extension
+  if (data && ((options.scenario !== undefined && !extending) || options.seed !== undefined)) {
     throw new EmulatorError(
       'bad_option',
-      'Invalid createEmulator options: data is a whole world; it takes no scenario or seed',
+      'Invalid createEmulator options: data is a whole world; it takes no seed, and no scenario but one that extends its own',
     )
   }
-  const scenario = scenarioWithOptions(data ? data.scenario : resolveScenario(options.scenario ?? 'default'), options)
+  const scenario = scenarioWithOptions(
+    data
+      ? extending
+        ? extendScenario(data.scenario, extension, 'scenario')
+        : data.scenario
+      : resolveScenario(options.scenario ?? 'default'),
+    options,
+  )
 
   const frozenAt = options.now ?? scenario.now ?? data?.builtAt
   const builtAt = data ? Date.parse(data.builtAt) : frozenAt === undefined ? Date.now() : parseInstant(frozenAt, 'now')

@@ -41,6 +41,11 @@ export function endpointOptionsOf(options: EmulatorOptions, scenario: Scenario):
       options.rateLimitHeaders ?? fromScenario.rateLimitHeaders ?? DEFAULT_ENDPOINT_OPTIONS.rateLimitHeaders,
     latency: typeof latency === 'number' ? { min: latency, max: latency } : (latency ?? null),
     errorRate: options.errorRate ?? scenario.faults?.errorRate ?? DEFAULT_ENDPOINT_OPTIONS.errorRate,
+    order: {
+      ...DEFAULT_ENDPOINT_OPTIONS.order,
+      ...withoutUndefined(fromScenario.order),
+      ...withoutUndefined(options.order),
+    },
   }
 }
 

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
 import { createRequire, register } from 'node:module'
-import { extname, resolve } from 'node:path'
+import { dirname, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolveScenario } from '../world/resolve-scenario.js'
-import type { Scenario } from '../world/scenario.js'
+import type { Scenario, ScenarioExtension } from '../world/scenario.js'
 
 const EXTENSIONS = ['.json', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 const TYPESCRIPT = ['.ts', '.mts', '.cts']
@@ -22,6 +22,42 @@ export function isScenarioPath(value: string): boolean {
  * @example const scenario = await loadScenarioFile('./scenarios/my-case.ts')
  */
 export async function loadScenarioFile(path: string): Promise<Scenario> {
+  return resolveScenario(
+    (await readScenarioFile(path)) as Parameters<typeof resolveScenario>[0],
+    `scenario file ${path}`,
+  )
+}
+
+/**
+ * A scenario file as the command line takes it: a scenario, or an extension of a dumped or recorded
+ * world, named by its path relative to the file (`"extends": "./world.json"`): then the world file is
+ * read too, and the extension applies to its scenario.
+ * @example const { scenario, data } = await loadScenarioOrWorld('./recorded-slowly.json')
+ */
+export async function loadScenarioOrWorld(
+  path: string,
+): Promise<{ scenario: Scenario | ScenarioExtension; data?: unknown }> {
+  const value = await readScenarioFile(path)
+  const base = (value as { extends?: unknown } | null)?.extends
+  if (typeof base !== 'string' || !isScenarioPath(base)) {
+    return { scenario: resolveScenario(value as Parameters<typeof resolveScenario>[0], `scenario file ${path}`) }
+  }
+  const worldFile = resolve(dirname(resolve(path)), base)
+  let data: { scenario?: { name?: unknown } }
+  try {
+    data = JSON.parse(await readFile(worldFile, 'utf8')) as typeof data
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new Error(`Failed to load scenario file ${path}: the world it extends, ${base}, cannot be read: ${reason}`, {
+      cause: error,
+    })
+  }
+  const name = data?.scenario?.name
+  return { data, scenario: { ...(value as ScenarioExtension), extends: typeof name === 'string' ? name : base } }
+}
+
+/** A scenario file's value: its JSON, or its module's default (or only) export. */
+async function readScenarioFile(path: string): Promise<unknown> {
   const file = resolve(path)
   const ext = extname(file)
   if (!EXTENSIONS.includes(ext)) {
@@ -48,7 +84,7 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
     if (reason?.startsWith('Failed to load scenario file')) throw error
     throw new Error(`Failed to load scenario file ${path}: ${reason}`, { cause: error })
   }
-  return resolveScenario(value as Parameters<typeof resolveScenario>[0], `scenario file ${path}`)
+  return value
 }
 
 /** The query parameter that marks a scenario file, and every file it imports by a relative path. */

@@ -23,8 +23,14 @@ import {
 import { parseScenario, type Scenario } from './scenario.js'
 import { writerOf, type Database } from '../store/database.js'
 
-/** The format marker of a dumped world. */
-export const DUMP_FORMAT = 'activation-emulator/world@1'
+/**
+ * The format marker of a dumped world. Version 2 added `recorded` on any record (a recorded world:
+ * what the upstream sent, served back as it was); a world of version 1 is still read.
+ */
+export const DUMP_FORMAT = 'activation-emulator/world@2'
+
+/** The format markers a dump may carry: every version this emulator reads. */
+export const DUMP_FORMATS_READ = ['activation-emulator/world@1', DUMP_FORMAT] as const
 
 /** A world as `activation-emulator dump` writes it: the scenario it came from, its instant, and every record. */
 export type WorldDump = {
@@ -90,7 +96,7 @@ function* listChunks(key: string, records: readonly object[]): Generator<string>
 }
 
 const dumpHeadSchema = z.looseObject({
-  format: z.literal(DUMP_FORMAT, { error: `format must be "${DUMP_FORMAT}"` }),
+  format: z.enum(DUMP_FORMATS_READ, { error: `format must be "${DUMP_FORMAT}" (or an earlier version)` }),
   builtAt: z.iso.datetime(),
   scenario: z.unknown(),
   activations: z.array(z.unknown()),

@@ -25,6 +25,12 @@ export type RecordedAccount = {
    */
   completed: Record<string, RecordedPage[]>
   winners: Record<string, RecordedPage[]>
+  /**
+   * The `/activations/list?state=…` pages of each state, which tell the instant the upstream stood at
+   * (no field shows an activation's state). Optional: without them the world is served at the latest
+   * recorded instant.
+   */
+  states?: Partial<Record<'not_started' | 'running' | 'ended', RecordedPage[]>>
 }
 
 /** A whole recording: where from, at which limits, when, and each account's pages. */

@@ -39,10 +39,38 @@ function expand(input: unknown, chain: string[], source: string): unknown {
     return expand(builtIn(input), [...chain, input], source)
   }
   if (!input || typeof input !== 'object' || !('extends' in input)) return input
-  const { extends: baseName, ...changes } = input as ScenarioExtension
+  const { extends: baseName } = input as ScenarioExtension
   if (typeof baseName !== 'string')
     throw new EmulatorError('bad_option', `Invalid ${source}: extends must be the name of a built-in scenario`)
-  const base = parseScenario(expand(baseName, chain, source), `scenario ${baseName}`)
+  return merged(parseScenario(expand(baseName, chain, source), `scenario ${baseName}`), input as ScenarioExtension)
+}
+
+/**
+ * A scenario with an extension's changes applied (its `extends` names `base`): how a recorded world
+ * (`data`) takes other settings. The extension may not add activation groups: a dumped world's
+ * activations are its records.
+ * @example extendScenario(dump.scenario, { extends: 'recorded', name: 'slow', description: 'recorded, slowly', faults: { latency: 500 } })
+ */
+export function extendScenario(base: Scenario, extension: ScenarioExtension, source = 'scenario'): Scenario {
+  if (extension.extends !== base.name) {
+    throw new EmulatorError(
+      'bad_option',
+      `Invalid ${source}: it extends ${JSON.stringify(extension.extends)}, but the world it is applied to is the scenario ${JSON.stringify(base.name)}`,
+    )
+  }
+  const grows = (extension.accounts ?? []).findIndex((a) => a.activations !== undefined)
+  if (grows >= 0) {
+    throw new EmulatorError(
+      'bad_option',
+      `Invalid ${source}: accounts[${grows}].activations: a dumped or recorded world's activations are its records; add activations with emulator.addActivation (POST /__emulator/activations) instead`,
+    )
+  }
+  return parseScenario(merged(base, extension), source)
+}
+
+/** An extension's changes over its base. */
+function merged(base: Scenario, extension: ScenarioExtension): unknown {
+  const { extends: _base, ...changes } = extension
   const accounts = [...base.accounts] as Array<Record<string, unknown>>
   for (const account of changes.accounts ?? []) {
     const at = accounts.findIndex((a) => a['name'] === account.name)
@@ -57,6 +85,10 @@ function expand(input: unknown, chain: string[], source: string): unknown {
       ...base.endpoints,
       ...changes.endpoints,
       defaultLimits: { ...base.endpoints?.defaultLimits, ...changes.endpoints?.defaultLimits },
+      // Only when either sets it, so that a scenario without it reads as before.
+      ...(base.endpoints?.order || changes.endpoints?.order
+        ? { order: { ...base.endpoints?.order, ...changes.endpoints?.order } }
+        : {}),
     },
     faults: { ...base.faults, ...changes.faults },
   }

@@ -158,6 +158,17 @@ export const endpointDefaultsSchema = z.strictObject({
   unsupportedFilter: z.enum(['empty', 'ignore', 'reject']).optional(),
   /** Send `Retry-After` and `X-RateLimit-*` headers. */
   rateLimitHeaders: z.boolean().optional(),
+  /**
+   * The order of the lists: activations `newest-first` (startTime, then id; the default) or
+   * `oldest-first` (its exact reverse); participants `oldest-first` (firstEnteredAt, then id; the
+   * default) or `newest-first` (its exact reverse).
+   */
+  order: z
+    .strictObject({
+      activations: z.enum(['newest-first', 'oldest-first']).optional(),
+      participants: z.enum(['oldest-first', 'newest-first']).optional(),
+    })
+    .optional(),
 })
 
 /** Faults to inject, so that clients' retries and timeouts are exercised. */

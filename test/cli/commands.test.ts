@@ -54,6 +54,8 @@ describe('--list-scenarios, --version, --help', () => {
       '--cors',
       '--quiet',
       '--rate-limit-headers',
+      '--activation-order',
+      '--participant-order',
       '--list-scenarios',
     ]) {
       expect(help.stdout).toContain(flag)
@@ -156,6 +158,9 @@ describe('bad input', () => {
       '--latency must be milliseconds (250) or a range (100-400) of at most 60000, got "500-100"',
     ],
     [['--base-path', 'v1'], '--base-path must be a path such as /v1, got "v1"'],
+    [['--activation-order', 'oldest'], '--activation-order must be newest-first or oldest-first, got "oldest"'],
+    [['--participant-order', 'random'], '--participant-order must be oldest-first or newest-first, got "random"'],
+    [['--activation-order', ''], '--activation-order needs a value: newest-first or oldest-first'],
     [['--cors', 'localhost'], '--cors must be an origin such as http://localhost:3000, or *, got "localhost"'],
     [['--live', 'fast'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "fast"'],
     [['--live', '0x'], '--live takes a speed such as 10x (0.001x to 1000000x), or nothing, got "0x"'],
@@ -289,7 +294,7 @@ describe('dump', () => {
     expect(sha(a.stdout)).toBe(sha(b.stdout))
     expect(sha(a.stdout)).not.toBe(sha(c.stdout))
     const world = JSON.parse(a.stdout)
-    expect(world.format).toBe('activation-emulator/world@1')
+    expect(world.format).toBe('activation-emulator/world@2')
     expect(world.builtAt).toBe('2026-06-01T12:00:00.000Z')
     expect(world.entries.length).toBeGreaterThan(1000)
   })

@@ -273,12 +273,14 @@ describe('activation-emulator flags', () => {
     )
     const server = await startCli([
       ...['-s', file, '--now', NOW, '--base-path', '/v1', '--no-cors', '--rate-limit-headers'],
-      ...['--rate-limit', '5', '--latency', '10-20'],
+      ...['--rate-limit', '5', '--latency', '10-20', '--activation-order', 'oldest-first'],
+      ...['--participant-order', 'newest-first'],
     ])
     try {
       expect(server.stdout()).toContain(
         '  answers    under /v1; no CORS; rate-limit headers sent; filters a type does not support answer 400; ' +
-          'default limits 20 activations, 500 entries, 20 participants\n',
+          'default limits 20 activations, 500 entries, 20 participants; ' +
+          'activations oldest first (--activation-order); participants newest first (--participant-order)\n',
       )
       expect(server.stdout()).toContain('  faults     latency 10-20 ms; 5% of requests answered 500\n')
       let response: Response
@@ -288,6 +290,12 @@ describe('activation-emulator flags', () => {
         })
       while (response.status === 500)
       expect(response.headers.get('x-ratelimit-limit')).toBe('5')
+      // --activation-order oldest-first: the first page starts with the oldest startTime.
+      const starts = (
+        (await response.json()) as { activations: Array<{ startTime: { iso: string } }> }
+      ).activations.map((a) => a.startTime.iso)
+      expect(starts.length).toBeGreaterThan(1)
+      expect(starts).toEqual([...starts].sort())
     } finally {
       await server.stop()
     }

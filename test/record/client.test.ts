@@ -131,6 +131,21 @@ describe('createRemoteClient', () => {
     expect(retrySeconds({ headers: headers({}), body: { error: 'Too many' } })).toBe(60)
   })
 
+  it('returns an error whose body is not JSON at once, and a HEAD without a body', async () => {
+    const { url, seen } = await serve((req, res) => {
+      res.writeHead(req.method === 'HEAD' ? 200 : 404, { 'content-type': 'text/html' })
+      res.end(req.method === 'HEAD' ? undefined : '<html>Not found</html>')
+    })
+    const client = createRemoteClient({ baseUrl: url, rps: Infinity, retryDelayMs: 1 })
+    expect(await client.request('/nope')).toMatchObject({
+      status: 404,
+      text: '<html>Not found</html>',
+      body: undefined,
+    })
+    expect(await client.request('/activations/list', { method: 'HEAD' })).toMatchObject({ status: 200, text: '' })
+    expect(seen).toHaveLength(2)
+  })
+
   it('returns the first answer as is with raw: a 429, a 503 or a body that is not JSON', async () => {
     const { url, seen } = await serve((req, res) => {
       if (req.url === '/429') json(res, 429, { error: 'Retry in 60 seconds' })

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { createRemoteClient, type RemoteClientOptions } from '../../src/node/remote/client.js'
 import type { CheckpointPage } from '../../src/node/record/checkpoint.js'
 import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../../src/node/record/walk.js'
@@ -143,6 +143,31 @@ describe('recordAccounts', () => {
     expect(remote.stats()).toMatchObject({ retries: 3, waits: 1 })
   })
 
+  it('walks the lists of different activations side by side, as many at once as the client allows', async () => {
+    const { url, maxInFlight } = await serve({ delayMs: 20 })
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.message)
+    process.on('warning', onWarning)
+    onTestFinished(() => void process.off('warning', onWarning))
+    const options = { apiKeys: KEYS, limits: LIMITS, signal: new AbortController().signal }
+    await recordAccounts({ client: client(url, { concurrency: 3 }), ...options, checkpoint: join(dir, 'a') })
+    expect(maxInFlight()).toBe(3)
+    const recording = await recordAccounts({
+      client: client(url, { concurrency: 1 }),
+      ...options,
+      checkpoint: join(dir, 'b'),
+    })
+    expect(recording.accounts).toEqual(expectedAccounts(LIMITS))
+    // Every chain of the first account (15) queued on one signal at once: no warning of a listener leak.
+    await recordAccounts({
+      ...options,
+      client: client(url, { concurrency: 1, signal: new AbortController().signal }),
+      limits: { ...LIMITS, activations: 100 },
+      checkpoint: join(dir, 'c'),
+    })
+    expect(warnings).toEqual([])
+  })
+
   it('resumes after being killed halfway, asking no page twice, and records what a clean run records', async () => {
     const { url, requests } = await serve({ delayMs: 20 })
     const checkpoint = join(dir, 'ckpt')
@@ -197,7 +222,7 @@ describe('recordAccounts', () => {
     const controller = new AbortController()
     const checkpoint = join(dir, 'ckpt')
     const run = recordAccounts({
-      client: client(url, { signal: controller.signal }),
+      client: client(url),
       apiKeys: KEYS,
       limits: LIMITS,
       checkpoint,
@@ -206,6 +231,27 @@ describe('recordAccounts', () => {
     })
     await expect(run).rejects.toBeInstanceOf(RecordInterruptedError)
     expect(checkpointPages(checkpoint)).toHaveLength(3)
+  })
+
+  it('stops at once on its signal, even in the middle of a 429 wait', async () => {
+    const { url } = await serve({ rateLimitAt: [2, 3, 4, 5] })
+    const controller = new AbortController()
+    const remote = createRemoteClient({
+      baseUrl: url,
+      rps: Infinity,
+      onEvent: (e) => e.type === 'wait' && controller.abort(),
+    })
+    const start = Date.now()
+    const run = recordAccounts({
+      client: remote,
+      apiKeys: KEYS,
+      limits: LIMITS,
+      checkpoint: join(dir, 'c'),
+      signal: controller.signal,
+    })
+    await expect(run).rejects.toBeInstanceOf(RecordInterruptedError)
+    // The 429 asked to wait a second.
+    expect(Date.now() - start).toBeLessThan(900)
   })
 
   it('refuses to resume a checkpoint made for another URL, other keys or other limits', async () => {
@@ -247,6 +293,25 @@ describe('recordAccounts', () => {
     expect(second.startedAt).toBe(first.startedAt)
   })
 
+  it('starts afresh on resume when the checkpoint holds no whole line (killed as it began)', async () => {
+    const { url } = await serve()
+    const checkpoint = join(dir, 'ckpt')
+    writeFileSync(checkpoint, '{"format":"activation-emulator/rec')
+    const recording = await recordAccounts({
+      client: client(url),
+      apiKeys: KEYS,
+      limits: LIMITS,
+      checkpoint,
+      resume: true,
+    })
+    expect(recording.accounts).toEqual(expectedAccounts(LIMITS))
+    expect(JSON.parse(readFileSync(checkpoint, 'utf8').split('\n')[0]!)).toMatchObject({
+      format: 'activation-emulator/record-checkpoint@1',
+      from: url,
+      limits: LIMITS,
+    })
+  })
+
   it('fails naming the request when the upstream answers an error', async () => {
     const { url } = await serve()
     await expect(
@@ -257,7 +322,6 @@ describe('recordAccounts', () => {
   })
 
   it('refuses limits beyond the spec’s bounds', async () => {
-    writeFileSync(join(dir, 'unused'), '')
     await expect(
       recordAccounts({
         client: client('http://127.0.0.1:9'),

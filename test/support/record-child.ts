@@ -9,7 +9,7 @@ import { RecordInterruptedError, recordAccounts } from '../../src/node/record/wa
 const [url, checkpoint, out, limits, ...apiKeys] = process.argv.slice(2)
 const controller = new AbortController()
 process.once('SIGINT', () => controller.abort(new Error('SIGINT')))
-const client = createRemoteClient({ baseUrl: url!, rps: Infinity, concurrency: 2, signal: controller.signal })
+const client = createRemoteClient({ baseUrl: url!, rps: Infinity, concurrency: 2 })
 try {
   const recording = await recordAccounts({
     client,

@@ -405,6 +405,8 @@ export type Upstream = {
   url: string
   /** Every request received, in order: the key sent, the path with its query, the status answered (0 until answered). */
   requests: Array<{ key: string | null; path: string; status: number }>
+  /** The most requests the upstream was answering at once. */
+  maxInFlight(): number
   /** How many times `path` was asked (with `key`, if given). */
   count(path: string, key?: string): number
   close(): Promise<void>
@@ -525,7 +527,12 @@ function answer(
     return Number.isInteger(n) && n >= 1 && n <= max ? n : null
   }
   const next = query.get('next')
-  const segments = url.pathname.split('/').slice(1).map(decodeURIComponent)
+  let segments: string[]
+  try {
+    segments = url.pathname.split('/').slice(1).map(decodeURIComponent)
+  } catch {
+    return [400, { error: `Malformed path: ${url.pathname}` }]
+  }
   if (segments[0] === 'activations' && segments[1] === 'list' && segments.length === 2) {
     const limit = limitOf(100, 20)
     if (limit === null) return [400, { error: `Invalid limit: ${query.get('limit')}` }]
@@ -567,12 +574,16 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   const accounts = accountsOf(options)
   const requests: Upstream['requests'] = []
   const asked = new Map<string, number>()
+  let inFlight = 0
+  let most = 0
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/'
     const auth = req.headers.authorization ?? null
     const key = auth?.startsWith('Api-Key ') ? auth.slice('Api-Key '.length) : null
     const seen = { key, path, status: 0 }
     requests.push(seen)
+    most = Math.max(most, ++inFlight)
+    res.on('close', () => inFlight--)
     const n = requests.length
     const times = (asked.get(path) ?? 0) + 1
     asked.set(path, times)
@@ -607,6 +618,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   return {
     url,
     requests,
+    maxInFlight: () => most,
     count: (path, key) => requests.filter((r) => r.path === path && (key === undefined || r.key === key)).length,
     close: () =>
       new Promise((resolve) => {

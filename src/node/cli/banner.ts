@@ -29,7 +29,7 @@ export function banner(
   const first = emulator.accounts[0]
   const key = first?.apiKeys[0] ?? 'KEY'
   const fmt = (n: number) => n.toLocaleString('en')
-  const { defaultLimits: limits, latency, errorRate, rateLimitHeaders, unsupportedFilter } = emulator.options
+  const { defaultLimits: limits, latency, errorRate, rateLimitHeaders, unsupportedFilter, order } = emulator.options
   const basePath = new URL(emulator.baseUrl).pathname.replace(/\/+$/, '')
   const usual = DEFAULT_ENDPOINT_OPTIONS.defaultLimits
   const answers = [
@@ -41,6 +41,13 @@ export function banner(
       ? [
           `default limits ${limits.activations} activations, ${limits.entries} entries, ${limits.participants} participants`,
         ]
+      : []),
+    // Each list's order only when it is not the default, as the limits.
+    ...(order.activations !== DEFAULT_ENDPOINT_OPTIONS.order.activations
+      ? [`activations ${order.activations.replace('-', ' ')} (--activation-order)`]
+      : []),
+    ...(order.participants !== DEFAULT_ENDPOINT_OPTIONS.order.participants
+      ? [`participants ${order.participants.replace('-', ' ')} (--participant-order)`]
       : []),
   ]
   const faults = [

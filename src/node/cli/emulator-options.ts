@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { scenarios } from '../../../scenarios/index.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/emulator.js'
 import { createEmulator } from '../node-emulator.js'
-import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
+import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { UsageError } from './flags.js'
 
 /** The world flags as parsed. */
@@ -40,7 +40,14 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
   } else {
     // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
     const name = args.scenario ?? 'default'
-    options.scenario = isScenarioPath(name) && !Object.hasOwn(scenarios, name) ? await loadScenarioFile(name) : name
+    if (isScenarioPath(name) && !Object.hasOwn(scenarios, name)) {
+      const loaded = await loadScenarioOrWorld(name)
+      options.scenario = loaded.scenario
+      if (loaded.data !== undefined) {
+        if (args.seed !== undefined) throw new UsageError(`--seed does not apply: ${name} extends a dumped world`)
+        options.data = loaded.data
+      }
+    } else options.scenario = name
   }
   if (args.seed !== undefined) options.seed = args.seed
   if (args.now !== undefined) options.now = args.now

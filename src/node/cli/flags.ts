@@ -54,6 +54,24 @@ export function parseLatency(value: unknown): number | { min: number; max: numbe
   return min === max ? min : { min, max }
 }
 
+/**
+ * `--activation-order` or `--participant-order`: one of the two orders, listed by --help as its
+ * choices, checked by coerce for its message. The default is the scenario's, else `usual`.
+ */
+function listOrder(flag: string, list: string, usual: 'newest-first' | 'oldest-first'): Options {
+  const other = usual === 'newest-first' ? 'oldest-first' : 'newest-first'
+  return {
+    type: 'string',
+    choices: [usual, other],
+    describe: `The order of ${list}: ${usual} (the default, unless the scenario's endpoints.order says otherwise) or ${other} (the exact reverse, ties too)`,
+    coerce: needs(flag, `${usual} or ${other}`, (text) => {
+      if (text !== usual && text !== other)
+        throw new UsageError(`--${flag} must be ${usual} or ${other}, got ${JSON.stringify(text)}`)
+      return text
+    }),
+  }
+}
+
 /** The flags that say which world to build: shared by `serve` and `dump`, which say what `--data` does. */
 function worldFlags(command: 'serve' | 'dump'): FlagTable {
   return {
@@ -155,6 +173,12 @@ export const serveFlags: FlagTable = {
     type: 'boolean',
     describe: "Send Retry-After and X-RateLimit-* headers, which the spec does not show (default: the scenario's, off)",
   },
+  'activation-order': listOrder('activation-order', '/activations/list (by startTime, then id)', 'newest-first'),
+  'participant-order': listOrder(
+    'participant-order',
+    '/experience/participants (by firstEnteredAt, then id)',
+    'oldest-first',
+  ),
   clock: {
     type: 'string',
     // Listed by --help as `[choices: "frozen", "running"]`; the check is coerce's, for its message.

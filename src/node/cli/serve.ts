@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8'
+import type { ListOrder } from '../../../handlers/context.js'
 import { createEmulatorWith } from '../../emulator/emulator.js'
 import { serve } from '../server.js'
 import { cachedWorldsWrittenLater } from '../world-cache.js'
@@ -15,6 +16,8 @@ export type ServeArgs = WorldArgs & {
   latency?: number | { min: number; max: number } | undefined
   cors?: string | false | undefined
   rateLimitHeaders?: boolean | undefined
+  activationOrder?: ListOrder | undefined
+  participantOrder?: ListOrder | undefined
   quiet?: boolean | undefined
   clock?: 'frozen' | 'running' | undefined
   /** --live: the clock's speed (1 for --live alone). */
@@ -69,6 +72,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       baseUrl: `http://activation-emulator.local${basePath}`,
       ...(args.latency !== undefined ? { latency: args.latency } : {}),
       ...(args.rateLimitHeaders !== undefined ? { rateLimitHeaders: args.rateLimitHeaders } : {}),
+      ...orderOf(args),
       ...(args.clock !== undefined ? { clock: args.clock } : {}),
       ...live,
       ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
@@ -133,5 +137,16 @@ export function activationOfPath(url: string): string | undefined {
     return decodeURIComponent(raw)
   } catch {
     return undefined
+  }
+}
+
+/** The `order` option of --activation-order and --participant-order: only the lists they name. */
+function orderOf(args: ServeArgs): { order?: { activations?: ListOrder; participants?: ListOrder } } {
+  if (args.activationOrder === undefined && args.participantOrder === undefined) return {}
+  return {
+    order: {
+      ...(args.activationOrder !== undefined ? { activations: args.activationOrder } : {}),
+      ...(args.participantOrder !== undefined ? { participants: args.participantOrder } : {}),
+    },
   }
 }

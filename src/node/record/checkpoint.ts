@@ -9,7 +9,7 @@ import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync
 export const CHECKPOINT_FORMAT = 'activation-emulator/record-checkpoint@1'
 
 /** The lists a recording walks; `id` names the activation of the per-activation ones. */
-export type ChainKind = 'activations' | 'entries' | 'completed' | 'winners' | 'participants'
+export type ChainKind = 'activations' | 'states' | 'entries' | 'completed' | 'winners' | 'participants'
 
 /** What a checkpoint is of: two recordings may share a checkpoint only when these are equal. */
 export type CheckpointHeader = {
@@ -38,8 +38,11 @@ export function hashKeys(apiKeys: readonly string[]): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(apiKeys)).digest('hex')}`
 }
 
-/** An open checkpoint file, appended to page by page. */
-export type CheckpointWriter = { append(page: CheckpointPage): void; close(): void }
+/**
+ * An open checkpoint file, appended to page by page. `text`, the body as the upstream sent it (JSON),
+ * spares serializing the parsed body again.
+ */
+export type CheckpointWriter = { append(page: CheckpointPage, text?: string): void; close(): void }
 
 /**
  * Reads the checkpoint at `file` for a recording of `expected`: its pages in the order written, and
@@ -116,8 +119,13 @@ export function openCheckpoint(file: string, header: CheckpointHeader | null, re
   }
   let open = true
   return {
-    append(page) {
-      const bytes = Buffer.from(`${JSON.stringify(page)}\n`)
+    append(page, text) {
+      // A JSON text holds a line break only as white space between tokens: without one it fits on a line as is.
+      const line =
+        text === undefined || text.includes('\n')
+          ? JSON.stringify(page)
+          : `${JSON.stringify({ ...page, body: undefined }).slice(0, -1)},"body":${text}}`
+      const bytes = Buffer.from(`${line}\n`)
       for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done)
     },
     close() {

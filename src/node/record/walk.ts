@@ -1,6 +1,7 @@
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
 import {
+  CHECKPOINT_FORMAT,
   hashKeys,
   openCheckpoint,
   readCheckpoint,
@@ -49,7 +50,7 @@ export type RecordOptions = {
   checkpoint: string
   /** Go on with the checkpoint if it exists (it must have been made for the same URL, keys and limits). */
   resume?: boolean
-  /** Stops the recording (Ctrl-C): recordAccounts then rejects with a RecordInterruptedError. */
+  /** Stops the recording (Ctrl-C), its requests in flight and its waits: recordAccounts then rejects with a RecordInterruptedError. */
   signal?: AbortSignal
   onProgress?: (progress: RecordProgress) => void
 }
@@ -67,8 +68,10 @@ export class RecordInterruptedError extends Error {
 
 const COMPLETED_TYPES = new Set(['trivia', 'pickem', 'scavenger'])
 const WINNER_TYPES = new Set(['trivia', 'pickem'])
+const STATES = ['not_started', 'running', 'ended'] as const
 const ITEMS: Record<ChainKind, string> = {
   activations: 'activations',
+  states: 'activations',
   entries: 'entries',
   completed: 'entries',
   winners: 'entries',
@@ -86,6 +89,8 @@ type AccountState = {
   entries: Map<string, Chain>
   completed: Map<string, Chain>
   winners: Map<string, Chain>
+  /** The activations list of each state (`id` names the state), which tells the instant the upstream stands at. */
+  states: Map<string, Chain>
   participants: Chain
 }
 
@@ -106,6 +111,8 @@ function firstPath(kind: ChainKind, id: string | undefined, limits: RecordLimits
   switch (kind) {
     case 'activations':
       return `/activations/list?limit=${limits.activations}`
+    case 'states':
+      return `/activations/list?state=${id ?? ''}&limit=${limits.activations}`
     case 'entries':
       return `${activation}?limit=${limits.entries}`
     case 'completed':
@@ -161,6 +168,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     entries: new Map(),
     completed: new Map(),
     winners: new Map(),
+    states: new Map(),
     participants: newChain(),
   }))
 
@@ -216,7 +224,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   } else {
     writer = openCheckpoint(
       checkpoint,
-      { format: 'activation-emulator/record-checkpoint@1', from, keys, limits, startedAt },
+      { format: CHECKPOINT_FORMAT, from, keys, limits, startedAt },
       options.resume === true,
     )
   }
@@ -237,6 +245,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
 
   let stopped = false
   let failure: unknown = null
+  // Aborted on the caller's signal or on the first failure: every request in flight or waiting (a 429's minute) stops.
+  const stop = new AbortController()
 
   /** Walks one chain to its end from where it stands. */
   async function walkChain(account: number, kind: ChainKind, id?: string): Promise<void> {
@@ -246,7 +256,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     const seen = new Set(chain.pages.map((page) => (page.body as { next: unknown }).next))
     for (let path = nextPath(chain, kind, id, limits); path !== null; path = nextPath(chain, kind, id, limits)) {
       if (stopped) return
-      const answer = await client.request(path, { apiKey })
+      const answer = await client.request(path, { apiKey, signal: stop.signal })
       const what = `Failed to record ${path} of account ${account + 1}`
       const page: CheckpointPage = {
         account,
@@ -283,7 +293,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
           if (typeof itemId !== 'string' || itemId === '') throw new Error(`${what}: an activation has no id`)
         }
       }
-      writer.append(page)
+      writer.append(page, answer.text)
       const known = new Set(state.listed.keys())
       take(page)
       if (kind === 'activations') {
@@ -311,18 +321,22 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     const tracked = task.catch((error: unknown) => {
       if (!stopped) failure = error
       stopped = true
+      stop.abort(error)
     })
     running.add(tracked)
     void tracked.finally(() => running.delete(tracked))
   }
   const onAbort = () => {
     stopped = true
+    stop.abort(signal?.reason)
   }
+  if (signal?.aborted) onAbort()
   signal?.addEventListener('abort', onAbort, { once: true })
 
   try {
     for (current = 0; current < apiKeys.length && !stopped; current++) {
       start(walkChain(current, 'activations'))
+      for (const state of STATES) start(walkChain(current, 'states', state))
       for (const id of states[current]!.listed.keys()) start(walkActivation(current, id))
       start(walkChain(current, 'participants'))
       while (running.size > 0) await Promise.all([...running])
@@ -348,6 +362,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       participants: state.participants.pages,
       completed: pick(state.completed),
       winners: pick(state.winners),
+      states: Object.fromEntries(STATES.map((s) => [s, state.states.get(s)?.pages ?? []])),
     }
   })
   return {

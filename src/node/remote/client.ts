@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+
 // The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
 // rate, a pause for everyone when the upstream answers 429, and retries with backoff when an answer
 // is lost (5xx, a dropped connection, a body cut short). Every wait can be cut by the abort signal.
@@ -41,6 +43,8 @@ export type RemoteRequestInit = {
   method?: string
   /** Returns the first answer as is: no retry, no wait on 429. */
   raw?: boolean
+  /** Stops this request (as well as the client's signal). */
+  signal?: AbortSignal
 }
 
 /** Counts of what a client did. */
@@ -78,14 +82,15 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const rps = options.rps ?? 10
   const retries = options.retries ?? 5
   const retryDelayMs = options.retryDelayMs ?? 500
-  const signal = options.signal
+  const clientSignal = options.signal
   const doFetch = options.fetch ?? globalThis.fetch
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`concurrency must be a whole number from 1, got ${concurrency}`)
   }
   if (!(rps > 0)) throw new Error(`rps must be a number above 0 (Infinity for no limit), got ${rps}`)
-  if (!Number.isInteger(retries) || retries < 0)
+  if (!Number.isInteger(retries) || retries < 0) {
     throw new Error(`retries must be a whole number from 0, got ${retries}`)
+  }
 
   const stats: RemoteStats = { requests: 0, retries: 0, waits: 0, waitedMs: 0 }
   const emit = (event: RemoteEvent) => options.onEvent?.(event)
@@ -93,7 +98,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   // The concurrency limit: `active` requests hold a slot; the others queue in order.
   let active = 0
   const queue: Array<() => void> = []
-  async function acquire(): Promise<void> {
+  async function acquire(signal: AbortSignal | undefined): Promise<void> {
     if (active < concurrency) {
       active++
       return
@@ -125,7 +130,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   // After a 429, nobody asks before this instant.
   let pausedUntil = 0
 
-  async function whenAllowed(): Promise<void> {
+  async function whenAllowed(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const now = Date.now()
       if (pausedUntil > now) {
@@ -148,7 +153,12 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     }
   }
 
-  async function once(url: string, method: string, headers: Record<string, string>): Promise<RemoteAnswer> {
+  async function once(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteAnswer> {
     let response: Response
     try {
       response = await doFetch(url, { method, headers, signal: signal ?? null })
@@ -182,19 +192,25 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     if (init.authorization !== undefined) headers['authorization'] = init.authorization
     else if (init.apiKey !== undefined) headers['authorization'] = `Api-Key ${init.apiKey}`
     const what = `${method} ${path}`
+    const { signal, unlink } = linkSignals(clientSignal, init.signal)
 
-    await acquire()
+    try {
+      await acquire(signal)
+    } catch (error) {
+      unlink()
+      throw error
+    }
     try {
       let attempt = 0
       for (;;) {
         if (signal?.aborted) throw abortReason(signal)
-        await whenAllowed()
+        await whenAllowed(signal)
         attempt++
         stats.requests++
         emit({ type: 'request', method, path, attempt })
         let reason: string
         try {
-          const answer = await once(url, method, headers)
+          const answer = await once(url, method, headers, signal)
           if (init.raw) return answer
           if (answer.status === 429) {
             const seconds = retrySeconds(answer)
@@ -205,7 +221,8 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
             continue
           }
           if (RETRIED_STATUSES.has(answer.status)) reason = `status ${answer.status}`
-          else if (method !== 'HEAD' && answer.body === undefined) {
+          // A body cut short or garbled on the way; an error's body (a proxy's HTML page) is the caller's to judge.
+          else if (method !== 'HEAD' && answer.body === undefined && answer.status < 400) {
             reason = `a body that is not JSON (${answer.text.length} characters, status ${answer.status})`
           } else return answer
         } catch (error) {
@@ -221,11 +238,38 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
         await sleep(delayMs, signal)
       }
     } finally {
+      unlink()
       release()
     }
   }
 
   return { request, stats: () => ({ ...stats }), baseUrl: base }
+}
+
+/**
+ * One signal that aborts when either does. Many requests wait on the same signal at once (each queued
+ * request listens to it): Node's warning of a listener leak past ten is lifted on the signals given.
+ */
+function linkSignals(
+  a: AbortSignal | undefined,
+  b: AbortSignal | undefined,
+): { signal: AbortSignal | undefined; unlink: () => void } {
+  for (const signal of [a, b]) if (signal) setMaxListeners(0, signal)
+  if (!a || !b) return { signal: a ?? b, unlink: () => {} }
+  const controller = new AbortController()
+  const onA = () => controller.abort(a.reason)
+  const onB = () => controller.abort(b.reason)
+  if (a.aborted) onA()
+  else if (b.aborted) onB()
+  a.addEventListener('abort', onA, { once: true })
+  b.addEventListener('abort', onB, { once: true })
+  return {
+    signal: controller.signal,
+    unlink: () => {
+      a.removeEventListener('abort', onA)
+      b.removeEventListener('abort', onB)
+    },
+  }
 }
 
 /** The base URL without its trailing slash, checked. */
