@@ -6,7 +6,6 @@ import { suggestedScenario } from '../../src/node/verify/suggest.js'
 import { fixesOf, planOf, verifyApi, type VerifyReport } from '../../src/node/verify/verify.js'
 import { resolveScenario } from '../../src/world/resolve-scenario.js'
 import type { EmulatorOptions } from '../../src/index.js'
-import { DEFAULT_ENDPOINT_OPTIONS } from '../../src/emulator/emulator-options.js'
 
 // verify against other emulators standing in for the real API: one with the defaults, one with other
 // settings (the differences verify must find, and only those), and one built from --suggest-config.
@@ -246,17 +245,12 @@ describe('verify with a second account', () => {
   }, 60_000)
 })
 
-/** Whether the `order` option (the order helper's branch) is in this build. */
-const HAS_ORDER = (DEFAULT_ENDPOINT_OPTIONS as { order?: unknown }).order !== undefined
-
-// TODO(order): drop runIf once the `order` option is on main (it was checked against the order branch
-// merged locally: both orders differ with their settings, and the suggestion verifies clean).
-describe.runIf(HAS_ORDER)('verify against an emulator with the other orders', () => {
+describe('verify against an emulator with the other orders', () => {
   it('reports order.activations oldest-first and order.participants newest-first, and the suggestion verifies clean', async () => {
     const served = await start({
       scenario: 'default',
       order: { activations: 'oldest-first', participants: 'newest-first' },
-    } as EmulatorOptions)
+    })
     servers.push(served)
     const report = await check(served, DEFAULTS, 120)
     expect(

@@ -5,14 +5,9 @@ import type { Scenario } from '../../world/scenario.js'
 /** Which way a list runs: its sort key newest first or oldest first. */
 export type ListOrder = 'newest-first' | 'oldest-first'
 
-/**
- * The emulator's default orders (docs/contract.md): activations by startTime newest first, participants
- * by firstEnteredAt oldest first; the endpoints' defaults once they have an `order`.
- * TODO(order): read DEFAULT_ENDPOINT_OPTIONS.order without the cast once the `order` option is on main.
- */
-export const DEFAULT_ORDER: Readonly<{ activations: ListOrder; participants: ListOrder }> = (
-  DEFAULT_ENDPOINT_OPTIONS as { order?: { activations: ListOrder; participants: ListOrder } }
-).order ?? { activations: 'newest-first', participants: 'oldest-first' }
+/** The emulator's default orders: activations by startTime newest first, participants by firstEnteredAt oldest first. */
+export const DEFAULT_ORDER: Readonly<{ activations: ListOrder; participants: ListOrder }> =
+  DEFAULT_ENDPOINT_OPTIONS.order
 
 /**
  * What the emulator does where the spec is silent and a setting can change it: what verify compares
@@ -37,14 +32,12 @@ export type Expected = {
  */
 export function expectedOf(scenario: Scenario): Expected {
   const endpoints = scenario.endpoints ?? {}
-  // `order` is the order helper's option; read loosely until the scenario type has it.
-  const order = (endpoints as { order?: Partial<Expected['order']> }).order
   const account = scenario.accounts[0]
   return {
     defaultLimits: { ...DEFAULT_ENDPOINT_OPTIONS.defaultLimits, ...endpoints.defaultLimits },
     unsupportedFilter: endpoints.unsupportedFilter ?? DEFAULT_ENDPOINT_OPTIONS.unsupportedFilter,
     rateLimitHeaders: endpoints.rateLimitHeaders ?? DEFAULT_ENDPOINT_OPTIONS.rateLimitHeaders,
-    order: { ...DEFAULT_ORDER, ...order },
+    order: { ...DEFAULT_ORDER, ...endpoints.order },
     premium: account?.premium ?? true,
     rateLimit: account?.rateLimit ?? null,
     undocumentedTypes: scenario.undocumentedTypes,
