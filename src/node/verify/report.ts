@@ -19,7 +19,8 @@ function detailOf(result: ProbeResult): string {
 
 /** The plan in one line, as printed before the first request. */
 export function planLine(plan: VerifyPlan): string {
-  return `Plan: at most ${plan.total} requests: ${plan.discovery} to read the account, ${plan.probes} for ${plan.probeCount} probes, up to ${plan.rateLimit} to look for a rate limit (--max-requests)`
+  const short = plan.discovery + plan.probes > plan.total ? '; the probes that do not fit are not checkable' : ''
+  return `Plan: at most ${plan.total} requests: ${plan.discovery} to read the account, ${plan.probes} for ${plan.probeCount} probes, up to ${plan.rateLimit} to look for a rate limit (--max-requests ${plan.total})${short}`
 }
 
 /**
