@@ -462,3 +462,67 @@ export function ignoreOtherCommandsVariables(argv: readonly string[], flags: Fla
     }
   }
 }
+
+/** The flags of `verify`. */
+export const verifyFlags: FlagTable = {
+  against: {
+    type: 'string',
+    describe: 'The base URL of the real API, which may have a path prefix (required)',
+    coerce: needs('against', 'an http(s) URL such as https://api.example.com', (text) => {
+      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+        throw new UsageError(
+          `--against must be an http(s) URL such as https://api.example.com, got ${JSON.stringify(text)}`,
+        )
+      }
+      return text.replace(/\/+$/, '')
+    }),
+  },
+  'api-key': {
+    type: 'string',
+    array: true,
+    describe:
+      "An API key of the real account (required); a second --api-key, another account's, adds the probes of another account's ids",
+    coerce: (values: string[]) => {
+      if (values.length === 0 || values.includes('')) throw new UsageError('--api-key needs a value: a key')
+      if (values.length > 2) throw new UsageError(`--api-key is given ${values.length} times: give one or two keys`)
+      return values
+    },
+  },
+  scenario: {
+    alias: 's',
+    type: 'string',
+    describe:
+      'The emulator settings to compare with: a built-in scenario or a scenario file, such as one --suggest-config wrote (default: default)',
+    coerce: needs('scenario', 'a built-in scenario or a scenario file', (text) => text),
+  },
+  json: {
+    type: 'string',
+    describe: 'Also write the report as JSON to this file',
+    coerce: needs('json', 'a file to write', (text) => text),
+  },
+  'suggest-config': {
+    type: 'string',
+    describe:
+      'Write the scenario that makes the emulator match what was found to this file (default verified-scenario.json); serve it with --scenario FILE',
+  },
+  'max-requests': {
+    type: 'string',
+    describe: 'The most requests to send, probes and the search for a rate limit together (default 300)',
+    coerce: integer('max-requests', 1, 100_000),
+  },
+  rps: {
+    type: 'string',
+    describe: 'Requests per second at most (default 10; 0 for no limit)',
+    coerce: needs('rps', 'requests per second, such as 5 (0 for no limit)', (text) => {
+      const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
+      if (!(n >= 0 && n <= 10_000))
+        throw new UsageError(`--rps must be a number from 0 (no limit) to 10000, got ${JSON.stringify(text)}`)
+      return n
+    }),
+  },
+  concurrency: {
+    type: 'string',
+    describe: 'Requests in flight at most (default 4)',
+    coerce: integer('concurrency', 1, 64),
+  },
+}

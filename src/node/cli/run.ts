@@ -13,11 +13,13 @@ import {
   rejectUnknown,
   serveFlags,
   UsageError,
+  verifyFlags,
   type FlagTable,
 } from './flags.js'
 import { openApiCommand, type OpenApiArgs } from './openapi.js'
 import { recordCommand, type RecordArgs } from './record.js'
 import { serveCommand, type ServeArgs } from './serve.js'
+import { verifyCommand, type VerifyArgs } from './verify.js'
 
 /** The package's version, from the package.json above this file (in src/node/cli/ or in dist/src/node/cli/). */
 function version(): string {
@@ -65,6 +67,8 @@ export function oneLine(message: string): string {
  */
 export async function run(argv: string[], started = performance.now()): Promise<number> {
   const v = version()
+  // What a command that ends with a verdict (verify) resolves to; 0 for the others.
+  let code = 0
   // What every command does to its flags before yargs reads them.
   const flagsOf = <T>(y: Argv<T>, flags: FlagTable) => {
     rejectUnknown(argv, flags)
@@ -150,12 +154,33 @@ export async function run(argv: string[], started = performance.now()): Promise<
         ),
       async (args) => openApiCommand(args as unknown as OpenApiArgs, v),
     )
+    .command(
+      'verify',
+      "Check the emulator's assumptions against the real API (read-only) and report each: confirmed, differs, not checkable",
+      (y) =>
+        flagsOf(y, verifyFlags).epilogue(
+          examples([
+            ['Verify, with a JSON report for machines', '$0 verify --against URL --api-key KEY --json report.json'],
+            [
+              'Write the scenario that matches what was found',
+              '$0 verify --against URL --api-key KEY --suggest-config',
+            ],
+            [
+              'Compare with the settings of a scenario file',
+              '$0 verify --against URL --api-key KEY -s my-scenario.json',
+            ],
+          ]),
+        ),
+      async (args) => {
+        code = await verifyCommand(args as unknown as VerifyArgs)
+      },
+    )
     .fail((message, error) => {
       throw error ?? new UsageError(message)
     })
   try {
     await cli.parseAsync()
-    return 0
+    return code
   } catch (error) {
     if (error instanceof ListedScenarios) return 0
     if (error instanceof ExitCode) return error.code

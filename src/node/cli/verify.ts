@@ -1,0 +1,80 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { scenarios } from '../../../scenarios/index.js'
+import { resolveScenario } from '../../world/resolve-scenario.js'
+import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
+import { expectedOf } from '../verify/expected.js'
+import { jsonReport, markdownReport, planLine } from '../verify/report.js'
+import { suggestedScenario, type VerifiedScenario } from '../verify/suggest.js'
+import { fixesOf, verifyApi } from '../verify/verify.js'
+import { UsageError } from './flags.js'
+
+/** The flags of `verify` as parsed. */
+export type VerifyArgs = {
+  against?: string | undefined
+  apiKey?: string[] | undefined
+  json?: string | undefined
+  suggestConfig?: string | undefined
+  maxRequests?: number | undefined
+  rps?: number | undefined
+  concurrency?: number | undefined
+  scenario?: string | undefined
+}
+
+/** Where `--suggest-config` writes when it is given no file. */
+export const DEFAULT_SUGGESTION_FILE = 'verified-scenario.json'
+
+/** The scenario the emulator's settings come from: a built-in's name or a scenario file. */
+async function verifiedScenario(name: string): Promise<VerifiedScenario> {
+  if (!isScenarioPath(name) || Object.hasOwn(scenarios, name)) return { builtIn: name, scenario: resolveScenario(name) }
+  const scenario = await loadScenarioFile(name)
+  const raw = name.endsWith('.json') ? (JSON.parse(await readFile(name, 'utf8')) as unknown) : null
+  return { file: name, raw, scenario }
+}
+
+/** Writes a file, or throws naming the file and why. */
+async function write(file: string, text: string, what: string): Promise<void> {
+  try {
+    await writeFile(file, text)
+  } catch (error) {
+    throw new Error(`Failed to write ${what} to ${file}: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+/**
+ * `activation-emulator verify`: checks the emulator's assumptions against a real API and prints the
+ * report as Markdown; resolves to the exit code: 0 when every checkable assumption is confirmed, 1 when one differs.
+ */
+export async function verifyCommand(args: VerifyArgs): Promise<number> {
+  if (args.against === undefined)
+    throw new UsageError('verify needs --against URL: the base URL of the real API, such as https://api.example.com')
+  if (args.apiKey === undefined) throw new UsageError('verify needs --api-key KEY: an API key of the real account')
+  const verified = await verifiedScenario(args.scenario ?? 'default')
+  const stop = new AbortController()
+  const onSignal = () => stop.abort(new Error('verify was interrupted (SIGINT)'))
+  process.once('SIGINT', onSignal)
+  try {
+    const report = await verifyApi({
+      baseUrl: args.against,
+      apiKeys: args.apiKey,
+      expected: expectedOf(verified.scenario),
+      signal: stop.signal,
+      ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
+      ...(args.rps !== undefined ? { rps: args.rps === 0 ? Infinity : args.rps } : {}),
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      onPlan: (plan) => process.stderr.write(`${planLine(plan)}\n`),
+    })
+    process.stdout.write(markdownReport(report))
+    if (args.json !== undefined) await write(args.json, jsonReport(report), 'the report')
+    if (args.suggestConfig !== undefined) {
+      const file = args.suggestConfig || DEFAULT_SUGGESTION_FILE
+      const suggestion = suggestedScenario(verified, fixesOf(report), args.against)
+      await write(file, `${JSON.stringify(suggestion, null, 2)}\n`, 'the suggested scenario')
+      process.stderr.write(
+        `Wrote the scenario that matches what was found to ${file}: serve it with activation-emulator --scenario ${file}\n`,
+      )
+    }
+    return report.counts.differs > 0 ? 1 : 0
+  } finally {
+    process.off('SIGINT', onSignal)
+  }
+}

@@ -1,0 +1,22 @@
+import type { Probe } from './probe.js'
+import { errorProbes } from './probes-errors.js'
+import { listProbes } from './probes-lists.js'
+import { rateLimitHeadersProbe, rateLimitProbe, type RateCount } from './probes-rate.js'
+import { shapeProbes } from './probes-shapes.js'
+
+/**
+ * Every probe, in the order they run: the lists, the shapes, the errors, the rate-limit headers, and
+ * last the rate limit (which spends what is left of the budget and may leave the key limited).
+ * @example probes(count).map((p) => p.id) // ['default-limit-activations', ...]
+ */
+export function probes(count: RateCount): Probe[] {
+  return [...listProbes, ...shapeProbes, ...errorProbes, rateLimitHeadersProbe, rateLimitProbe(count)]
+}
+
+/** The ids of every probe (what docs/contract.md links to). */
+export const PROBE_IDS: readonly string[] = probes({
+  counted: () => 0,
+  firstAt: () => null,
+  left: () => 0,
+  max: 0,
+}).map((p) => p.id)
