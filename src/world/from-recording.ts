@@ -307,8 +307,14 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
   // The keys of each participant pinned when read; their derived fields are compared once every entry is in.
   const pinnedLater = new Map<StoredParticipant, string[]>()
 
+  const PAGE_KEYS = new Set(['activations', 'activation', 'entries', 'participants', 'next'])
+  const pageKeys = new PathCounts()
   recording.accounts.forEach((account: RecordedAccount, a) => {
     const name = `recorded-${a + 1}`
+    const everyPage = [...account.activations, ...Object.values(account.entries).flat(), ...account.participants]
+    for (const page of everyPage) {
+      if (isObject(page.body)) for (const key of Object.keys(page.body)) if (!PAGE_KEYS.has(key)) pageKeys.add(key)
+    }
     accounts.push({
       name,
       apiKeys: [options.keepApiKeys ? account.apiKey : `recorded-key-${a + 1}`],
@@ -476,6 +482,9 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
     }
   })
 
+  for (const line of pageKeys.lines((key, n) => `${key} (${n} page${n === 1 ? '' : 's'})`)) {
+    problems.push(`a page's own field ${line}: a world keeps records, not pages, so it is not served back`)
+  }
   const scenario = parseScenario(
     {
       name: 'recorded',

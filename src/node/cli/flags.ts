@@ -26,6 +26,15 @@ const integer = (flag: string, min: number, max: number) =>
     return n
   })
 
+/** An http(s) URL flag, such as `example`; its trailing slashes are dropped. */
+const httpUrl = (flag: string, example: string) =>
+  needs(flag, `an http(s) URL such as ${example}`, (text) => {
+    if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+      throw new UsageError(`--${flag} must be an http(s) URL such as ${example}, got ${JSON.stringify(text)}`)
+    }
+    return text.replace(/\/+$/, '')
+  })
+
 /** A flag that may be given several times, each value matching `pattern`. */
 function repeatable(flag: string, describe: string, pattern: RegExp, what: string): Options {
   return {
@@ -273,19 +282,31 @@ export const dumpFlags: FlagTable = {
   },
 }
 
+/** How hard `record` and `verify` may press an upstream. */
+const politeFlags: FlagTable = {
+  rps: {
+    type: 'string',
+    describe: 'Requests per second at most (default 10; 0 for no limit)',
+    coerce: needs('rps', 'requests per second, such as 5 (0 for no limit)', (text) => {
+      const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
+      if (!(n >= 0 && n <= 10_000))
+        throw new UsageError(`--rps must be a number from 0 (no limit) to 10000, got ${JSON.stringify(text)}`)
+      return n
+    }),
+  },
+  concurrency: {
+    type: 'string',
+    describe: 'Requests in flight at most (default 4)',
+    coerce: integer('concurrency', 1, 64),
+  },
+}
+
 /** The flags of `activation-emulator record`. */
 export const recordFlags: FlagTable = {
   from: {
     type: 'string',
     describe: 'The base URL of the API to record, which may have a path prefix (required)',
-    coerce: needs('from', 'an http(s) URL such as https://api.example.com', (text) => {
-      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
-        throw new UsageError(
-          `--from must be an http(s) URL such as https://api.example.com, got ${JSON.stringify(text)}`,
-        )
-      }
-      return text.replace(/\/+$/, '')
-    }),
+    coerce: httpUrl('from', 'https://api.example.com'),
   },
   'api-key': {
     type: 'string',
@@ -328,21 +349,7 @@ export const recordFlags: FlagTable = {
       return { activations: a, entries: e, participants: p }
     }),
   },
-  concurrency: {
-    type: 'string',
-    describe: 'Requests in flight at most (default 4)',
-    coerce: integer('concurrency', 1, 64),
-  },
-  rps: {
-    type: 'string',
-    describe: 'Requests per second at most (default 10; 0 for no limit)',
-    coerce: needs('rps', 'requests per second, such as 5 (0 for no limit)', (text) => {
-      const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
-      if (!(n >= 0 && n <= 10_000))
-        throw new UsageError(`--rps must be a number from 0 (no limit) to 10000, got ${JSON.stringify(text)}`)
-      return n
-    }),
-  },
+  ...politeFlags,
   retries: {
     type: 'string',
     describe: 'How often a page that fails with a 5xx or a dropped connection is asked again (default 5)',
@@ -376,14 +383,7 @@ export const openApiFlags: FlagTable = {
   'base-url': {
     type: 'string',
     describe: "The server URL the document names (default: the library's default base URL)",
-    coerce: needs('base-url', 'an http(s) URL such as http://127.0.0.1:4010', (text) => {
-      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
-        throw new UsageError(
-          `--base-url must be an http(s) URL such as http://127.0.0.1:4010, got ${JSON.stringify(text)}`,
-        )
-      }
-      return text.replace(/\/+$/, '')
-    }),
+    coerce: httpUrl('base-url', 'http://127.0.0.1:4010'),
   },
 }
 
@@ -468,14 +468,7 @@ export const verifyFlags: FlagTable = {
   against: {
     type: 'string',
     describe: 'The base URL of the real API, which may have a path prefix (required)',
-    coerce: needs('against', 'an http(s) URL such as https://api.example.com', (text) => {
-      if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
-        throw new UsageError(
-          `--against must be an http(s) URL such as https://api.example.com, got ${JSON.stringify(text)}`,
-        )
-      }
-      return text.replace(/\/+$/, '')
-    }),
+    coerce: httpUrl('against', 'https://api.example.com'),
   },
   'api-key': {
     type: 'string',
@@ -510,19 +503,5 @@ export const verifyFlags: FlagTable = {
     describe: 'The most requests to send, probes and the search for a rate limit together (default 300)',
     coerce: integer('max-requests', 1, 100_000),
   },
-  rps: {
-    type: 'string',
-    describe: 'Requests per second at most (default 10; 0 for no limit)',
-    coerce: needs('rps', 'requests per second, such as 5 (0 for no limit)', (text) => {
-      const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
-      if (!(n >= 0 && n <= 10_000))
-        throw new UsageError(`--rps must be a number from 0 (no limit) to 10000, got ${JSON.stringify(text)}`)
-      return n
-    }),
-  },
-  concurrency: {
-    type: 'string',
-    describe: 'Requests in flight at most (default 4)',
-    coerce: integer('concurrency', 1, 64),
-  },
+  ...politeFlags,
 }
