@@ -111,6 +111,9 @@ function* listChunks(key: string, records: readonly object[]): Generator<string>
   yield `${chunk}${records.length ? '\n' : ''}]`
 }
 
+/** An entry's internal fields (its type's fields are checked once its activation's type is known). Built once: a zod schema compiles on first use. */
+const internalsSchema = z.looseObject(internalEntryShape)
+
 const dumpHeadSchema = z.looseObject({
   format: z.enum(DUMP_FORMATS_READ, { error: `format must be "${DUMP_FORMAT}" (or an earlier version)` }),
   builtAt: z.iso.datetime(),
@@ -157,7 +160,7 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
   }
   const entries = head.data.entries.map((e, i) => {
     const path = `entries[${i}]`
-    const internals = check(z.looseObject(internalEntryShape), e, path)
+    const internals = check(internalsSchema, e, path)
     if (!internals) return undefined
     const type = types.get(internals.activationId)
     if (!type) {

@@ -146,7 +146,9 @@ function rebuild(
     const sent = raw[key]
     const checked = schema.safeParse(sent)
     if (checked.success) {
-      if (checked.data !== undefined) value[key] = checked.data
+      // The value as sent (the schema accepted it as it is): the same object, so that comparing what
+      // is served with what was sent is mostly a matter of identity.
+      if (sent !== undefined) value[key] = sent
       continue
     }
     pinned.push(key)
@@ -168,10 +170,16 @@ function rebuild(
 /** What to keep of a record as sent: nothing when the emulator's own fields give it back exactly. */
 function recordedOf(raw: Raw, made: Raw, pinned: string[]): Recorded | undefined {
   const pin = new Set(pinned)
-  for (const key of Object.keys(raw))
-    if (!pin.has(key) && JSON.stringify(raw[key]) !== JSON.stringify(made[key])) pin.add(key)
-  for (const key of Object.keys(made)) if (!(key in raw)) pin.add(key)
-  const sameOrder = JSON.stringify(Object.keys(raw)) === JSON.stringify(Object.keys(made))
+  const sent = Object.keys(raw)
+  const own = Object.keys(made)
+  let sameOrder = sent.length === own.length
+  for (let i = 0; i < sent.length; i++) {
+    const key = sent[i]!
+    if (key !== own[i]) sameOrder = false
+    if (pin.has(key) || raw[key] === made[key]) continue
+    if (JSON.stringify(raw[key]) !== JSON.stringify(made[key])) pin.add(key)
+  }
+  for (const key of own) if (!(key in raw)) pin.add(key)
   return pin.size === 0 && sameOrder ? undefined : { as: raw, pinned: [...pin] }
 }
 
