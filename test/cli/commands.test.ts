@@ -63,7 +63,7 @@ describe('--list-scenarios, --version, --help', () => {
   })
 
   it('prints each example of --help whole on a line of its own at 80 columns, so it can be copied', async () => {
-    for (const command of [[], ['dump'], ['verify']]) {
+    for (const command of [[], ['dump'], ['verify'], ['record']]) {
       const help = await runCli([...command, '--help'], { COLUMNS: '80' })
       expect(help.code).toBe(0)
       const lines = help.stdout.trimEnd().split('\n')
@@ -77,7 +77,7 @@ describe('--list-scenarios, --version, --help', () => {
     expect(help.stdout).toContain('\n    activation-emulator -s default --now 2026-06-01T12:00:00Z --rate-limit 10\n')
   })
 
-  it.each([[], ['dump'], ['openapi'], ['verify']])(
+  it.each([[], ['dump'], ['openapi'], ['verify'], ['record']])(
     'mentions in %j --help only flags that command takes, each among the options it lists',
     async (...command) => {
       const help = await runCli([...command, '--help'])

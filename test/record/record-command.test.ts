@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -225,6 +225,36 @@ describe('activation-emulator record', () => {
     }
     served.close()
   }, 120_000)
+
+  it('writes a world a scenario file can extend, by its path, to serve it with other settings', async () => {
+    const { url } = await serve()
+    const out = join(dir, 'world.json')
+    expect((await runCli(['record', '--from', url, ...FLAGS, '-o', out, '--quiet'])).code).toBe(0)
+    const scenario = join(dir, 'limited.json')
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        extends: './world.json',
+        name: 'recorded-limited',
+        description: 'the recording, rate-limited',
+        accounts: [{ name: 'recorded-1', rateLimit: { limit: 10, windowSeconds: 60 } }],
+      }),
+    )
+    const dumped = await runCli(['dump', '--scenario', scenario])
+    expect(dumped.stderr).toBe('')
+    const head = JSON.parse(dumped.stdout) as { scenario: { name: string; accounts: Array<{ rateLimit: unknown }> } }
+    expect(head.scenario.name).toBe('recorded-limited')
+    expect(head.scenario.accounts[0]!.rateLimit).toEqual({ limit: 10, windowSeconds: 60 })
+    const original = JSON.parse(readFileSync(out, 'utf8')) as { entries: unknown[] }
+    expect((JSON.parse(dumped.stdout) as { entries: unknown[] }).entries).toEqual(original.entries)
+    const bad = await runCli(['dump', '--scenario', join(dir, 'missing.json')])
+    expect(bad.code).toBe(1)
+    writeFileSync(scenario, JSON.stringify({ extends: './nowhere.json', name: 'x', description: 'x' }))
+    const missing = await runCli(['dump', '--scenario', scenario])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/the world it extends, \.\/nowhere\.json, cannot be read: no such file/)
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1)
+  }, 60_000)
 
   it.each([
     [['record', '--api-key', 'k', '-o', 'w.json'], 'record needs --from: the base URL of the API to record'],

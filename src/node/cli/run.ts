@@ -125,15 +125,11 @@ export async function run(argv: string[], started = performance.now()): Promise<
       (y) =>
         flagsOf(y, recordFlags).epilogue(
           examples([
-            ['Record one account', '$0 record --from https://api.example.com --api-key KEY -o world.json'],
-            [
-              'Two accounts, anonymized, gently',
-              '$0 record --from https://api.example.com --api-key K1 --api-key K2 --anonymize --rps 2 -o world.json',
-            ],
-            [
-              'Go on after Ctrl-C or a crash',
-              '$0 record --from https://api.example.com --api-key KEY -o world.json --resume',
-            ],
+            ['Record one account', '$0 record --from URL --api-key KEY -o world.json'],
+            ['Two accounts', '$0 record --from URL --api-key K1 --api-key K2 -o w.json'],
+            ['Anonymized: fake names, e-mails and answers', '$0 record --from URL --api-key KEY --anonymize -o w.json'],
+            ['Gently: 2 requests a second', '$0 record --from URL --api-key KEY --rps 2 -o w.json'],
+            ['Go on after Ctrl-C or a crash', '$0 record --from URL --api-key KEY -o world.json --resume'],
             ['Serve what was recorded', '$0 --data world.json'],
           ]),
         ),
