@@ -17,7 +17,7 @@ import type {
 } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import { DUMP_FORMAT, type WorldDump } from './dump.js'
-import type { RecordedAccount, RecordedPage, Recording } from './recording.js'
+import { pagesOf, type RecordedAccount, type RecordedPage, type Recording } from './recording.js'
 import { parseScenario } from './scenario.js'
 
 // A recording (every page an upstream sent) turned into a world that serves the same pages back.
@@ -319,8 +319,7 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
   const pageKeys = new PathCounts()
   recording.accounts.forEach((account: RecordedAccount, a) => {
     const name = `recorded-${a + 1}`
-    const everyPage = [...account.activations, ...Object.values(account.entries).flat(), ...account.participants]
-    for (const page of everyPage) {
+    for (const page of pagesOf(account)) {
       if (isObject(page.body)) for (const key of Object.keys(page.body)) if (!PAGE_KEYS.has(key)) pageKeys.add(key)
     }
     accounts.push({

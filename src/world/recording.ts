@@ -47,3 +47,15 @@ export type Recording = {
   serverDate: string | null
   accounts: RecordedAccount[]
 }
+
+/** Every page of an account, in one fixed order: its lists, each state's, each activation's and its filters', its participants. */
+export function pagesOf(account: RecordedAccount): RecordedPage[] {
+  return [
+    ...account.activations,
+    ...Object.values(account.states ?? {}).flat(),
+    ...Object.values(account.entries).flat(),
+    ...Object.values(account.completed).flat(),
+    ...Object.values(account.winners).flat(),
+    ...account.participants,
+  ]
+}

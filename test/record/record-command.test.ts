@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { getResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
-import type { RecordedAccount } from '../../src/world/recording.js'
+import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
 import { BIN, cleanEnv, runCli, type CliRun } from '../support/cli.js'
 import {
   BASIC_KEY,
@@ -51,15 +51,7 @@ async function expectServesUpstream(file: string, options: UpstreamOptions): Pro
   const served = await createEmulator({ data: JSON.parse(readFileSync(file, 'utf8')), cache: false })
   let pages = 0
   for (const [i, account] of expectedAccounts(LIMITS, options).entries()) {
-    const all = [
-      ...account.activations,
-      ...Object.values(account.states ?? {}).flat(),
-      ...Object.values(account.entries).flat(),
-      ...Object.values(account.completed).flat(),
-      ...Object.values(account.winners).flat(),
-      ...account.participants,
-    ]
-    for (const page of all) {
+    for (const page of pagesOf(account)) {
       const answer = await ask(served, page.path, `recorded-key-${i + 1}`)
       expect(`${answer.status} ${answer.text}`, page.path).toBe(`200 ${JSON.stringify(page.body)}`)
       pages++

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { parseWorldDump, worldDumpChunks } from '../../src/world/dump.js'
 import { worldFromRecording } from '../../src/world/from-recording.js'
-import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../src/world/recording.js'
+import {
+  pagesOf,
+  RECORDING_FORMAT,
+  type RecordedAccount,
+  type RecordedPage,
+  type Recording,
+} from '../../src/world/recording.js'
 import { TYPE_RULES } from '../../src/contract/type-rules.js'
 import { FILTER_TYPES } from '../../src/contract/enums.js'
 import { call, NOW_ISO } from '../support/api.js'
@@ -131,14 +137,7 @@ describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premi
       let compared = 0
       for (const [a, account] of recording.accounts.entries()) {
         const key = `recorded-key-${a + 1}`
-        const recordedPages = [
-          ...account.activations,
-          ...Object.values(account.entries).flat(),
-          ...account.participants,
-          ...Object.values(account.completed).flat(),
-          ...Object.values(account.winners).flat(),
-        ]
-        for (const page of recordedPages) {
+        for (const page of pagesOf(account)) {
           const answer = await ask(served, page.path, key)
           expect(answer.status, page.path).toBe(page.status)
           expect(answer.text, page.path).toBe(JSON.stringify(page.body))
@@ -164,15 +163,7 @@ function* recordsOf(
   recording: Recording,
 ): Generator<['activation' | 'entry' | 'participant', Record<string, unknown>]> {
   for (const account of recording.accounts) {
-    const all = [
-      ...account.activations,
-      ...Object.values(account.states ?? {}).flat(),
-      ...Object.values(account.entries).flat(),
-      ...Object.values(account.completed).flat(),
-      ...Object.values(account.winners).flat(),
-      ...account.participants,
-    ]
-    for (const page of all) {
+    for (const page of pagesOf(account)) {
       const body = page.body as Record<string, any>
       for (const a of body.activations ?? []) yield ['activation', a]
       if (body.activation) yield ['activation', body.activation]
@@ -219,7 +210,7 @@ describe('a recording with what the emulator does not know', () => {
     const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))), cache: false })
     const account = recording.accounts[0]!
     let sku = 0
-    for (const page of [...account.activations, ...Object.values(account.entries).flat(), ...account.participants]) {
+    for (const page of pagesOf(account)) {
       const answer = await ask(served, page.path, 'recorded-key-1')
       expect(answer.text, page.path).toBe(JSON.stringify(page.body))
       sku += answer.text.split('"sku"').length - 1

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { createRemoteClient, type RemoteClientOptions } from '../../src/node/remote/client.js'
 import type { CheckpointPage } from '../../src/node/record/checkpoint.js'
 import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../../src/node/record/walk.js'
-import type { RecordedAccount } from '../../src/world/recording.js'
+import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
 import {
   BASIC_KEY,
   expectedAccounts,
@@ -46,17 +46,8 @@ const client = (url: string, options: Partial<RemoteClientOptions> = {}) =>
   createRemoteClient({ baseUrl: url, rps: Infinity, retryDelayMs: 10, ...options })
 
 /** Every page of the accounts as `key path`. */
-function pagesOf(accounts: RecordedAccount[]): string[] {
-  return accounts.flatMap((account) =>
-    [
-      ...account.activations,
-      ...Object.values(account.states ?? {}).flat(),
-      ...Object.values(account.entries).flat(),
-      ...Object.values(account.completed).flat(),
-      ...Object.values(account.winners).flat(),
-      ...account.participants,
-    ].map((page) => `${account.apiKey} ${page.path}`),
-  )
+function pathsOf(accounts: RecordedAccount[]): string[] {
+  return accounts.flatMap((account) => pagesOf(account).map((page) => `${account.apiKey} ${page.path}`))
 }
 
 /** The pages a checkpoint holds as `key path` (the participants' 403 included). */
@@ -115,7 +106,7 @@ describe('recordAccounts', () => {
     expect(recording).toMatchObject({ format: 'activation-emulator/recording@1', from: url, limits: LIMITS })
     expect(Date.parse(recording.serverDate!)).toBeGreaterThan(0)
     const asked = requests.map((r) => `${r.key} ${r.path}`)
-    expect(asked.sort()).toEqual([...pagesOf(expected), `${BASIC_KEY} /experience/participants?limit=2`].sort())
+    expect(asked.sort()).toEqual([...pathsOf(expected), `${BASIC_KEY} /experience/participants?limit=2`].sort())
     expect(recording.accounts[1]).toMatchObject({ premium: false, participants: [] })
     const last = progress.at(-1)!
     // 11 activations, 24 entries, 7 participants; 9 + 2 activations listed, all done.
@@ -191,7 +182,7 @@ describe('recordAccounts', () => {
     const after = requests.slice(askedBefore).map((r) => `${r.key} ${r.path}`)
     expect(new Set(after).size).toBe(after.length)
     expect(after.filter((page) => before.includes(page))).toEqual([])
-    const all = [...pagesOf(expectedAccounts(LIMITS)), `${BASIC_KEY} /experience/participants?limit=2`]
+    const all = [...pathsOf(expectedAccounts(LIMITS)), `${BASIC_KEY} /experience/participants?limit=2`]
     expect([...before, ...after].sort()).toEqual(all.sort())
     // The checkpoint now holds every page once, each on a whole line.
     expect(checkpointPages(checkpoint).sort()).toEqual(all.sort())
