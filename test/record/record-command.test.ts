@@ -7,7 +7,8 @@ import { getResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
-import { BIN, cleanEnv, runCli, type CliRun } from '../support/cli.js'
+import { BIN, cleanEnv, runCli, startCli, type CliRun } from '../support/cli.js'
+import { filteredPaths } from '../support/filtered-paths.js'
 import {
   BASIC_KEY,
   expectedAccounts,
@@ -247,6 +248,33 @@ describe('activation-emulator record', () => {
     expect(missing.stderr).toMatch(/the world it extends, \.\/nowhere\.json, cannot be read: no such file/)
     expect(missing.stderr.trim().split('\n')).toHaveLength(1)
   }, 60_000)
+
+  it('records a built-in scenario from a running emulator, and --data answers every endpoint and filter as it did', async () => {
+    const server = await startCli(['--scenario', 'every-type', '--now', '2026-06-01T12:00:00Z', '--quiet'])
+    try {
+      const out = join(dir, 'world.json')
+      const run = await runCli(['record', '--from', server.url, '--api-key', 'every-type-key', '--rps', '0', '-o', out])
+      expect(run.stderr).toContain('Serve it: npx activation-emulator --data')
+      expect(run.code).toBe(0)
+      const served = await createEmulator({ data: JSON.parse(readFileSync(out, 'utf8')), cache: false })
+      const upstream = async (path: string) => {
+        const response = await fetch(`${server.url}${path}`, { headers: { authorization: 'Api-Key every-type-key' } })
+        return `${response.status} ${await response.text()}`
+      }
+      const listed = JSON.parse((await upstream('/activations/list?limit=100')).slice(4)) as {
+        activations: Array<{ id: string; type: string; startTime: { iso: string } }>
+      }
+      const paths = filteredPaths(listed.activations)
+      for (const path of paths) {
+        const got = await ask(served, path, 'recorded-key-1')
+        expect(`${got.status} ${got.text}`, path).toBe(await upstream(path))
+      }
+      expect(paths.length).toBeGreaterThan(300)
+      served.close()
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
 
   it.each([
     [['record', '--api-key', 'k', '-o', 'w.json'], 'record needs --from: the base URL of the API to record'],
