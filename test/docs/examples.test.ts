@@ -207,7 +207,7 @@ describe('the examples of the README and docs/', () => {
         const target = path === '' ? file : normalizePath(join(dirname(file), path))
         if (!existsSync(join(ROOT, target))) broken.push(`${file}: ${link} (no file ${target})`)
         else if (anchor && !headingAnchors(readFileSync(join(ROOT, target), 'utf8')).has(anchor))
-          broken.push(`${file}: ${link} (no heading #${anchor} in ${target})`)
+          broken.push(`${file}: ${link} (no heading or anchor #${anchor} in ${target})`)
       }
     }
     expect(broken).toEqual([])

@@ -114,12 +114,13 @@ export function where(block: DocBlock): string {
   return `${relative(ROOT, join(ROOT, block.file))}:${block.line}`
 }
 
-/** The anchors of a guide's headings, as GitHub makes them (`## In CI` is `#in-ci`). */
+/** The anchors of a guide: its headings', as GitHub makes them (`## In CI` is `#in-ci`), and each `<a id="...">`. */
 export function headingAnchors(text: string): Set<string> {
   const anchors = new Set<string>()
   let inFence = false
   for (const line of text.split('\n')) {
     if (/^\s*```/.test(line)) inFence = !inFence
+    if (!inFence) for (const m of line.matchAll(/<a id="([^"]+)"><\/a>/g)) anchors.add(m[1]!)
     const heading = inFence ? null : /^#{1,6}\s+(.*)$/.exec(line)
     if (!heading) continue
     const slug = heading[1]!

@@ -9,7 +9,7 @@ import { headingAnchors, ROOT } from '../support/doc-blocks.js'
 
 const contract = readFileSync(join(ROOT, 'docs/contract.md'), 'utf8')
 const guide = readFileSync(join(ROOT, 'docs/record-and-verify.md'), 'utf8')
-const LINK = /^\[verify: ([a-z0-9_-]+)\]\(record-and-verify\.md#the-probes\)$/
+const LINK = /^\[verify: ([a-z0-9_-]+)\]\(record-and-verify\.md#probe-\1\)$/
 
 /** The rows of the tables under `## Where the spec says "not shown"`, each as its cells. */
 function assumptionRows(): string[][] {
@@ -60,13 +60,20 @@ describe('docs/contract.md and the probes of verify', () => {
   })
 
   it('links field presence to its probe', () => {
-    expect(contract).toContain('[verify: field-presence](record-and-verify.md#the-probes)')
+    expect(contract).toContain('[verify: field-presence](record-and-verify.md#probe-field-presence)')
   })
 
-  it('lists every probe in the guide, in the order they run, under a heading the links reach', () => {
-    expect(headingAnchors(guide).has('the-probes')).toBe(true)
-    const listed = [...guide.split('### The probes')[1]!.matchAll(/^\| `([a-z0-9_-]+)` \|/gm)].map((m) => m[1])
-    expect(listed).toEqual(PROBE_IDS)
+  it('lists every probe in the guide, in the order they run, each with the anchor its links reach', () => {
+    const anchors = headingAnchors(guide)
+    expect(anchors.has('the-probes')).toBe(true)
+    const rows = [
+      ...guide.split('### The probes')[1]!.matchAll(/^\| <a id="probe-([a-z0-9_-]+)"><\/a>`([a-z0-9_-]+)` \|/gm),
+    ]
+    expect(rows.map((m) => m[2])).toEqual(PROBE_IDS)
+    for (const [, anchor, id] of rows) {
+      expect(anchor).toBe(id)
+      expect(anchors.has(`probe-${id}`)).toBe(true)
+    }
   })
 
   it('gives every probe an id of its own', () => {
