@@ -1,22 +1,14 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
 import { BIN, cleanEnv, runCli, startCli, type CliRun } from '../support/cli.js'
 import { filteredPaths } from '../support/filtered-paths.js'
-import {
-  BASIC_KEY,
-  expectedAccounts,
-  PREMIUM_KEY,
-  startUpstream,
-  type Upstream,
-  type UpstreamOptions,
-} from '../support/upstream.js'
+import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream, type UpstreamOptions } from '../support/upstream.js'
 
 // `activation-emulator record` as a user runs it (the built command line), against the hand-written
 // upstream: through its faults, killed and resumed, stopped with Ctrl-C, anonymized; then the world
@@ -25,21 +17,12 @@ import {
 const LIMITS = { activations: 2, entries: 2, participants: 2 }
 const FLAGS = ['--api-key', PREMIUM_KEY, '--api-key', BASIC_KEY, '--rps', '0', '--limits', '2,2,2']
 
-let dir: string
-let upstream: Upstream | undefined
+const upstreams = useUpstream('record-cli-')
+const serve = upstreams.serve
+let dir = ''
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'record-cli-'))
+  dir = upstreams.dir()
 })
-afterEach(async () => {
-  await upstream?.close()
-  upstream = undefined
-  rmSync(dir, { recursive: true, force: true })
-})
-
-async function serve(options: UpstreamOptions = {}): Promise<Upstream> {
-  upstream = await startUpstream(options)
-  return upstream
-}
 
 async function ask(emulator: Emulator, path: string, key: string): Promise<{ status: number; text: string }> {
   const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } })

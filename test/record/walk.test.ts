@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { createRemoteClient, type RemoteClientOptions } from '../../src/node/remote/client.js'
 import type { CheckpointPage } from '../../src/node/record/checkpoint.js'
 import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../../src/node/record/walk.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
-import {
-  BASIC_KEY,
-  expectedAccounts,
-  PREMIUM_KEY,
-  startUpstream,
-  type Upstream,
-  type UpstreamOptions,
-} from '../support/upstream.js'
+import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream } from '../support/upstream.js'
 
 // The walker of `record` against the hand-written upstream: every page of both accounts, in order,
 // through a 429, a dropped connection and 503s; resumed after a kill or a Ctrl-C without asking any
@@ -26,21 +18,12 @@ const KEYS = [PREMIUM_KEY, BASIC_KEY]
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CHILD = fileURLToPath(new URL('../support/record-child.ts', import.meta.url))
 
-let dir: string
-let upstream: Upstream | undefined
+const upstreams = useUpstream('record-')
+const serve = upstreams.serve
+let dir = ''
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'record-'))
+  dir = upstreams.dir()
 })
-afterEach(async () => {
-  await upstream?.close()
-  upstream = undefined
-  rmSync(dir, { recursive: true, force: true })
-})
-
-async function serve(options: UpstreamOptions = {}): Promise<Upstream> {
-  upstream = await startUpstream(options)
-  return upstream
-}
 
 const client = (url: string, options: Partial<RemoteClientOptions> = {}) =>
   createRemoteClient({ baseUrl: url, rps: Infinity, retryDelayMs: 10, ...options })

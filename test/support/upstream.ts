@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
 import type { RecordedAccount, RecordedPage } from '../../src/world/recording.js'
 
 // A small hand-written upstream for the tests of `record`: a plain Node server (not the emulator)
@@ -696,4 +700,28 @@ export function expectedAccounts(
       ),
     }
   })
+}
+
+/**
+ * For a test file: a temp folder for each test (`dir()`), and `serve(options)` to start the upstream,
+ * both gone after each test.
+ */
+export function useUpstream(prefix: string): {
+  dir: () => string
+  serve: (options?: UpstreamOptions) => Promise<Upstream>
+} {
+  let dir = ''
+  let upstream: Upstream | undefined
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix))
+  })
+  afterEach(async () => {
+    await upstream?.close()
+    upstream = undefined
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return {
+    dir: () => dir,
+    serve: async (options = {}) => (upstream = await startUpstream(options)),
+  }
 }
