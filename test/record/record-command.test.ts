@@ -259,6 +259,38 @@ describe('activation-emulator record', () => {
     }
   }, 120_000)
 
+  it('is a scenario verify compares the real API with, through a file that extends it', async () => {
+    const server = await startCli(['--scenario', 'default', '--now', '2026-06-01T12:00:00Z', '--quiet'])
+    try {
+      const out = join(dir, 'world.json')
+      expect(
+        (await runCli(['record', '--from', server.url, '--api-key', 'demo-key', '--rps', '0', '-o', out])).code,
+      ).toBe(0)
+      const scenario = join(dir, 'recorded.json')
+      const extension = {
+        extends: './world.json',
+        name: 'mine',
+        description: 'the recording',
+        endpoints: { defaultLimits: { activations: 10 } },
+      }
+      writeFileSync(scenario, JSON.stringify(extension))
+      const suggestion = join(dir, 'suggested.json')
+      const args = ['verify', '--against', server.url, '--api-key', 'demo-key', '--rps', '0', '--max-requests', '80']
+      const run = await runCli([...args, '-s', scenario, '--suggest-config', suggestion])
+      expect(run.code).toBe(1)
+      // Only what the extension changed differs: the recording itself holds the emulator's defaults.
+      expect([...run.stdout.matchAll(/^\| `([a-z0-9-]+)`.*\| \*\*differs\*\* \|/gm)].map((m) => m[1])).toEqual([
+        'default-limit-activations',
+      ])
+      const suggested = JSON.parse(readFileSync(suggestion, 'utf8')) as Record<string, unknown>
+      expect(suggested).toMatchObject({ extends: './world.json', endpoints: { defaultLimits: { activations: 20 } } })
+      writeFileSync(scenario, JSON.stringify(suggested))
+      expect((await runCli([...args, '-s', scenario])).code).toBe(0)
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
+
   it.each([
     [['record', '--api-key', 'k', '-o', 'w.json'], 'record needs --from: the base URL of the API to record'],
     [['record', '--from', 'http://127.0.0.1:1', '-o', 'w.json'], 'record needs --api-key'],

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { scenarios } from '../../../scenarios/index.js'
-import { resolveScenario } from '../../world/resolve-scenario.js'
-import { isScenarioPath, loadScenarioFile } from '../scenario-file.js'
+import { extendScenario, resolveScenario } from '../../world/resolve-scenario.js'
+import { parseScenario, type Scenario, type ScenarioExtension } from '../../world/scenario.js'
+import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { expectedOf } from '../verify/expected.js'
 import { jsonReport, markdownReport, planLine } from '../verify/report.js'
 import { suggestedScenario, type VerifiedScenario } from '../verify/suggest.js'
@@ -26,7 +27,16 @@ export const DEFAULT_SUGGESTION_FILE = 'verified-scenario.json'
 /** The scenario the emulator's settings come from: a built-in's name or a scenario file. */
 async function verifiedScenario(name: string): Promise<VerifiedScenario> {
   if (!isScenarioPath(name) || Object.hasOwn(scenarios, name)) return { builtIn: name, scenario: resolveScenario(name) }
-  const scenario = await loadScenarioFile(name)
+  const loaded = await loadScenarioOrWorld(name)
+  // A scenario file that extends a recorded (or dumped) world: the world's scenario with its changes.
+  const scenario =
+    loaded.data === undefined
+      ? (loaded.scenario as Scenario)
+      : extendScenario(
+          parseScenario((loaded.data as { scenario?: unknown }).scenario, `the world ${name} extends`),
+          loaded.scenario as ScenarioExtension,
+          `scenario file ${name}`,
+        )
   const raw = name.endsWith('.json') ? (JSON.parse(await readFile(name, 'utf8')) as unknown) : null
   return { file: name, raw, scenario }
 }
