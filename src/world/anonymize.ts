@@ -158,9 +158,16 @@ function walkRecording(recording: Recording, visitor: Visitor): Recording {
           ? pages(inner as RecordedPage[], key)
           : key === 'entries' || key === 'completed' || key === 'winners'
             ? byId(inner as Record<string, RecordedPage[]>)
-            : ACCOUNT_KEYS.has(key)
-              ? clone(inner)
-              : walk.scrub(inner, null),
+            : key === 'states'
+              ? Object.fromEntries(
+                  Object.entries(inner as Record<string, RecordedPage[]>).map(([state, list]) => [
+                    state,
+                    pages(list, 'activations'),
+                  ]),
+                )
+              : ACCOUNT_KEYS.has(key)
+                ? clone(inner)
+                : walk.scrub(inner, null),
       )
     return out as RecordedAccount
   }

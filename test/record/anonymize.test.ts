@@ -1,8 +1,8 @@
 import fc from 'fast-check'
-import { getResponse } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { anonymizeRecording } from '../../src/world/anonymize.js'
+import { recordEmulator } from '../support/record-emulator.js'
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../src/world/recording.js'
 
 // anonymizeRecording over recordings of real emulator worlds (every type, the undocumented ones
@@ -12,61 +12,13 @@ import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recordi
 const NOW = '2026-06-01T12:00:00Z'
 const LIMITS = { activations: 100, entries: 1000, participants: 100 }
 
-/** Reads every page of an emulator's accounts as `record` does, through its handlers (no network). */
-async function recordEmulator(emulator: Emulator): Promise<Recording> {
-  const get = async (key: string, path: string): Promise<RecordedPage> => {
-    const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } })
-    const response = await getResponse(emulator.handlers, request)
-    if (!response) throw new Error(`No handler for ${path}`)
-    return { path, status: response.status, body: await response.json() }
-  }
-  const walk = async (key: string, path: string, limit: number): Promise<RecordedPage[]> => {
-    const pages: RecordedPage[] = []
-    let next: string | null = null
-    do {
-      const sep = path.includes('?') ? '&' : '?'
-      const page = await get(key, `${path}${sep}limit=${limit}${next ? `&next=${encodeURIComponent(next)}` : ''}`)
-      pages.push(page)
-      next = page.status === 200 ? ((page.body as { next: string | null }).next ?? null) : null
-    } while (next)
-    return pages
-  }
-  const accounts: RecordedAccount[] = []
-  for (const settings of emulator.accounts) {
-    const key = settings.apiKeys[0]!
-    const activations = await walk(key, '/activations/list', LIMITS.activations)
-    const account: RecordedAccount = {
-      apiKey: key,
-      premium: true,
-      activations,
-      entries: {},
-      participants: [],
-      completed: {},
-      winners: {},
-    }
-    for (const page of activations)
-      for (const a of (page.body as { activations: Array<{ id: string; type: string }> }).activations) {
-        account.entries[a.id] = await walk(key, `/activations/${a.id}`, LIMITS.entries)
-        if (['trivia', 'pickem', 'scavenger'].includes(a.type))
-          account.completed[a.id] = await walk(key, `/activations/${a.id}?is_completed=1`, LIMITS.entries)
-        if (['trivia', 'pickem'].includes(a.type))
-          account.winners[a.id] = await walk(key, `/activations/${a.id}?is_winner=1`, LIMITS.entries)
-      }
-    account.participants = await walk(key, '/experience/participants', LIMITS.participants)
-    account.premium = account.participants[0]?.status !== 403
-    if (!account.premium) account.participants = []
-    accounts.push(account)
-  }
-  return {
-    format: RECORDING_FORMAT,
-    from: emulator.baseUrl,
-    limits: LIMITS,
-    startedAt: NOW,
-    finishedAt: NOW,
-    serverDate: null,
-    accounts,
-  }
-}
+/** Every account of an emulator, recorded by `record`'s walker through its handlers. */
+const recordAccountsOf = (emulator: Emulator) =>
+  recordEmulator(
+    emulator,
+    emulator.accounts.map((a) => a.apiKeys[0]!),
+    LIMITS,
+  )
 
 type Obj = Record<string, any>
 
@@ -274,7 +226,7 @@ describe('anonymizeRecording over a recorded world (undocumented-types, with fie
   let output: Recording
   let outputJson: string
   beforeAll(async () => {
-    const recorded = await recordEmulator(await createEmulator({ scenario: 'undocumented-types', now: NOW }))
+    const recorded = await recordAccountsOf(await createEmulator({ scenario: 'undocumented-types', now: NOW }))
     recording = withRealWorldFields(recorded)
     output = anonymizeRecording(recording, { seed: 7 })
     outputJson = JSON.stringify(output)

@@ -3,85 +3,20 @@ import { describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { parseWorldDump, worldDumpChunks } from '../../src/world/dump.js'
 import { worldFromRecording } from '../../src/world/from-recording.js'
-import {
-  pagesOf,
-  RECORDING_FORMAT,
-  type RecordedAccount,
-  type RecordedPage,
-  type Recording,
-} from '../../src/world/recording.js'
-import { TYPE_RULES } from '../../src/contract/type-rules.js'
+import { pagesOf, type Recording } from '../../src/world/recording.js'
 import { call, NOW_ISO } from '../support/api.js'
 import { filteredPaths } from '../support/filtered-paths.js'
+import { recordEmulator } from '../support/record-emulator.js'
 
 // A built-in scenario recorded from an emulator, then served from the recorded world: every page the
-// recording read, and every filter of every endpoint, must come back byte for byte.
-
-const LIMITS = { activations: 100, entries: 1000, participants: 100 }
+// recording read, and every filter of every endpoint, must come back byte for byte. The recording is
+// made by `record`'s own walker, through the emulator's handlers.
 
 async function ask(emulator: Emulator, path: string, key: string): Promise<{ status: number; text: string }> {
   const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } })
   const response = await getResponse(emulator.handlers, request)
   if (!response) throw new Error(`No handler answered ${path}`)
   return { status: response.status, text: await response.text() }
-}
-
-async function pages(emulator: Emulator, path: string, key: string): Promise<RecordedPage[]> {
-  const out: RecordedPage[] = []
-  let next: string | null = null
-  do {
-    const asked: string = next === null ? path : `${path}&next=${encodeURIComponent(next)}`
-    const { status, text } = await ask(emulator, asked, key)
-    const body = JSON.parse(text) as { next?: string | null }
-    out.push({ path: asked, status, body })
-    next = status === 200 ? (body.next ?? null) : null
-  } while (next !== null)
-  return out
-}
-
-/** A plain, sequential recording of an emulator's accounts (the walker's job, done simply). */
-async function recordEmulator(emulator: Emulator, keys: string[]): Promise<Recording> {
-  const accounts: RecordedAccount[] = []
-  for (const key of keys) {
-    const activations = await pages(emulator, `/activations/list?limit=${LIMITS.activations}`, key)
-    const account: RecordedAccount = {
-      apiKey: key,
-      premium: true,
-      activations,
-      entries: {},
-      participants: [],
-      completed: {},
-      winners: {},
-      states: {},
-    }
-    for (const state of ['not_started', 'running', 'ended'] as const) {
-      account.states![state] = await pages(emulator, `/activations/list?state=${state}&limit=100`, key)
-    }
-    for (const page of activations) {
-      for (const a of (page.body as { activations: Array<{ id: string; type: keyof typeof TYPE_RULES }> })
-        .activations) {
-        const at = `/activations/${encodeURIComponent(a.id)}?limit=${LIMITS.entries}`
-        account.entries[a.id] = await pages(emulator, at, key)
-        if (TYPE_RULES[a.type].completion) account.completed[a.id] = await pages(emulator, `${at}&is_completed=1`, key)
-        if (TYPE_RULES[a.type].winners === 'allCorrect')
-          account.winners[a.id] = await pages(emulator, `${at}&is_winner=1`, key)
-      }
-    }
-    const participants = await pages(emulator, `/experience/participants?limit=${LIMITS.participants}`, key)
-    if (participants[0]?.status === 403) account.premium = false
-    else account.participants = participants
-    accounts.push(account)
-  }
-  const now = new Date().toISOString()
-  return {
-    format: RECORDING_FORMAT,
-    from: emulator.baseUrl,
-    limits: LIMITS,
-    startedAt: now,
-    finishedAt: now,
-    serverDate: now,
-    accounts,
-  }
 }
 
 describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premium', 'undocumented-types'])(
