@@ -233,7 +233,8 @@ describe('activation-emulator record', () => {
   }, 60_000)
 
   it('records a built-in scenario from a running emulator, and --data answers every endpoint and filter as it did', async () => {
-    const server = await startCli(['--scenario', 'every-type', '--now', '2026-06-01T12:00:00Z', '--quiet'])
+    // Started as a user starts it: the request log on.
+    const server = await startCli(['--scenario', 'every-type', '--now', '2026-06-01T12:00:00Z'])
     try {
       const out = join(dir, 'world.json')
       const run = await runCli(['record', '--from', server.url, '--api-key', 'every-type-key', '--rps', '0', '-o', out])
@@ -254,6 +255,9 @@ describe('activation-emulator record', () => {
       }
       expect(paths.length).toBeGreaterThan(300)
       served.close()
+      // The server logged each request record made, and nothing went to its stderr.
+      expect(server.stdout()).toMatch(/GET \/activations\/list\?state=not_started&limit=100 200/)
+      expect(server.stderr()).toBe('')
     } finally {
       await server.stop()
     }
