@@ -1,12 +1,7 @@
-import { createWriteStream, existsSync } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { anonymizeRecording } from '../../world/anonymize.js'
-import { parseWorldDump, worldDumpText } from '../../world/dump.js'
-import { worldFromRecording } from '../../world/from-recording.js'
+import { existsSync } from 'node:fs'
 import { recordProgressLine } from '../record/progress.js'
-import { RecordInterruptedError, recordAccounts } from '../record/walk.js'
+import { recordWorld } from '../record/record-world.js'
+import { RecordInterruptedError } from '../record/walk.js'
 import { createRemoteClient } from '../remote/client.js'
 import { UsageError } from './flags.js'
 
@@ -74,10 +69,9 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
     signal: stop.signal,
     ...(progress ? { onEvent: progress.onEvent } : {}),
   })
-  const started = performance.now()
-  let recording
+  let made
   try {
-    recording = await recordAccounts({
+    made = await recordWorld({
       client,
       apiKeys: args.apiKey,
       checkpoint,
@@ -85,10 +79,15 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
       ...(args.limits ? { limits: args.limits } : {}),
       signal: stop.signal,
       ...(progress ? { onProgress: progress.onProgress } : {}),
+      out,
+      anonymize: args.anonymize
+        ? { ...(args.seed === undefined ? {} : { seed: args.seed }), keepEmailDomains: args.keepEmailDomains === true }
+        : null,
+      keepApiKeys: args.keepApiKeys === true,
     })
   } catch (error) {
-    progress?.done()
     if (error instanceof RecordInterruptedError) {
+      progress?.done()
       stderr.write(
         `activation-emulator: stopped; ${checkpoint} holds ${plural(error.pages, 'page')}: run the same command with --resume to go on\n`,
       )
@@ -96,30 +95,10 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
     }
     throw error
   } finally {
+    progress?.done()
     process.removeListener('SIGINT', onSigint)
   }
-  progress?.done()
-  const seconds = (performance.now() - started) / 1000
-
-  const recorded = args.anonymize
-    ? anonymizeRecording(recording, {
-        ...(args.seed === undefined ? {} : { seed: args.seed }),
-        keepEmailDomains: args.keepEmailDomains === true,
-      })
-    : recording
-  const made = worldFromRecording(recorded, { keepApiKeys: args.keepApiKeys === true })
-  // Checked as `--data` will check it, before anything is written.
-  parseWorldDump(made.dump, `the world recorded from ${args.from}`)
-  // Written beside the target, then renamed: an interrupted write leaves no half a world.
-  const partial = `${out}.partial`
-  try {
-    await pipeline(Readable.from(worldDumpText(made.dump)), createWriteStream(partial))
-    await rename(partial, out)
-  } catch (error) {
-    await rm(partial, { force: true })
-    throw new Error(`Failed to write the world to ${out}: ${(error as Error).message}`, { cause: error })
-  }
-  await rm(checkpoint, { force: true })
+  const seconds = made.walkSeconds
 
   const { dump } = made
   const stats = client.stats()

@@ -1,0 +1,43 @@
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { anonymizeRecording, type AnonymizeOptions } from '../../world/anonymize.js'
+import { parseWorldDump, worldDumpText } from '../../world/dump.js'
+import { worldFromRecording, type RecordedWorld } from '../../world/from-recording.js'
+import { recordAccounts, type RecordOptions } from './walk.js'
+
+/** What recordWorld needs: the walker's options, and what to make of the recording. */
+export type RecordWorldOptions = RecordOptions & {
+  /** The world file to write. */
+  out: string
+  /** Replace personal data with seeded fakes (anonymizeRecording), or not (null, the default). */
+  anonymize?: AnonymizeOptions | null
+  /** Write the recorded API keys into the world instead of `recorded-key-N`. */
+  keepApiKeys?: boolean
+}
+
+/**
+ * Records the accounts (recordAccounts), anonymizes them on request, turns them into a world, checks it
+ * as `--data` will, writes it to `out` (beside it first, then renamed: an interrupted write leaves no
+ * half a world) and removes the checkpoint. Resolves to the world made and how long the walk took.
+ * @example const { dump } = await recordWorld({ client, apiKeys: ['KEY'], checkpoint: 'w.json.checkpoint', out: 'w.json' })
+ */
+export async function recordWorld(options: RecordWorldOptions): Promise<RecordedWorld & { walkSeconds: number }> {
+  const started = performance.now()
+  const recording = await recordAccounts(options)
+  const walkSeconds = (performance.now() - started) / 1000
+  const recorded = options.anonymize ? anonymizeRecording(recording, options.anonymize) : recording
+  const made = worldFromRecording(recorded, { keepApiKeys: options.keepApiKeys === true })
+  parseWorldDump(made.dump, `the world recorded from ${recording.from}`)
+  const partial = `${options.out}.partial`
+  try {
+    await pipeline(Readable.from(worldDumpText(made.dump)), createWriteStream(partial))
+    await rename(partial, options.out)
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw new Error(`Failed to write the world to ${options.out}: ${(error as Error).message}`, { cause: error })
+  }
+  await rm(options.checkpoint, { force: true })
+  return { ...made, walkSeconds }
+}
