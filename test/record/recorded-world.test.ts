@@ -96,8 +96,13 @@ describe('a recording with what the emulator does not know', () => {
       if (kind === 'participant') record.segment = { tier: 'vip', since: 2024 }
       if (kind === 'activation' && record.id === oddOne) record.createdAt = (record.createdAt as { iso: string }).iso
     }
+    // A field of the page itself, beside the list: a world keeps records, so it is said not to be kept.
+    ;(recording.accounts[0]!.activations[0]!.body as Record<string, unknown>).total = 42
     const made = worldFromRecording(recording)
-    expect(made.problems).toEqual([])
+    expect(made.problems).toEqual([
+      "a page's own field total (1 page): a world keeps records, not pages, so it is not served back",
+    ])
+    delete (recording.accounts[0]!.activations[0]!.body as Record<string, unknown>).total
     expect(made.unknownFields.map((line) => line.replace(/ \(.*/, ''))).toEqual([
       'participants[].segment',
       'entries[giveaway].loyaltyTier',
