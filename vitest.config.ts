@@ -13,7 +13,5 @@ export default defineConfig({
     // machine (2 cores) the suite took 300 s with one and 172 s with two, every test passing.
     maxWorkers: 2,
     globalSetup: ['test/support/build.ts'],
-    // Each test builds its worlds: none is read from a cache an earlier run left (test/world-cache.test.ts turns it on).
-    env: { ACTIVATION_EMULATOR_CACHE: 'off' },
   },
 })

@@ -9,7 +9,5 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 300_000,
     globalSetup: ['test/support/build.ts'],
-    // Each test builds its worlds: none is read from a cache an earlier run left (test/world-cache.test.ts turns it on).
-    env: { ACTIVATION_EMULATOR_CACHE: 'off' },
   },
 })

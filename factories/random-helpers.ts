@@ -1,4 +1,4 @@
-import type { SeededFaker } from '../src/time/random.js'
+import type { Draws, SeededFaker } from '../src/time/random.js'
 
 // Small deterministic helpers the factories share. Each draws only from the Faker it is given.
 
@@ -26,27 +26,29 @@ export function mixedCaseId(faker: SeededFaker, length: number): string {
 }
 
 /** An integer from `min` to `max`, both included. */
-export function int(faker: SeededFaker, min: number, max: number): number {
+export function int(faker: Draws, min: number, max: number): number {
   if (max <= min) return min
   const lo = Math.ceil(min)
   const hi = Math.floor(max)
   // What faker.number.int({ min, max }) computes from the same one draw, without its checks and
-  // option objects (the edge cases, where it draws nothing or throws, are left to it).
-  return lo < hi ? Math.floor(faker.randomizer.next() * (hi - lo + 1) + lo) : faker.number.int({ min, max })
+  // option objects; where one integer fits, it, drawing nothing, as faker does.
+  if (lo < hi) return Math.floor(faker.randomizer.next() * (hi - lo + 1) + lo)
+  if (lo > hi) throw new RangeError(`Failed to draw an integer: no integer between ${min} and ${max}`)
+  return lo
 }
 
 /** True with probability `p`: what faker.number.float({ min: 0, max: 1 }) < p draws. */
-export function chance(faker: SeededFaker, p: number): boolean {
+export function chance(faker: Draws, p: number): boolean {
   return faker.randomizer.next() < p
 }
 
 /** One element of a non-empty list. */
-export function pick<T>(faker: SeededFaker, list: readonly T[]): T {
+export function pick<T>(faker: Draws, list: readonly T[]): T {
   return list[int(faker, 0, list.length - 1)] as T
 }
 
 /** `k` distinct integers from 0 to n-1 (Floyd's sampling: O(k), whatever n is). */
-export function sampleIndices(faker: SeededFaker, n: number, k: number): Set<number> {
+export function sampleIndices(faker: Draws, n: number, k: number): Set<number> {
   const chosen = new Set<number>()
   for (let j = n - k; j < n; j++) {
     const t = int(faker, 0, j)
@@ -89,7 +91,7 @@ function gcd(a: number, b: number): number {
  * A random permutation of 0..n-1 as a function, in O(1) memory: k -> (a*k + b) mod n with a coprime to n.
  * Lets an activation draw distinct people from a large pool without shuffling the pool.
  */
-export function affinePermutation(faker: SeededFaker, n: number): (k: number) => number {
+export function affinePermutation(faker: Draws, n: number): (k: number) => number {
   let a = int(faker, 1, Math.max(1, n - 1))
   while (gcd(a, n) !== 1) a = (a % (n - 1)) + 1
   const b = int(faker, 0, n - 1)

@@ -1,8 +1,6 @@
 // activation-emulator's public API: everything of the browser entry, and the Node-only pieces.
 
 export * from './browser.js'
-// Node's createEmulator: the browser's, with worlds built around a fixed instant cached on disk.
-export { createEmulator } from './node/node-emulator.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './node/server.js'
 export { loadScenarioFile } from './node/scenario-file.js'
 // useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.

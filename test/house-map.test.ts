@@ -203,7 +203,7 @@ describe("the house map (STYLE.md's table of rooms)", () => {
     expect(violation('src/time/clock.ts', '../world/ids.js')).toMatch(/imports src\/world\/ids.ts/)
     expect(violation('src/world/world.ts', '../emulator/journal.js')).toMatch(/imports src\/emulator\/journal.ts/)
     expect(violation('src/world/add-data.ts', '../../handlers/errors.js')).toMatch(/imports handlers\/errors.ts/)
-    expect(violation('src/emulator/emulator.ts', '../node/world-cache.js')).toMatch(/imports src\/node\/world-cache.ts/)
+    expect(violation('src/emulator/emulator.ts', '../node/server.js')).toMatch(/imports src\/node\/server.ts/)
     expect(violation('src/browser.ts', './node/server.js')).toMatch(/imports src\/node\/server.ts/)
     expect(violation('src/inspector/page.ts', '../emulator/journal.js')).toMatch(/imports src\/emulator\/journal.ts/)
     expect(violation('factories/entry.ts', '../src/store/indexes.js')).toMatch(/imports src\/store\/indexes.ts/)
@@ -218,7 +218,7 @@ describe("the house map (STYLE.md's table of rooms)", () => {
   })
 
   it('catches an import of src/node/ from outside it', () => {
-    expect(nodeImport('src/emulator/emulator.ts', '../node/world-cache.js')).toMatch(/in src\/node\//)
+    expect(nodeImport('src/emulator/emulator.ts', '../node/server.js')).toMatch(/in src\/node\//)
     expect(nodeImport('test/x.test.ts', '../src/node/server.js')).toMatch(/in src\/node\//)
     expect(nodeImport('src/index.ts', './node/server.js')).toBeNull()
     expect(nodeImport('src/node/cli/serve.ts', '../server.js')).toBeNull()

@@ -82,14 +82,6 @@ export type EmulatorOptions = {
    * last call, with `indexing` true, says the store is being loaded and indexed.
    */
   onProgress?: (entries: number, planned: number, indexing?: boolean) => void
-  /**
-   * Node only. Where worlds built around a fixed instant (`now` given) are kept on disk, so that the
-   * next process with the same scenario, seed and instant reads its world instead of generating it:
-   * a folder, `true` for the default (the project's `node_modules/.cache/activation-emulator`, else the
-   * temp dir) or `false` for none. Default `true`, unless the `ACTIVATION_EMULATOR_CACHE` environment
-   * variable says `0`/`off` or names a folder.
-   */
-  cache?: boolean | string
   /** The most sandboxes open at once (`emulator.sandbox()`, `POST /__emulator/sandboxes`). Default 1,000. */
   maxSandboxes?: number
   /** How long a sandbox may go unused before it is ended, unless it says otherwise: `"15m"` (the default), milliseconds, or 0 for never. */
@@ -133,7 +125,6 @@ const optionsSchema = z.strictObject({
   ...faultsSchema.shape,
   data: z.unknown().optional(),
   onProgress: z.function().optional(),
-  cache: z.union([z.boolean(), z.string().min(1)]).optional(),
   maxSandboxes: z.number().int().min(0).max(1_000_000).optional(),
   sandboxTtl: z.union([z.string(), z.number()]).optional(),
 })

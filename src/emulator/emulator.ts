@@ -27,7 +27,7 @@ import { createDatabase, layerOver, writerOf, type Database, type DeferredWorld 
 import type { StoreIndex } from '../store/indexes.js'
 import { LiveWorld } from '../world/live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
-import { buildWorld } from '../world/world.js'
+import { planWorld } from '../world/planned-world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import {
   checkSandboxOptions,
@@ -179,34 +179,18 @@ function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string
 }
 
 /**
- * Creates an emulator of the Activation Data API: a world built from a scenario, in a store, served
- * by MSW request handlers.
+ * Creates an emulator of the Activation Data API: the world a scenario describes, in a store, served
+ * by MSW request handlers. The world is planned, not built: its activations now, an activation's
+ * entries when first read, the participants (and every entry) when anything else is.
  * @example
  * const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })
  * const server = setupServer(...emulator.handlers)
  */
-export const createEmulator: (options?: EmulatorOptions) => Promise<Emulator> = createEmulatorWith(
-  (scenario, builtAt, options) => buildWorld(scenario, builtAt, options.onProgress),
-)
-
-/**
- * Where an emulator's world comes from: built from the scenario around the instant, or, in Node,
- * read from the cache of worlds built around a fixed one (`fixed`: the instant was given, not the
- * clock's), whose participants and entries are read when first needed.
- */
-export type WorldSource = (
-  scenario: Scenario,
-  builtAt: number,
-  options: EmulatorOptions,
-  fixed: boolean,
-) => World | DeferredWorld
-
-/** `createEmulator` with the world from `worlds`: the browser's builds it, Node's may read it from disk. */
-export function createEmulatorWith(worlds: WorldSource): (options?: EmulatorOptions) => Promise<Emulator> {
-  return (options = {}) => create(options, worlds)
+export function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return create(options)
 }
 
-async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Emulator> {
+async function create(options: EmulatorOptions): Promise<Emulator> {
   checkOptions(options)
   // Where Faker cannot be loaded the moment it is needed (a world built, entries added, results drawn
   // as the clock passes an end), it is loaded now.
@@ -238,10 +222,10 @@ async function create(options: EmulatorOptions, worlds: WorldSource): Promise<Em
   // A dump's records become the store's (which marks them), so the store takes a copy.
   const world: World | DeferredWorld = data
     ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
-    : worlds(scenario, builtAt, options, frozenAt !== undefined)
+    : planWorld(scenario, builtAt)
   const entryCount = 'entryRuns' in world ? world.counts.entries : world.entries.length
   options.onProgress?.(entryCount, entryCount, true)
-  // A deferred world's counts as the cache counted them: right while the store holds the world as
+  // A deferred world's counts as the plan counted them: right while the store holds the world as
   // read (it loads the rest, participants first, before any change) and the clock is where they hold.
   // state() (the banner, GET /__emulator/state) then counts without loading the whole world.
   const shown = { value: 'entryRuns' in world ? world.shown : undefined }
@@ -278,7 +262,7 @@ type Parts = {
   startAt: number | undefined
   running: boolean
   db: Database
-  /** The counts of a deferred world as the cache counted them, while they hold (see create). */
+  /** The counts of a deferred world as its plan counted them, while they hold (see create). */
   shown: { value: DeferredWorld['shown'] }
   baseUrl: string
   /** A sandbox's: the host's base URL, where requests with its keys reach it too. */

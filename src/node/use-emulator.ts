@@ -1,6 +1,6 @@
 import type { setupServer } from 'msw/node'
 import type { Emulator } from '../emulator/emulator.js'
-import { createEmulator } from './node-emulator.js'
+import { createEmulator } from '../emulator/emulator.js'
 import type { EmulatorOptions } from '../emulator/emulator-options.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */

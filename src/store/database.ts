@@ -16,9 +16,9 @@ import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 /**
  * A world whose participants and entries are read when first needed: its activations now; each run
  * of entries (one activation's entries, together, in serving order) when that activation's entries
- * are first read; the participants, and every run, when anything else is. The world cache gives
- * these, so that a test that reads a few activations never parses the rest. Each function is called
- * at most once.
+ * are first read; the participants, and every run, when anything else is. A planned world is one
+ * (`planWorld`), so that a test that reads a few activations never builds the rest. Each function is
+ * called at most once.
  */
 export type DeferredWorld = {
   activations: StoredActivation[]

@@ -84,6 +84,23 @@ export function finalMix(h: number): number {
 }
 
 /**
+ * Plain random numbers, without Faker: what the helpers that draw only numbers need. A SeededFaker is
+ * one; so is `createDraws()`, which costs no Faker at all (an entry skeleton is drawn from one).
+ */
+export type Draws = { readonly randomizer: Pick<Randomizer, 'next' | 'seed'> }
+
+/**
+ * A source of plain random numbers seeded with `seed`: the randomizer a Faker of `createFaker` draws
+ * from, alone. Reseed it with `draws.randomizer.seed(n)`.
+ * @example const draws = createDraws(deriveSeed(42, 'acme', 'skeleton', 'giveaway/running', 0))
+ */
+export function createDraws(seed: number): Draws {
+  const randomizer = createRandomizer()
+  randomizer.seed(seed)
+  return { randomizer }
+}
+
+/**
  * What a factory draws from: a Faker for names and words, and its `randomizer`, from which the
  * factories' helpers draw plain numbers (faker.number.int costs several times the draw itself).
  */

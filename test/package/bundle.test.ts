@@ -23,13 +23,15 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
     ).toEqual([])
   })
 
-  it('loads Faker only once a Faker is needed: not for a world read from the cache, but for one built or for added entries', () => {
-    const cache = mkdtempSync(join(tmpdir(), 'activation-emulator-faker-'))
+  it('loads Faker only once a Faker is needed: not for a world given as data, but for one generated or for added entries', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'activation-emulator-faker-'))
+    const dump = join(dir, 'world.json')
     try {
       const loads = (create: string) =>
         JSON.parse(
           run(`
             import Module from 'node:module'
+            import { readFileSync, writeFileSync } from 'node:fs'
             const load = Module._load
             const fakers = []
             Module._load = function (request, ...rest) {
@@ -37,7 +39,8 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
               return load.call(this, request, ...rest)
             }
             const { createEmulator } = await import(${JSON.stringify(ENTRY)})
-            const options = { scenario: 'default', now: '2026-06-01T12:00:00.000Z', cache: ${JSON.stringify(cache)} }
+            const options = { scenario: 'default', now: '2026-06-01T12:00:00.000Z' }
+            const dump = ${JSON.stringify(dump)}
             ${create}
             console.log(JSON.stringify(fakers))
           `)
@@ -45,24 +48,25 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
             .split('\n')
             .at(-1)!,
         ) as string[]
-      expect(loads('await createEmulator(options)')).toEqual(['@faker-js/faker/locale/en']) // built, then cached
-      expect(loads('await createEmulator(options)')).toEqual([]) // read from the cache
+      const generated = `const e = await createEmulator(options); writeFileSync(dump, [...e.dump()].join(''))`
+      expect(loads(generated)).toEqual(['@faker-js/faker/locale/en'])
+      expect(loads(`await createEmulator({ data: JSON.parse(readFileSync(dump, 'utf8')) })`)).toEqual([])
       const addOne = `
         const { getResponse } = await import('msw')
-        const e = await createEmulator(options)
+        const e = await createEmulator({ data: JSON.parse(readFileSync(dump, 'utf8')) })
         const request = new Request(e.baseUrl + '/activations/list?state=running&limit=1', { headers: { authorization: 'Api-Key demo-key' } })
         const { activations } = await (await getResponse(e.handlers, request)).json()
         await e.addEntries(activations[0].id, 1)`
       expect(loads(addOne)).toEqual(['@faker-js/faker/locale/en'])
     } finally {
-      rmSync(cache, { recursive: true, force: true })
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
   it('serves the API and the inspector with its script, from the bundle', () => {
     const out = run(`
       const { createEmulator, serve } = await import(${JSON.stringify(ENTRY)})
-      const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z', cache: false })
+      const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })
       const server = await serve(emulator, { port: 0 })
       const list = await fetch(server.url + '/activations/list?limit=1', { headers: { authorization: 'Api-Key demo-key' } })
       const script = await fetch(server.adminUrl + '/client.js')

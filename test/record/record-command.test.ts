@@ -32,7 +32,7 @@ async function ask(emulator: Emulator, path: string, key: string): Promise<{ sta
 
 /** Serves the world file and checks every page the upstream would give at LIMITS, byte for byte. */
 async function expectServesUpstream(file: string, options: UpstreamOptions): Promise<number> {
-  const served = await createEmulator({ data: JSON.parse(readFileSync(file, 'utf8')), cache: false })
+  const served = await createEmulator({ data: JSON.parse(readFileSync(file, 'utf8')) })
   let pages = 0
   for (const [i, account] of expectedAccounts(LIMITS, options).entries()) {
     for (const page of pagesOf(account)) {
@@ -189,7 +189,7 @@ describe('activation-emulator record', () => {
     expect(personal.size).toBeGreaterThan(10)
     for (const value of personal) expect(text, value).not.toContain(value)
     // Same shape: the served world still has every recorded page's ids, in order.
-    const served = await createEmulator({ data: JSON.parse(text), cache: false })
+    const served = await createEmulator({ data: JSON.parse(text) })
     for (const [i, account] of expectedAccounts(LIMITS).entries()) {
       for (const page of Object.values(account.entries).flat()) {
         const got = JSON.parse((await ask(served, page.path, `recorded-key-${i + 1}`)).text) as {
@@ -240,7 +240,7 @@ describe('activation-emulator record', () => {
       const run = await runCli(['record', '--from', server.url, '--api-key', 'every-type-key', '--rps', '0', '-o', out])
       expect(run.stderr).toContain('Serve it: npx activation-emulator --data')
       expect(run.code).toBe(0)
-      const served = await createEmulator({ data: JSON.parse(readFileSync(out, 'utf8')), cache: false })
+      const served = await createEmulator({ data: JSON.parse(readFileSync(out, 'utf8')) })
       const upstream = async (path: string) => {
         const response = await fetch(`${server.url}${path}`, { headers: { authorization: 'Api-Key every-type-key' } })
         return `${response.status} ${await response.text()}`

@@ -23,7 +23,7 @@ describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premi
   'the %s scenario, recorded from an emulator and served from the recording',
   (scenario) => {
     it('answers every page it recorded and every filter with the same bytes', async () => {
-      const upstream = await createEmulator({ scenario, now: NOW_ISO, cache: false })
+      const upstream = await createEmulator({ scenario, now: NOW_ISO })
       const keys = upstream.scenario.accounts.map((a) => a.apiKeys[0]!)
       const recording = await recordEmulator(upstream, keys)
       const made = worldFromRecording(recording)
@@ -32,7 +32,7 @@ describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premi
       expect(made.unknownFields).toEqual([])
       expect(made.dump.builtAt <= NOW_ISO).toBe(true)
       // Through JSON and the dump's own checks, as `--data world.json` reads it.
-      const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))), cache: false })
+      const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))) })
       let compared = 0
       for (const [a, account] of recording.accounts.entries()) {
         const key = `recorded-key-${a + 1}`
@@ -84,7 +84,7 @@ function insertAfter(record: Record<string, unknown>, after: string, key: string
 
 describe('a recording with what the emulator does not know', () => {
   it('serves unknown fields, a field in another form and its key order back as sent, and says what it kept', async () => {
-    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO, cache: false })
+    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO })
     const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
     upstream.close()
     const oddOne = (recording.accounts[0]!.activations[0]!.body as any).activations[3].id as string
@@ -111,7 +111,7 @@ describe('a recording with what the emulator does not know', () => {
       expect.stringMatching(/^activations\[\]\.createdAt: /),
       expect.stringMatching(/^entries\[giveaway\]\.prize: .*sku/),
     ])
-    const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))), cache: false })
+    const served = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(made.dump))) })
     const account = recording.accounts[0]!
     let sku = 0
     for (const page of pagesOf(account)) {
@@ -133,14 +133,14 @@ describe('a recording with what the emulator does not know', () => {
   }, 120_000)
 
   it('is dumped and reloaded byte for byte', async () => {
-    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
     upstream.close()
     for (const [kind, record] of recordsOf(recording)) if (kind === 'participant') record.segment = 'vip'
     const { dump } = worldFromRecording(recording)
-    const once = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(dump))), cache: false })
+    const once = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(dump))) })
     const text = [...worldDumpChunks(once.db, once.scenario, once.clock.now())].join('')
-    const twice = await createEmulator({ data: JSON.parse(text), cache: false })
+    const twice = await createEmulator({ data: JSON.parse(text) })
     expect([...worldDumpChunks(twice.db, twice.scenario, twice.clock.now())].join('')).toBe(text)
     expect(text).toContain('"segment":"vip"')
     once.close()
@@ -148,7 +148,7 @@ describe('a recording with what the emulator does not know', () => {
   }, 60_000)
 
   it('takes other settings from a scenario that extends it, and refuses one that adds activations', async () => {
-    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO, cache: false })
+    const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
     upstream.close()
     const { dump } = worldFromRecording(recording)
@@ -162,7 +162,6 @@ describe('a recording with what the emulator does not know', () => {
         accounts: [{ name: 'recorded-1', premium: false, apiKeys: ['mine'] }],
         endpoints: { defaultLimits: { entries: 5 } },
       },
-      cache: false,
     })
     expect((await ask(slow, '/experience/participants', 'mine')).status).toBe(403)
     const id = Object.keys(recording.accounts[0]!.entries)[0]!
@@ -178,18 +177,17 @@ describe('a recording with what the emulator does not know', () => {
           description: 'more',
           accounts: [{ name: 'recorded-1', activations: [{ type: 'map', state: 'running' }] }],
         },
-        cache: false,
       }),
     ).rejects.toThrow(/accounts\[0\]\.activations: a dumped or recorded world's activations are its records/)
     await expect(
-      createEmulator({ data, scenario: { extends: 'default', name: 'x', description: 'x' }, cache: false }),
+      createEmulator({ data, scenario: { extends: 'default', name: 'x', description: 'x' } }),
     ).rejects.toThrow(/it extends "default", but the world it is applied to is the scenario "recorded"/)
   }, 60_000)
 })
 
 describe('a recorded world, live', () => {
   it('gives running activations of every type new entries made from the set-up it inferred', async () => {
-    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO, cache: false })
+    const upstream = await createEmulator({ scenario: 'every-type', now: NOW_ISO })
     const recording = await recordEmulator(upstream, [upstream.scenario.accounts[0]!.apiKeys[0]!])
     upstream.close()
     const { dump } = worldFromRecording(recording)
@@ -197,7 +195,6 @@ describe('a recorded world, live', () => {
       data: JSON.parse(JSON.stringify(dump)),
       scenario: { extends: 'recorded', name: 'recorded-live', description: 'live', live: { entriesPerHour: 30 } },
       live: true,
-      cache: false,
     })
     const running = JSON.parse((await ask(live, '/activations/list?state=running&limit=100', 'recorded-key-1')).text)
       .activations as Array<{ id: string; type: string }>

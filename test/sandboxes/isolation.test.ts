@@ -694,7 +694,7 @@ const WORLDS = {
 
 function isolationSuite(transport: Transport, world: World, seeds: number[], runs: number): void {
   describe(`sandboxes of the ${world.name} world, ${transport.name}`, () => {
-    const options: EmulatorOptions = { ...world.options, now: NOW, cache: false }
+    const options: EmulatorOptions = { ...world.options, now: NOW }
     let host: Emulator
     let doors: Doors
     const twins: Array<{ emulator: Emulator; doors: Doors }> = []

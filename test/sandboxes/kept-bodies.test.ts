@@ -31,7 +31,7 @@ async function text(host: Emulator, path: string, key: string): Promise<string> 
 }
 
 it('answers each sandbox and its host with the bodies of their own pieces, asked in turn', async () => {
-  const host = await createEmulator({ scenario: world, now: NOW_ISO, cache: false })
+  const host = await createEmulator({ scenario: world, now: NOW_ISO })
   const id = host.db.index.activationsOf('acme')[0]!.id
   const page = `/activations/${id}?limit=100`
   const asBuilt = await text(host, page, 'acme-key')

@@ -13,7 +13,7 @@ const ORIGIN = 'https://api.activations.test'
 let host: Emulator | undefined
 
 async function open(options: EmulatorOptions = {}): Promise<Emulator> {
-  host = await createEmulator({ scenario: 'default', now: NOW, cache: false, ...options })
+  host = await createEmulator({ scenario: 'default', now: NOW, ...options })
   return host
 }
 

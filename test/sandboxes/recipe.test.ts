@@ -31,8 +31,7 @@ describe('the sandbox recipe', () => {
     for (const file of FILES) copyFileSync(join(RECIPE, file), join(dir, file))
     const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
     const args = [vitest, 'run', '--pool=threads', '--maxWorkers=8', '--config', 'vitest.config.ts']
-    // The busy world is built, as every world of this suite is (no cache): the slowest part of the run.
-    const env = cleanEnv({ ACTIVATION_EMULATOR_CACHE: 'off', NO_COLOR: '1' })
+    const env = cleanEnv({ NO_COLOR: '1' })
     const { stdout } = await run(process.execPath, args, { cwd: dir, env }).catch(
       (error: { stdout?: string; stderr?: string }) => {
         throw new Error(`The recipe failed:\n${error.stdout ?? ''}\n${error.stderr ?? String(error)}`)

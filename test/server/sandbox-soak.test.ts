@@ -78,7 +78,7 @@ describe('10,000 sandboxes opened and ended, each with writes', () => {
   let server: RunningServer
   let running: string
   beforeAll(async () => {
-    host = await createEmulator({ scenario: smallWorld, now: NOW_ISO, cache: false })
+    host = await createEmulator({ scenario: smallWorld, now: NOW_ISO })
     server = await serve(host, { host: '127.0.0.1', port: 0 })
     running = host.db.index.activationsOf('acme').find((a) => a.type === 'giveaway')!.id
   })
@@ -180,7 +180,7 @@ describe('sandboxes left to expire', () => {
   const COUNT = 200
   let host: Emulator
   beforeAll(async () => {
-    host = await createEmulator({ scenario: smallWorld, now: NOW_ISO, cache: false, sandboxTtl: '4s' })
+    host = await createEmulator({ scenario: smallWorld, now: NOW_ISO, sandboxTtl: '4s' })
   })
   afterAll(() => host?.close())
 

@@ -13,14 +13,13 @@ import { ROOT } from './doc-blocks.js'
  * to the repository's (msw, tsx, vitest...: no network install); node_modules/.bin/activation-emulator
  * runs the built command line. `shims` goes first on PATH (see docs/development.md).
  */
-export type DocSandbox = { dir: string; project: string; shims: string; cache: string }
+export type DocSandbox = { dir: string; project: string; shims: string }
 
 /** Makes the scratch project: `npm pack` once (dist/ is already built), then the links and the shims. */
 export function makeSandbox(): DocSandbox {
   const dir = mkdtempSync(join(tmpdir(), 'ae-docs-'))
   const project = join(dir, 'project')
   const shims = join(dir, 'shims')
-  const cache = join(dir, 'cache')
   const modules = join(project, 'node_modules')
   const unpacked = join(modules, 'activation-emulator')
   mkdirSync(unpacked, { recursive: true })
@@ -92,15 +91,14 @@ export function makeSandbox(): DocSandbox {
       `exec '${realCurl}' --fail-with-body "$@"`,
     ].join('\n'),
   )
-  return { dir, project, shims, cache }
+  return { dir, project, shims }
 }
 
-/** The environment of an example: a clean one, the shims first on PATH, the world cache in the sandbox, `port` the default. */
+/** The environment of an example: a clean one, the shims first on PATH, `port` the default. */
 export function exampleEnv(sandbox: DocSandbox, port: number): NodeJS.ProcessEnv {
   return cleanEnv({
     PATH: `${sandbox.shims}:${process.env['PATH'] ?? ''}`,
     ACTIVATION_EMULATOR_PORT: String(port),
-    ACTIVATION_EMULATOR_CACHE: sandbox.cache,
     npm_config_update_notifier: 'false',
   })
 }

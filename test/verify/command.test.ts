@@ -32,7 +32,6 @@ beforeAll(async () => {
   const emulator = await createEmulator({
     scenario: 'default',
     now: '2026-06-01T12:00:00Z',
-    cache: false,
     defaultLimits: { activations: 10 },
     unsupportedFilter: 'reject',
   })

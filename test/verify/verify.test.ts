@@ -16,7 +16,7 @@ const DEFAULTS = expectedOf(resolveScenario('default'))
 type Served = { emulator: Emulator; server: RunningServer; key: string }
 
 async function start(options: EmulatorOptions): Promise<Served> {
-  const emulator = await createEmulator({ now: NOW, cache: false, ...options })
+  const emulator = await createEmulator({ now: NOW, ...options })
   const server = await serve(emulator, { port: 0 })
   return { emulator, server, key: emulator.accounts[0]!.apiKeys[0]! }
 }

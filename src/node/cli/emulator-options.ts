@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { scenarios } from '../../../scenarios/index.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/emulator.js'
-import { createEmulator } from '../node-emulator.js'
+import { createEmulator } from '../../emulator/emulator.js'
 import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { UsageError } from './flags.js'
 

@@ -1,8 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { ListOrder } from '../../../handlers/context.js'
-import { createEmulatorWith } from '../../emulator/emulator.js'
+import { createEmulator } from '../../emulator/emulator.js'
 import { serve } from '../server.js'
-import { cachedWorldsWrittenLater } from '../world-cache.js'
 import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
@@ -62,8 +61,6 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
             for (const [id, n] of arrived) unlogged.set(id, (unlogged.get(id) ?? 0) + n)
           },
         }
-  // A world built around a fixed instant is written to the cache once the server answers, not before.
-  const cache = cachedWorldsWrittenLater()
   const emulator = await createEmulatorFor(
     args,
     {
@@ -81,7 +78,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       ...(args.sandboxTtl !== undefined ? { sandboxTtl: args.sandboxTtl } : {}),
       onProgress: args.quiet ? undefined : progress.onProgress,
     },
-    createEmulatorWith(cache.worlds),
+    createEmulator,
   )
   progress.done()
   // Under load, V8 let the old generation grow to twice the world before collecting (busy: peaks of
@@ -115,11 +112,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
         },
   })
   process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
-  const caching = cache.writeLater()
 
   const stop = () => {
-    // A world half written is given up: its temporary file goes, and no world file is left.
-    caching.stop()
     // Exit 0 once open connections are done, and within a second whatever they do.
     setTimeout(() => process.exit(0), 1000).unref()
     void running.close().then(() => process.exit(0))

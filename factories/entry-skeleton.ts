@@ -1,0 +1,172 @@
+import type { Draws } from '../src/time/random.js'
+import { toMillis } from '../src/contract/date-object.js'
+import { entryFieldsByType } from '../src/contract/entry.js'
+import type { StoredActivation } from '../src/contract/stored-records.js'
+import { TYPE_RULES } from '../src/contract/type-rules.js'
+import type { EntryOutcome } from './entry-fields.js'
+import { affinePermutation, int, sampleIndices } from './random-helpers.js'
+
+/** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
+export type EntriesRequest = {
+  entries: number
+  winners?: number | undefined
+  completed?: number | undefined
+  replays?: number | undefined
+  voided?: number | undefined
+  /** The first entry exactly at the start, the last exactly at the earlier of the end and now. */
+  boundaryEntries?: boolean | undefined
+  /** The instant the world is built around: no entry is later. */
+  now: number
+}
+
+/** The bits of `EntrySkeleton.flags`. */
+export const REPLAY = 1
+export const WINNER = 2
+export const COMPLETED = 4
+export const CONFIRMED = 8
+export const FULFILLED = 16
+
+/**
+ * What the endpoints need of an activation's entries to order, filter and paginate them, and what
+ * its participants need, in serving order: each entry's time, its person's place in the pool and its
+ * outcome. Numbers in typed arrays, drawn without Faker: an activation of a million entries is
+ * planned in tens of milliseconds; an entry's other fields are drawn from its position when it is built.
+ */
+export type EntrySkeleton = {
+  readonly length: number
+  /** `enteredAt` in milliseconds, ascending. */
+  readonly times: Float64Array
+  /** The pool index of each entry's person. */
+  readonly people: Float64Array
+  /** REPLAY, WINNER, COMPLETED, CONFIRMED, FULFILLED. */
+  readonly flags: Uint8Array
+  /** When each voided entry was voided (milliseconds), by position. */
+  readonly voidedAt: ReadonlyMap<number, number>
+  /** Each entry's final rank, once a ranked activation has ended; null otherwise. */
+  readonly ranks: Uint32Array | null
+}
+
+/** How many entries an activation gets under its type's rules and defaults, and how many win, complete, replay or are voided. */
+export function entryCounts(activation: StoredActivation, req: EntriesRequest) {
+  const { now } = req
+  const start = toMillis(activation.startTime)
+  const n = start > now ? 0 : req.entries
+  const rules = TYPE_RULES[activation.type]
+  const { defaults } = rules
+  const ended = toMillis(activation.endTime) <= now
+  const completed = rules.completion ? (req.completed ?? Math.floor(n * defaults.completed)) : 0
+  let winners = 0
+  const byDefault = defaults.winners
+  if (byDefault && (!rules.ranked || ended)) {
+    const base = byDefault.of === 'completed' ? completed : n
+    const wanted =
+      req.winners ?? ('share' in byDefault ? Math.floor(base * byDefault.share) : Math.min(byDefault.atMost, base))
+    winners = byDefault.of === 'completed' ? Math.min(completed, wanted) : wanted
+  }
+  const replays = rules.replays ? Math.min(n > 0 ? n - 1 : 0, req.replays ?? Math.floor(n * defaults.replays)) : 0
+  const voided = rules.voids ? Math.min(winners, req.voided ?? Math.floor(winners * defaults.voided)) : 0
+  return { n, completed, winners, replays, voided }
+}
+
+/**
+ * The people of an activation's entries, drawn first: entry k that is not a replay is by person
+ * `personOf(k')`, k' counting the entries before it that are not replays. So the distinct people of an
+ * activation are `personOf(0 .. n - replays - 1)`, known without drawing anything else.
+ */
+export function peopleOf(draws: Draws, poolSize: number): (k: number) => number {
+  return affinePermutation(draws, poolSize)
+}
+
+/**
+ * Draws the skeleton of an activation's entries (see `EntrySkeleton`). Entries lie between the start
+ * and the earlier of the end and `now`; a replay never comes first and repeats someone who entered
+ * earlier in the activation; winners come from the entries or the completed, as the type says.
+ * @example entrySkeleton(createDraws(seed), activation, 60000, { entries: 300, now })
+ */
+export function entrySkeleton(
+  draws: Draws,
+  activation: StoredActivation,
+  poolSize: number,
+  req: EntriesRequest,
+): EntrySkeleton {
+  const personOf = peopleOf(draws, poolSize)
+  const { n, completed, winners, replays, voided } = entryCounts(activation, req)
+  const { now } = req
+  const rules = TYPE_RULES[activation.type]
+  const fields = entryFieldsByType[activation.type]
+  // A prize is fulfilled once its winner confirmed, where the type's entries show a confirmation.
+  const fulfilsUnconfirmed = 'isFulfilled' in fields && !('isConfirmed' in fields)
+  const start = toMillis(activation.startTime)
+  const stop = Math.min(toMillis(activation.endTime), now)
+
+  const times = new Float64Array(n)
+  for (let i = 0; i < n; i++) times[i] = int(draws, start, stop)
+  times.sort()
+  if (req.boundaryEntries && n > 0) {
+    times[0] = start
+    times[n - 1] = stop
+  }
+  const flags = new Uint8Array(n)
+  // Replays never come first.
+  for (const i of sampleIndices(draws, Math.max(0, n - 1), replays)) flags[i + 1]! |= REPLAY
+  const completedSet = sampleIndices(draws, n, completed)
+  for (const i of completedSet) flags[i]! |= COMPLETED
+  const winnerList: number[] = []
+  if (rules.defaults.winners?.of === 'entries') winnerList.push(...sampleIndices(draws, n, winners))
+  else for (const i of completedSet) if (winnerList.length < winners) winnerList.push(i)
+  const voidedAt = new Map<number, number>()
+  winnerList.forEach((i, w) => {
+    flags[i]! |= WINNER
+    if (w < voided) voidedAt.set(i, int(draws, times[i]!, now))
+  })
+  for (const i of winnerList) if (!voidedAt.has(i) && int(draws, 0, 9) < 7) flags[i]! |= CONFIRMED
+  for (const i of winnerList) {
+    const confirmed = (flags[i]! & CONFIRMED) !== 0
+    if (!voidedAt.has(i) && (fulfilsUnconfirmed || confirmed) && int(draws, 0, 9) < 6) flags[i]! |= FULFILLED
+  }
+  // A ranking exists once voting is over: winners hold the top ranks, the others follow in a shuffled order.
+  const ended = toMillis(activation.endTime) <= now
+  const ranks = rules.ranked && ended ? rankEntries(draws, flags, winnerList) : null
+
+  const people = new Float64Array(n)
+  let used = 0
+  for (let i = 0; i < n; i++) {
+    people[i] = (flags[i]! & REPLAY) !== 0 ? personOf(int(draws, 0, used - 1)) : personOf(used++)
+  }
+  return { length: n, times, people, flags, voidedAt, ranks }
+}
+
+/** Ranks 1..n for n entries, the winners taking ranks 1..winners in their order. */
+function rankEntries(draws: Draws, flags: Uint8Array, winners: readonly number[]): Uint32Array {
+  const n = flags.length
+  const ranks = new Uint32Array(n)
+  winners.forEach((i, r) => (ranks[i] = r + 1))
+  const rest = new Uint32Array(n - winners.length)
+  let k = 0
+  for (let i = 0; i < n; i++) if ((flags[i]! & WINNER) === 0) rest[k++] = i
+  // Fisher-Yates, from the end.
+  for (let i = rest.length - 1; i > 0; i--) {
+    const j = int(draws, 0, i)
+    const t = rest[i]!
+    rest[i] = rest[j]!
+    rest[j] = t
+  }
+  rest.forEach((i, r) => (ranks[i] = winners.length + r + 1))
+  return ranks
+}
+
+/** The outcome of the skeleton's `n`th entry, with its id. */
+export function outcomeAt(skeleton: EntrySkeleton, n: number, id: string): EntryOutcome {
+  const flags = skeleton.flags[n]!
+  return {
+    id,
+    enteredAt: skeleton.times[n]!,
+    isReplay: (flags & REPLAY) !== 0,
+    isWinner: (flags & WINNER) !== 0,
+    completed: (flags & COMPLETED) !== 0,
+    voided: skeleton.voidedAt.get(n) ?? null,
+    isConfirmed: (flags & CONFIRMED) !== 0,
+    isFulfilled: (flags & FULFILLED) !== 0,
+    rank: skeleton.ranks ? skeleton.ranks[n]! : null,
+  }
+}

@@ -1,0 +1,179 @@
+import { createActivation } from '../../factories/activation.js'
+import { entryAt } from '../../factories/entries.js'
+import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { createParticipant } from '../../factories/participant.js'
+import type { Person } from '../../factories/person.js'
+import { toDateObject } from '../contract/date-object.js'
+import { stateOf } from '../contract/state.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
+import type { DeferredWorld } from '../store/database.js'
+import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
+import { createIds, type WorldIds } from './ids.js'
+import type { Account, Scenario } from './scenario.js'
+import { groupKeys, instantOf, personOf } from './world-parts.js'
+
+/** One generated activation and where its entries come from. */
+type Planned = {
+  activation: StoredActivation
+  /** The account's place in the scenario. */
+  a: number
+  account: Account
+  /** The request its entries follow. */
+  group: Account['activations'][number]
+  /** Seeds of its skeleton and of its entries' fields. */
+  skeletonSeed: number
+  entriesSeed: number
+  entryId: (n: number) => string
+}
+
+/**
+ * The world a scenario describes around `now`, planned rather than built: its activations now (they
+ * are few), and each activation's entries, and the participants, when first read. An activation's
+ * entries come from its skeleton (see `EntrySkeleton`), drawn without Faker, and each entry's other
+ * fields are a function of the seed and its place; a person is a function of the seed, the account
+ * and their place in the pool. The counts the API shows at `now` are known without building an entry.
+ * Everything derives from the seed and each record's position, never from the order of reading, so
+ * the same seed and instant give the same world, read in any order.
+ * @example const world = planWorld(parseScenario(defaultScenario), Date.parse('2026-06-01T12:00:00Z'))
+ */
+export function planWorld(scenario: Scenario, now: number): DeferredWorld {
+  const fakers = new WorldFakers(now)
+  const ids = createIds(scenario.seed)
+  const planned = planActivations(scenario, now, fakers, ids)
+  const people = scenario.accounts.map(() => new Map<number, Person>())
+  const personAt = (a: number, index: number): Person => {
+    const pool = people[a] as Map<number, Person>
+    let person = pool.get(index)
+    if (!person) pool.set(index, (person = personOf(scenario, a, index, fakers.people, ids)))
+    return person
+  }
+  const skeletonOf = (p: Planned): EntrySkeleton =>
+    entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
+
+  let entries = 0
+  for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
+  const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now).size, 0)
+  return {
+    activations: planned.map((p) => p.activation),
+    counts: { entries, participants },
+    // Every generated record exists at `now`: the counts hold from then on, until the store changes.
+    shown: {
+      at: new Date(now).toISOString(),
+      until: null,
+      counts: { activations: planned.length, entries, participants },
+    },
+    entryRuns: planned
+      .filter((p) => p.group.entries > 0)
+      .map((p) => ({
+        activationId: p.activation.id,
+        entries: (): StoredEntry[] => {
+          const skeleton = skeletonOf(p)
+          const made = new Array<StoredEntry>(skeleton.length)
+          for (let n = 0; n < skeleton.length; n++) {
+            const person = personAt(p.a, skeleton.people[n]!)
+            made[n] = entryAt(fakers.records, p.activation, skeleton, n, deriveSeed(p.entriesSeed, n), p.entryId(n), person)
+          }
+          return made
+        },
+      })),
+    participants: () =>
+      scenario.accounts.flatMap((account, a) =>
+        participantsOf(
+          account.name,
+          planned.filter((p) => p.a === a),
+          (index) => personAt(a, index),
+          skeletonOf,
+          (index) => deriveSeed(scenario.seed, account.name, 'participant', index),
+          fakers,
+        ),
+      ),
+  }
+}
+
+/** The scenario's activations, each with the seeds and ids of its entries. */
+function planActivations(scenario: Scenario, now: number, fakers: WorldFakers, ids: WorldIds): Planned[] {
+  const planned: Planned[] = []
+  scenario.accounts.forEach((account, a) => {
+    const keys = groupKeys(account)
+    account.activations.forEach((group, g) => {
+      const key = keys[g] as string
+      for (let i = 0; i < group.count; i++) {
+        const faker = fakers.records
+        faker.seed(deriveSeed(scenario.seed, account.name, 'activation', key, i))
+        const made = ids.activation(a, g, i)
+        const activation = createActivation(faker, {
+          account: account.name,
+          now,
+          ...group,
+          id: group.id ?? made.id,
+          slugSuffix: made.slugSuffix,
+          startAt: instantOf(group.startAt, now),
+          endAt: instantOf(group.endAt, now),
+        })
+        const state = stateOf(activation, now)
+        if (state !== group.state) {
+          throw new Error(
+            `Failed to build the world: activations ${key} of ${account.name} are ${group.state}, but their startAt and endAt make them ${state}`,
+          )
+        }
+        planned.push({
+          activation,
+          a,
+          account,
+          group,
+          skeletonSeed: deriveSeed(scenario.seed, account.name, 'skeleton', key, i),
+          entriesSeed: deriveSeed(scenario.seed, account.name, 'entries', key, i),
+          entryId: (n) => ids.entry(a, g, i, n),
+        })
+      }
+    })
+  })
+  return planned
+}
+
+/**
+ * The pool indexes of the people of account `a` who entered: each activation's are the first
+ * `n - replays` of its people (see `peopleOf`), so no entry is drawn to find them.
+ */
+function enteredPeople(planned: readonly Planned[], a: number, now: number): Set<number> {
+  const entered = new Set<number>()
+  for (const p of planned) {
+    if (p.a !== a) continue
+    const { n, replays } = entryCounts(p.activation, { ...p.group, now })
+    if (n === 0) continue
+    const personOf = peopleOf(createDraws(p.skeletonSeed), p.account.people)
+    for (let k = 0; k < n - replays; k++) entered.add(personOf(k))
+  }
+  return entered
+}
+
+/**
+ * The participants of one account: the people who entered, in pool order, each with their entries'
+ * times (in the order the activations and their entries come), read off the skeletons.
+ */
+function participantsOf(
+  account: string,
+  planned: readonly Planned[],
+  personAt: (index: number) => Person,
+  skeletonOf: (p: Planned) => EntrySkeleton,
+  seedOf: (index: number) => number,
+  fakers: WorldFakers,
+): StoredParticipant[] {
+  const times = new Map<number, number[]>()
+  for (const p of planned) {
+    const skeleton = skeletonOf(p)
+    for (let n = 0; n < skeleton.length; n++) {
+      const index = skeleton.people[n]!
+      const list = times.get(index)
+      if (list) list.push(skeleton.times[n]!)
+      else times.set(index, [skeleton.times[n]!])
+    }
+  }
+  const faker = fakers.records
+  return [...times.keys()]
+    .sort((x, y) => x - y)
+    .map((index) => {
+      faker.seed(seedOf(index))
+      return createParticipant(faker, personAt(index), account, (times.get(index) as number[]).map(toDateObject))
+    })
+}

@@ -1,0 +1,149 @@
+/**
+ * The planned world (`planWorld`): activations now, each activation's entries and the participants
+ * when first read. Its counts and participants must be exactly what a plain scan of the same world
+ * built whole gives, and an emulator that reads it lazily must answer byte for byte as one whose
+ * world was read whole first, whatever the order of the requests.
+ * Replay a failure with `FC_SEED=<seed> FC_PATH=<path> npx vitest run test/world-plan.test.ts`.
+ */
+import fc from 'fast-check'
+import { getResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { RESPONSE_TYPES } from '../src/contract/enums.js'
+import { createEmulator, defineScenario, type Emulator } from '../src/index.js'
+import { parseScenario, type ScenarioInput } from '../src/world/scenario.js'
+import { planWorld } from '../src/world/planned-world.js'
+import { buildWorld } from '../src/world/world.js'
+import { NOW } from './support/worlds.js'
+
+const RUNS = Number(process.env['FC_RUNS'] ?? 25)
+const replay = {
+  ...(process.env['FC_SEED'] ? { seed: Number(process.env['FC_SEED']) } : { seed: 20261125 }),
+  ...(process.env['FC_PATH'] ? { path: process.env['FC_PATH'] } : {}),
+}
+
+/** A small scenario: a few groups of any type and state, a pool small enough that people enter several activations. */
+const scenarios = fc
+  .record({
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    people: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 41, max: 400 })),
+    groups: fc.array(
+      fc.record({
+        type: fc.oneof(fc.constant('giveaway' as const), fc.constantFrom(...RESPONSE_TYPES)),
+        state: fc.constantFrom('not_started' as const, 'running' as const, 'ended' as const),
+        count: fc.integer({ min: 1, max: 2 }),
+        entries: fc.integer({ min: 0, max: 60 }),
+        replays: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+        boundaryEntries: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 5 },
+    ),
+    second: fc.boolean(),
+  })
+  .map(({ seed, people, groups, second }) => {
+    const activations = groups.map(({ replays, ...g }) => {
+      // Not started: no entries; at most one entry a person (replays aside), so that the pool suffices.
+      const entries = g.state === 'not_started' ? 0 : Math.min(g.entries, people)
+      return {
+        ...g,
+        entries,
+        ...(g.type === 'giveaway' ? { subtype: 'instant_win' as const } : {}),
+        ...(g.type === 'sweepstakes' ? { subtype: 'standard' as const } : {}),
+        ...(replays === undefined ? {} : { replays: Math.min(replays, entries) }),
+      }
+    })
+    const accounts = [{ name: 'one', apiKeys: ['one-key'], people, activations }]
+    if (second) accounts.push({ name: 'two', apiKeys: ['two-key'], people: people + 3, activations })
+    return defineScenario({ name: 'planned', description: 'drawn by the test', seed, accounts } as ScenarioInput)
+  })
+
+describe('a planned world', () => {
+  it('counts, without building an entry, exactly the entries and the people who entered that a plain scan of the whole world finds', () => {
+    fc.assert(
+      fc.property(scenarios, (input) => {
+        const scenario = parseScenario(input)
+        const plan = planWorld(scenario, NOW)
+        const whole = buildWorld(scenario, NOW)
+        const entered = new Set(whole.entries.map((e) => e.participantId))
+        expect(plan.counts).toEqual({ entries: whole.entries.length, participants: entered.size })
+        expect(plan.shown?.counts).toEqual({
+          activations: whole.activations.length,
+          entries: whole.entries.length,
+          participants: entered.size,
+        })
+        // The participants are exactly the people who entered: no one else, no one twice.
+        const participants = whole.participants.map((p) => p.id)
+        expect(new Set(participants).size).toBe(participants.length)
+        expect([...participants].sort()).toEqual([...entered].sort())
+      }),
+      { numRuns: RUNS, ...replay },
+    )
+  })
+
+  it('gives the same records whichever activation is read first', () => {
+    fc.assert(
+      fc.property(scenarios, fc.infiniteStream(fc.nat()), (input, picks) => {
+        const scenario = parseScenario(input)
+        const inOrder = planWorld(scenario, NOW)
+        const shuffled = planWorld(scenario, NOW)
+        const runs = [...shuffled.entryRuns]
+        const order = [...picks.take(runs.length)]
+        const read = new Map<string, string>()
+        // Read the runs in a drawn order, the participants in the middle.
+        for (const pick of order) {
+          const run = runs.splice(pick % runs.length, 1)[0]!
+          read.set(run.activationId, JSON.stringify(run.entries()))
+          if (!read.has('participants')) read.set('participants', JSON.stringify(shuffled.participants()))
+        }
+        if (!read.has('participants')) read.set('participants', JSON.stringify(shuffled.participants()))
+        for (const run of inOrder.entryRuns) expect(read.get(run.activationId)).toBe(JSON.stringify(run.entries()))
+        expect(read.get('participants')).toBe(JSON.stringify(inOrder.participants()))
+      }),
+      { numRuns: RUNS, ...replay },
+    )
+  })
+})
+
+/** The bytes of an answer: status, then body. */
+async function answer(emulator: Emulator, path: string, key: string): Promise<string> {
+  const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } })
+  const response = await getResponse(emulator.handlers, request)
+  return `${response?.status} ${await response?.text()}`
+}
+
+describe('an emulator over a planned world', () => {
+  it('answers byte for byte as one whose world was read whole first, over random requests in random orders', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        scenarios,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom(1, 3, 100), fc.nat()), { minLength: 1, maxLength: 12 }),
+        async (input, requests) => {
+          const now = new Date(NOW).toISOString()
+          const lazy = await createEmulator({ scenario: input, now })
+          const whole = await createEmulator({ scenario: input, now })
+          whole.db.participants.count() // reads the whole world
+          const keys = input.accounts.map((a) => a.apiKeys![0]!)
+          const ids = [...whole.db.index.activations.keys()]
+          for (const [k, which, limit, filter] of requests) {
+            const key = keys[k % keys.length]!
+            const query = ['', '&is_winner=1', '&is_completed=1', '&start_date=2026-05-20'][filter % 4]
+            const paths = [
+              `/activations/${ids[which % ids.length]}?limit=${limit}${query}`,
+              `/experience/participants?limit=${limit}`,
+              `/activations/list?limit=${limit}`,
+            ]
+            const path = paths[which % 3]!
+            expect(await answer(lazy, path, key)).toBe(await answer(whole, path, key))
+            // The next page too, where there is one.
+            const next = /"next":"([^"]+)"/.exec(await answer(whole, path, key))?.[1]
+            if (next) {
+              const more = `${path}&next=${encodeURIComponent(next)}`
+              expect(await answer(lazy, more, key)).toBe(await answer(whole, more, key))
+            }
+          }
+          expect(lazy.state().counts).toEqual(whole.state().counts)
+        },
+      ),
+      { numRuns: RUNS, ...replay },
+    )
+  }, 120_000)
+})
