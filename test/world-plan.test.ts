@@ -65,7 +65,7 @@ describe('a planned world', () => {
         const whole = buildWorld(scenario, NOW)
         const entered = new Set(whole.entries.map((e) => e.participantId))
         expect(plan.counts).toEqual({ entries: whole.entries.length, participants: entered.size })
-        expect(plan.shown?.counts).toEqual({
+        expect(plan.countsAt?.(new Date(NOW).toISOString())).toEqual({
           activations: whole.activations.length,
           entries: whole.entries.length,
           participants: entered.size,
@@ -75,6 +75,47 @@ describe('a planned world', () => {
         expect(new Set(participants).size).toBe(participants.length)
         expect([...participants].sort()).toEqual([...entered].sort())
       }),
+      { numRuns: RUNS, ...replay },
+    )
+  })
+
+  it('counts what exists at any instant as a plain scan of the whole world does, without loading it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        scenarios,
+        fc.integer({ min: -60 * 86_400_000, max: 86_400_000 }),
+        fc.nat(),
+        fc.constantFrom(-1, 0, null),
+        async (input, offset, pick, step) => {
+          const whole = buildWorld(parseScenario(input), NOW)
+          // At a random instant, or exactly at (or just before) an entry's or an activation's creation: the boundaries.
+          const times = [
+            ...whole.entries.map((e) => Date.parse(e.enteredAt.iso)),
+            ...whole.activations.map((a) => Date.parse(a.createdAt.iso)),
+          ]
+          const at = new Date(
+            step === null || times.length === 0 ? NOW + offset : times[pick % times.length]! + step,
+          ).toISOString()
+          const created = new Set(whole.activations.filter((a) => a.createdAt.iso <= at).map((a) => a.id))
+          const firsts = new Map<string, string>()
+          for (const e of whole.entries) {
+            const first = firsts.get(e.participantId)
+            if (first === undefined || e.enteredAt.iso < first) firsts.set(e.participantId, e.enteredAt.iso)
+          }
+          const expected = {
+            activations: created.size,
+            entries: whole.entries.filter((e) => created.has(e.activationId) && e.enteredAt.iso <= at).length,
+            participants: [...firsts.values()].filter((iso) => iso <= at).length,
+          }
+          const emulator = await createEmulator({ scenario: input, now: new Date(NOW).toISOString() })
+          emulator.clock.set(at)
+          expect(emulator.state().counts).toEqual(expected)
+          // Counting did not load the world: a sandbox opened now still reads the host's as planned.
+          const sandbox = await emulator.sandbox()
+          expect(sandbox.db.index).toBe(emulator.db.index)
+          expect(sandbox.state().counts).toEqual(expected)
+        },
+      ),
       { numRuns: RUNS, ...replay },
     )
   })

@@ -225,16 +225,12 @@ async function create(options: EmulatorOptions): Promise<Emulator> {
     : planWorld(scenario, builtAt)
   const entryCount = 'entryRuns' in world ? world.counts.entries : world.entries.length
   options.onProgress?.(entryCount, entryCount, true)
-  // A deferred world's counts as the plan counted them: right while the store holds the world as
-  // read (it loads the rest, participants first, before any change) and the clock is where they hold.
-  // state() (the banner, GET /__emulator/state) then counts without loading the whole world.
-  const shown = { value: 'entryRuns' in world ? world.shown : undefined }
-  const loaded: World | DeferredWorld =
-    'entryRuns' in world && shown.value
-      ? { ...world, participants: () => ((shown.value = undefined), world.participants()) }
-      : world
+  // A planned world counts what it shows at an instant without loading: right while the store holds
+  // the world as planned (no change since it was loaded or reset). state() (the banner, GET
+  // /__emulator/state) then counts without loading the whole world; so does a sandbox's.
+  const plannedCounts = 'entryRuns' in world ? world.countsAt : undefined
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
-  const db: Database = await createDatabase(loaded)
+  const db: Database = await createDatabase(world)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   return assemble({
     options,
@@ -243,7 +239,7 @@ async function create(options: EmulatorOptions): Promise<Emulator> {
     startAt,
     running: options.clock === 'running',
     db,
-    shown,
+    plannedCounts,
     baseUrl,
     keyedBaseUrl: undefined,
     startFaults: [],
@@ -262,8 +258,8 @@ type Parts = {
   startAt: number | undefined
   running: boolean
   db: Database
-  /** The counts of a deferred world as its plan counted them, while they hold (see create). */
-  shown: { value: DeferredWorld['shown'] }
+  /** The counts of the world as planned at an instant, while the store holds it unchanged (see create). */
+  plannedCounts: DeferredWorld['countsAt']
   baseUrl: string
   /** A sandbox's: the host's base URL, where requests with its keys reach it too. */
   keyedBaseUrl: string | undefined
@@ -289,7 +285,7 @@ type Parts = {
 const keyedHandlersOf = new WeakMap<Emulator, EndpointHandler[]>()
 
 function assemble(parts: Parts): Emulator {
-  const { options, scenario, builtAt, startAt, running, db, shown, baseUrl } = parts
+  const { options, scenario, builtAt, startAt, running, db, plannedCounts, baseUrl } = parts
   const clock = createClock(startAt, running, options.clockSpeed)
   const endpointOptions = endpointOptionsOf(options, scenario)
   const accounts = new AccountKeys(scenario)
@@ -338,16 +334,14 @@ function assemble(parts: Parts): Emulator {
     },
   }
 
-  const countsShownAt = (nowIso: string): EmulatorState['counts'] => {
-    const at = shown.value
-    return at && at.at <= nowIso && (at.until === null || nowIso < at.until)
-      ? { ...at.counts }
+  const countsShownAt = (nowIso: string): EmulatorState['counts'] =>
+    plannedCounts && db.changes.size === 0
+      ? plannedCounts(nowIso)
       : countsAt(
           db.index,
           accounts.accounts.map((a) => a.name),
           nowIso,
         )
-  }
 
   const faults: EmulatorFaults = {
     add: (rule) => rules.add(rule),
@@ -519,7 +513,7 @@ function assemble(parts: Parts): Emulator {
       startAt: startsAt,
       running: !frozen,
       db: sandboxDb,
-      shown: { value: undefined },
+      plannedCounts: data ? undefined : parts.plannedCounts,
       baseUrl: sandboxBaseUrl,
       keyedBaseUrl: baseUrl,
       startFaults: (input.faults ?? []) as FaultRuleInput[],

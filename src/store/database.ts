@@ -24,15 +24,11 @@ export type DeferredWorld = {
   activations: StoredActivation[]
   counts: { participants: number; entries: number }
   /**
-   * How much of the world the API shows from the instant `at` (the one it was built around) until
-   * `until` (the first instant after it at which a record of it appears; null: none does), counted as
-   * `emulator.state()` counts: so that counting a world nobody has read yet does not load it.
+   * What the API shows of the world as loaded at an instant, counted as `emulator.state()` counts
+   * (the activations created by then, their entries entered by then, the participants whose first
+   * entry was by then): so that counting a world nobody has read yet does not load it.
    */
-  shown?: {
-    at: string
-    until: string | null
-    counts: { activations: number; entries: number; participants: number }
-  }
+  countsAt?: (nowIso: string) => { activations: number; entries: number; participants: number }
   participants(): StoredParticipant[]
   /** The world's entries, as runs in order. */
   entryRuns: readonly { activationId: string; entries(): StoredEntry[] }[]
@@ -90,6 +86,12 @@ const writers = new WeakMap<Database, StoreWriter>()
 
 /** What a layer needs of the store it stands over: the world as loaded, loaded whole. */
 const worlds = new WeakMap<Database, () => WritableStoreIndex>()
+
+/**
+ * A store's index while it has not loaded the rest of a deferred world (undefined once it has): the
+ * world as loaded, which a layer with no changes of its own shows as it is.
+ */
+const unloadedViews = new WeakMap<Database, () => StoreIndex | undefined>()
 
 /** The writer of a store made by `createDatabase`. */
 export function writerOf(db: Database): StoreWriter {
@@ -269,6 +271,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     replaceParticipant: (prev, next) => (load(), participants.swap(prev, next)),
   })
   worlds.set(db, () => (load(), world0))
+  unloadedViews.set(db, () => (rest === undefined ? undefined : view))
   return db
 }
 
@@ -283,22 +286,32 @@ const schemas = {
  * own changes, as a layer (see `WritableStoreIndex`): what a sandbox writes to. It costs nothing
  * until it changes, then what it changed. Its writes go into its index without collections: reading
  * its `activations`, `entries` or `participants` collection throws, and `db.index` is how to read it.
- * The other store loads the rest of a deferred world now, once.
+ * Until its first change, it reads the other store as that store reads an unloaded deferred world,
+ * so opening one loads nothing; its first change (or a read of what is not loaded) makes the other
+ * store load the rest, once.
  * @example const sandboxDb = layerOver(emulator.db)
  */
 export function layerOver(base: Database): Database {
   const world0 = worlds.get(base)
-  if (!world0) throw new Error('Failed to make a sandbox store: the store was not made by createDatabase')
+  const unloaded = unloadedViews.get(base)
+  if (!world0 || !unloaded) throw new Error('Failed to make a sandbox store: the store was not made by createDatabase')
   const changes = new ChangeLog()
-  const index = new WritableStoreIndex(changes, world0())
-  changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
+  // The layer is made at the first read that the other store's unloaded view does not answer, or
+  // the first change: until then, reading costs the other store nothing more than its own reads.
+  let layer: WritableStoreIndex | undefined
+  const own = (): WritableStoreIndex => {
+    layer ??= new WritableStoreIndex(changes, world0())
+    return layer
+  }
+  changes.watch({ marked: () => {}, reverted: () => layer?.clearLayer() })
   changes.mark()
   const refuse = (name: string) => (): never => {
     throw new Error(
       `Failed to read a sandbox's ${name} collection: a sandbox's store is a layer over the shared world and has no collections; read it through db.index, write with addActivation and addEntries`,
     )
   }
-  const db = Object.defineProperties({ index, changes } as unknown as Database, {
+  const db = Object.defineProperties({ changes } as unknown as Database, {
+    index: { get: () => layer ?? unloaded() ?? own(), enumerable: true },
     activations: { get: refuse('activations'), enumerable: true },
     entries: { get: refuse('entries'), enumerable: true },
     participants: { get: refuse('participants'), enumerable: true },
@@ -313,6 +326,7 @@ export function layerOver(base: Database): Database {
         )
       }
       const made = result.value
+      const index = own()
       if (kind === 'activation') index.addActivation(made as StoredActivation)
       else if (kind === 'participant') index.addParticipant(made as StoredParticipant)
       else {
@@ -323,15 +337,17 @@ export function layerOver(base: Database): Database {
       if (kind === 'activation') for (const listener of watchers) listener()
     },
     watchActivations: (listener) => void watchers.push(listener),
-    listed: (kind) => [...(kind === 'activations' ? index.activations.values() : index.participants.values())],
-    append: (records) => index.load(records),
+    listed: (kind) => [...(kind === 'activations' ? db.index.activations.values() : db.index.participants.values())],
+    append: (records) => own().load(records),
     replaceEntry(prev, next) {
+      const index = own()
       const activation = index.activations.get(next.activationId)
       if (activation) checkEntryFields(next, activation)
       index.replaceEntry(prev, next)
     },
-    replaceParticipant: (prev, next) => index.replaceParticipant(prev, next),
+    replaceParticipant: (prev, next) => own().replaceParticipant(prev, next),
   })
   worlds.set(db, () => world0())
+  unloadedViews.set(db, () => (layer ? undefined : unloaded()))
   return db
 }

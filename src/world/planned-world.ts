@@ -3,7 +3,7 @@ import { entryAt } from '../../factories/entries.js'
 import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
-import { toDateObject } from '../contract/date-object.js'
+import { toDateObject, toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import type { DeferredWorld } from '../store/database.js'
@@ -53,14 +53,16 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
   const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now).size, 0)
+  // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
+  let times: WorldTimes | undefined
   return {
     activations: planned.map((p) => p.activation),
     counts: { entries, participants },
-    // Every generated record exists at `now`: the counts hold from then on, until the store changes.
-    shown: {
-      at: new Date(now).toISOString(),
-      until: null,
-      counts: { activations: planned.length, entries, participants },
+    countsAt(nowIso) {
+      const at = Date.parse(nowIso)
+      if (at === now) return { activations: planned.length, entries, participants }
+      times ??= worldTimes(planned, skeletonOf)
+      return times.countsAt(at)
     },
     entryRuns: planned
       .filter((p) => p.group.entries > 0)
@@ -88,6 +90,57 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
         ),
       ),
   }
+}
+
+/** When each activation was created, each entry entered and each participant first entered, to count what exists at an instant. */
+type WorldTimes = { countsAt(at: number): { activations: number; entries: number; participants: number } }
+
+/** The times of a planned world, read off its skeletons once (what is kept: a number an entry and a participant). */
+function worldTimes(planned: readonly Planned[], skeletonOf: (p: Planned) => EntrySkeleton): WorldTimes {
+  const entryTimes: Float64Array[] = []
+  // Each account's people by pool index, with their first entry's time.
+  const firsts = new Map<number, number>()
+  const firstTimes: number[] = []
+  const flush = () => {
+    for (const t of firsts.values()) firstTimes.push(t)
+    firsts.clear()
+  }
+  planned.forEach((p, i) => {
+    if (i > 0 && planned[i - 1]!.a !== p.a) flush()
+    const skeleton = skeletonOf(p)
+    entryTimes.push(skeleton.times)
+    for (let n = 0; n < skeleton.length; n++) {
+      const first = firsts.get(skeleton.people[n]!)
+      if (first === undefined || skeleton.times[n]! < first) firsts.set(skeleton.people[n]!, skeleton.times[n]!)
+    }
+  })
+  flush()
+  const sortedFirsts = Float64Array.from(firstTimes).sort()
+  const created = planned.map((p) => toMillis(p.activation.createdAt))
+  return {
+    countsAt(at) {
+      let activations = 0
+      let entries = 0
+      planned.forEach((_, i) => {
+        if (created[i]! > at) return
+        activations++
+        entries += upperBound(entryTimes[i]!, at)
+      })
+      return { activations, entries, participants: upperBound(sortedFirsts, at) }
+    },
+  }
+}
+
+/** How many of the ascending `values` are at most `at`. */
+function upperBound(values: Float64Array, at: number): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (values[mid]! <= at) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** The scenario's activations, each with the seeds and ids of its entries. */
