@@ -1,7 +1,12 @@
 import type { SeededFaker } from '../src/time/random.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { createEntry } from './entry-fields.js'
-import { entrySkeleton, outcomeAt, type EntriesRequest as SkeletonRequest, type EntrySkeleton } from './entry-skeleton.js'
+import {
+  entrySkeleton,
+  outcomeAt,
+  type EntriesRequest as SkeletonRequest,
+  type EntrySkeleton,
+} from './entry-skeleton.js'
 import type { Person } from './person.js'
 
 /** How many entries an activation gets, how many win, complete, replay or are voided, and their ids. */

@@ -73,7 +73,15 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
           const made = new Array<StoredEntry>(skeleton.length)
           for (let n = 0; n < skeleton.length; n++) {
             const person = personAt(p.a, skeleton.people[n]!)
-            made[n] = entryAt(fakers.records, p.activation, skeleton, n, deriveSeed(p.entriesSeed, n), p.entryId(n), person)
+            made[n] = entryAt(
+              fakers.records,
+              p.activation,
+              skeleton,
+              n,
+              deriveSeed(p.entriesSeed, n),
+              p.entryId(n),
+              person,
+            )
           }
           return made
         },
