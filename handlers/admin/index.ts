@@ -17,6 +17,7 @@ import { viewTheApi } from './view.js'
 
 export { ADMIN_PREFIX, type AdminControl } from './context.js'
 export { steerClock } from './clock.js'
+export { parsedBodies } from './answers.js'
 
 /** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse, RequestHandler } from 'msw'
-import { adminTokenCheck } from '../../handlers/admin/index.js'
+import { adminTokenCheck, parsedBodies } from '../../handlers/admin/index.js'
 import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
 import { errorBody } from '../../handlers/errors.js'
 import { DROP_HEADER } from '../../handlers/route.js'
@@ -22,6 +22,7 @@ import {
   streamBody,
 } from './bodies.js'
 import { inspectorHandlers } from './inspector-handlers.js'
+import { parseJsonInTurns } from './json-in-turns.js'
 import { clientErrorAnswer, writeRaw } from './raw-answers.js'
 import { urlOfTarget } from './request-url.js'
 
@@ -291,15 +292,20 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
     send(res, 413, { ...json(), connection: 'close' }, body)
     return 413
   }
+  // A large body (a sandbox's data) is parsed here in turns, and handed to the handler parsed.
+  const parsed =
+    sent && sent.length > MAX_BODY_BYTES
+      ? await parseJsonInTurns(sent).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error: error as Error }),
+        )
+      : undefined
+  const sentBody = sent?.length && !parsed ? { body: new Uint8Array(sent) } : {}
   // A BytesRequest: the handlers keep a page's headers and bytes beside the Response, rather than in
   // it to be read back.
   let request: Request
   try {
-    request = new BytesRequest(url.href, {
-      method,
-      headers,
-      ...(sent?.length ? { body: new Uint8Array(sent) } : {}),
-    })
+    request = new BytesRequest(url.href, { method, headers, ...sentBody })
   } catch {
     // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
     const body = errorBody(`Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`)
@@ -312,7 +318,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   // msw's own handlers (the admin API's) copy each request once (request.clone(), kept in
   // RequestHandler.cache) for their logs and events; a request without a body, which nothing reads,
   // can be its own copy (if msw still keeps them so). The API's EndpointHandlers make no copy.
-  if (handlers !== served.apiHandlers && !sent?.length) RequestHandler.cache?.set(request as never, request as never)
+  if (parsed) parsedBodies.set(request, parsed)
+  if (handlers !== served.apiHandlers && !('body' in sentBody))
+    RequestHandler.cache?.set(request as never, request as never)
   const response = await getResponse(handlers, request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
