@@ -10,6 +10,8 @@ export type SandboxRoute = {
   prefixed: readonly EndpointHandler[]
   /** Marks it used now (its time to live starts again). */
   touch(): void
+  /** Once it has ended: its requests' 404 message (`Sandbox not found: "id" was ended`). */
+  readonly ended?: string | undefined
 }
 
 /** What the router asks of an emulator's sandboxes: each found by id or by key, or why not. */
@@ -42,7 +44,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
  */
 export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
   const placeOf = placer(baseUrl)
-  const found = new WeakMap<Request, SandboxRoute | string>()
+  const found = new WeakMap<Request, { route: SandboxRoute; prefixed: boolean } | string>()
   return new EndpointHandler(
     (request) => {
       if (!routes.active) return null
@@ -51,27 +53,34 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
       const segments = place.segments
       if (segments !== null && segments[0] === 'sandboxes' && segments.length >= 2) {
         const route = routes.byId(segments[1] as string)
-        found.set(request, typeof route === 'string' ? route : { ...route, keyed: route.prefixed })
+        found.set(request, typeof route === 'string' ? route : { route, prefixed: true })
         return {}
       }
       const header = request.headers.get('authorization')
       const key = header === null ? undefined : API_KEY.exec(header)?.[1]
       const route = key === undefined ? undefined : routes.byKey(key)
       if (route === undefined) return null
-      found.set(request, route)
+      found.set(request, typeof route === 'string' ? route : { route, prefixed: false })
       return {}
     },
-    (request) => {
-      const route = found.get(request)
+    async (request) => {
+      const place = found.get(request)
       found.delete(request)
-      if (route === undefined || typeof route === 'string') {
-        const response = errorResponse(apiError(404, route ?? 'Sandbox not found'))
-        return request.method === 'HEAD'
-          ? new Response(null, { status: response.status, headers: response.headers })
-          : response
-      }
+      if (place === undefined || typeof place === 'string') return notFound(request, place)
+      const { route } = place
       route.touch()
-      return answerIn(route.keyed, request)
+      const answer = await answerIn(place.prefixed ? route.prefixed : route.keyed, request)
+      // A request that began in a sandbox finishes in it: one ended while it was answered (a delay,
+      // a fault's latency) no longer holds its data, and the answer is the ended sandbox's 404.
+      return route.ended === undefined ? answer : notFound(request, route.ended)
     },
   )
+}
+
+/** The 404 of an ended or unknown sandbox (without a body for HEAD). */
+function notFound(request: Request, message: string | undefined): Response {
+  const response = errorResponse(apiError(404, message ?? 'Sandbox not found'))
+  return request.method === 'HEAD'
+    ? new Response(null, { status: response.status, headers: response.headers })
+    : response
 }

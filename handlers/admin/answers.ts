@@ -37,15 +37,26 @@ export function errorAnswer(error: unknown, what: string): Response {
   return errorResponse(apiError(500, `Failed to ${what}: ${line}`))
 }
 
+/**
+ * Bodies parsed before the request reached the handlers (a server parses a sandbox's large `data` in
+ * turns, not in one JSON.parse that would stall its other requests): the value, or why it is not JSON.
+ */
+export const parsedBodies = new WeakMap<Request, { value: unknown } | { error: Error }>()
+
 /** The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object. */
 export async function bodyOf(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text()
-  if (text.trim() === '') return {}
+  const parsed = parsedBodies.get(request)
   let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    throw apiError(400, `Malformed body: it must be a JSON object, got invalid JSON (${(error as Error).message})`)
+  if (parsed && 'error' in parsed) throw invalidJson(parsed.error)
+  if (parsed) value = parsed.value
+  else {
+    const text = await request.text()
+    if (text.trim() === '') return {}
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw invalidJson(error as Error)
+    }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw apiError(
@@ -54,6 +65,10 @@ export async function bodyOf(request: Request): Promise<Record<string, unknown>>
     )
   }
   return value as Record<string, unknown>
+}
+
+function invalidJson(error: Error) {
+  return apiError(400, `Malformed body: it must be a JSON object, got invalid JSON (${error.message})`)
 }
 
 /** Throws a 400 naming the first field of `body` that is not one of `known`. */

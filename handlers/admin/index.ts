@@ -17,6 +17,7 @@ import { viewTheApi } from './view.js'
 
 export { ADMIN_PREFIX, type AdminControl } from './context.js'
 export { steerClock } from './clock.js'
+export { parsedBodies } from './answers.js'
 
 /** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
@@ -90,17 +91,13 @@ export function createAdminHandlers(
 ): HttpHandler[] {
   const root = `${new URL(baseUrl).origin}${prefix}`
   const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
+  const refusal = tokenRefusal(token)
   const door =
     (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>
     async (args: AdminArgs): Promise<Response> => {
       try {
-        if (token !== undefined) {
-          const header = args.request.headers.get('authorization')
-          if (header === null)
-            throw apiError(401, 'Missing Authorization header: the admin API needs Authorization: Bearer <admin token>')
-          if (header !== `Bearer ${token}`)
-            throw apiError(401, 'Wrong admin token: send Authorization: Bearer <admin token>')
-        }
+        const refused = refusal(args.request.headers.get('authorization'))
+        if (refused !== null) throw apiError(401, refused)
         return await answer(args)
       } catch (error) {
         return errorAnswer(error, what)
@@ -108,7 +105,7 @@ export function createAdminHandlers(
     }
   const placeOf = placer(root)
 
-  return [
+  const handlers = [
     // First: msw's own matching of the paths below throws on a path that does not decode.
     new EndpointHandler(
       (request) => {
@@ -142,4 +139,30 @@ export function createAdminHandlers(
       }),
     ),
   ]
+  refusalOf.set(handlers, refusal)
+  return handlers
+}
+
+/** The admin API's check of an Authorization header: the 401's message, or null when it may pass (always, without a token). */
+export type TokenRefusal = (authorization: string | null | undefined) => string | null
+
+function tokenRefusal(token: string | undefined): TokenRefusal {
+  if (token === undefined) return () => null
+  return (header) =>
+    header === null || header === undefined
+      ? 'Missing Authorization header: the admin API needs Authorization: Bearer <admin token>'
+      : header === `Bearer ${token}`
+        ? null
+        : 'Wrong admin token: send Authorization: Bearer <admin token>'
+}
+
+const refusalOf = new WeakMap<readonly HttpHandler[], TokenRefusal>()
+
+/**
+ * The token check of admin handlers made by `createAdminHandlers`, the same the handlers make: for a
+ * server that refuses a request before reading its body (none: a list not made there, which checks nothing).
+ * @example const refused = adminTokenCheck(emulator.adminHandlers)(req.headers.authorization)
+ */
+export function adminTokenCheck(handlers: readonly HttpHandler[]): TokenRefusal {
+  return refusalOf.get(handlers) ?? (() => null)
 }

@@ -81,10 +81,13 @@ export const sandboxAdmin: AdminRoute = {
   path: '/sandboxes/:id/*',
   what: "answer a sandbox's control endpoint",
   answer: async ({ control }, { request, params }) => {
-    const sandbox = control.sandboxes.get(param(params['id']))
-    return (
+    const id = param(params['id'])
+    const sandbox = control.sandboxes.get(id)
+    const answer =
       (await getResponse(sandbox.adminHandlers, request)) ??
       errorResponse(apiError(404, `Not found: no admin endpoint at ${new URL(request.url).pathname}`))
-    )
+    // Ended while it was answered (an addition waits its turn): the ended sandbox's 404, not what it did.
+    control.sandboxes.info(id)
+    return answer
   },
 }

@@ -8,7 +8,8 @@ import { AccountKeys } from './account-keys.js'
 import { DataAdder, type Added, type NewActivation } from '../world/add-data.js'
 import { createClock, parseDuration, parseInstant, type Clock } from '../time/clock.js'
 import type { World } from '../contract/stored-records.js'
-import { parseWorldDump, worldDumpChunks } from '../world/dump.js'
+import { parseWorldDump, parseWorldDumpInTurns, worldDumpChunks } from '../world/dump.js'
+import { inTurns } from '../time/turns.js'
 import {
   checkOptions,
   checkSettings,
@@ -468,11 +469,12 @@ function assemble(parts: Parts): Emulator {
       throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
     const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
     registry.checkRoom()
+    // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
+    // Checked and copied in turns: a dump of hundreds of megabytes must not stall the host's other requests.
+    const data = input.data === undefined ? undefined : await parseWorldDumpInTurns(input.data, 'data')
+    const base = data ? data.scenario : scenario
     let id = randomToken(12)
     while (registry.has(id)) id = randomToken(12)
-    // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
-    const data = input.data === undefined ? undefined : parseWorldDump(input.data, 'data')
-    const base = data ? data.scenario : scenario
     for (const name of Object.keys(input.accounts ?? {})) {
       if (!base.accounts.some((a) => a.name === name)) {
         // A 400, not a 404: the body is wrong, not the path.
@@ -498,9 +500,11 @@ function assemble(parts: Parts): Emulator {
       }),
     }
     const sandboxDb = data
-      ? await createDatabase(
-          structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants }),
-        )
+      ? await createDatabase({
+          activations: await copiedInTurns(data.activations),
+          entries: await copiedInTurns(data.entries),
+          participants: await copiedInTurns(data.participants),
+        })
       : layerOver(db)
     const sandboxBuiltAt = data ? Date.parse(data.builtAt) : builtAt
     const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()
@@ -606,3 +610,17 @@ function assemble(parts: Parts): Emulator {
 
 /** Each held sandbox's emulator. */
 const sandboxOfHeld = new WeakMap<HeldSandbox, Sandbox>()
+
+/** A deep copy of records (structuredClone), a slice at a time, giving the event loop its turns between slices. */
+function copiedInTurns<T>(records: readonly T[]): Promise<T[]> {
+  return inTurns(
+    (function* () {
+      const copy: T[] = []
+      for (let i = 0; i < records.length; i += 500) {
+        for (const record of structuredClone(records.slice(i, i + 500))) copy.push(record)
+        yield
+      }
+      return copy
+    })(),
+  )
+}

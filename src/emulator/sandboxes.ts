@@ -23,6 +23,8 @@ export type SandboxInfo = {
 
 /** What the registry keeps of one sandbox. */
 export type HeldSandbox = SandboxRoute & {
+  /** Set when it ends: its requests' 404 message. */
+  ended?: string | undefined
   readonly id: string
   readonly keys: readonly string[]
   readonly ttlMs: number
@@ -141,6 +143,7 @@ export class SandboxRegistry implements SandboxRoutes {
       this.#endedKeys.set(key, id)
     }
     this.#ended.set(id, why)
+    sandbox.ended = `Sandbox not found: ${JSON.stringify(id)} ${why}`
     for (const map of [this.#ended, this.#endedKeys] as Map<string, string>[]) {
       while (map.size > REMEMBERED) map.delete(map.keys().next().value as string)
     }

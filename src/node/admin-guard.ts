@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
-import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
+import { ADMIN_PREFIX, type TokenRefusal } from '../../handlers/admin/index.js'
 import { notJsonMessage } from '../../handlers/errors.js'
+import { hasRequestBody } from './bodies.js'
 
 // The admin API's doors against other pages: a request from a foreign origin or under a foreign Host
 // name, or with a body that is not JSON, is refused before any handler runs.
@@ -10,15 +11,31 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1'
 }
 
-/** Whether a request target is under the admin prefix (`/__emulator`, in any case, as the handlers match it). */
-export function isAdminPath(target: string): boolean {
-  const path = /^https?:\/\//i.test(target) ? target.replace(/^https?:\/\/[^/]*/i, '') : target
-  return path.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
+/**
+ * Whether a path is under the admin prefix (`/__emulator`, in any case, as the handlers match it). Give
+ * it the pathname of the URL the handlers are given (normalized: no dot segment), never the raw target.
+ */
+export function isAdminPath(pathname: string): boolean {
+  return pathname.slice(0, ADMIN_PREFIX.length).toLowerCase() === ADMIN_PREFIX
 }
 
-/** The admin API's verdict on a request: refused with a status and message, or let through with its CORS headers. */
-type AdminVerdict = { refused: [number, string] | null; headers: Readonly<Record<string, string>> }
-export type AdminGuard = (req: IncomingMessage) => AdminVerdict
+/**
+ * The admin API's verdict on a request: refused with a status and message, or let through with its
+ * CORS headers. `inspector`: the refusal of the inspector's own endpoint, which answers 200 with the
+ * admin API's status inside (see src/node/inspector-handlers.ts).
+ */
+type AdminVerdict = {
+  refused: [number, string] | null
+  headers: Readonly<Record<string, string>>
+  inspector?: boolean
+}
+/** The verdict on a request whose URL (the one the handlers are given) has `pathname`, from its headers alone: before any body byte is read. */
+export type AdminGuard = (req: IncomingMessage, pathname: string) => AdminVerdict
+
+/** Paths under the admin prefix read without the token (GET, HEAD): the inspector page and its script. */
+const OPEN_PATHS = new Set([ADMIN_PREFIX, `${ADMIN_PREFIX}/`, `${ADMIN_PREFIX}/client.js`])
+/** The inspector's endpoint, which carries the admin API's answer (a 401 too) inside a 200. */
+const INSPECTOR_ANSWER = `${ADMIN_PREFIX}/inspector/answer`
 
 /** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
 function mediaType(header: string | undefined): string {
@@ -45,13 +62,14 @@ function isLoopbackName(name: string): boolean {
 export function adminGuardOf(
   host: string,
   options: { adminOrigins?: readonly string[] | undefined; allowedHosts?: readonly string[] | undefined },
+  tokenRefusal: TokenRefusal = () => null,
 ): AdminGuard {
   const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
   hosts.delete('0.0.0.0')
   hosts.delete('::')
   const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
   const none: Readonly<Record<string, string>> = origins.size ? { vary: 'Origin' } : {}
-  return (req) => {
+  return (req, pathname) => {
     const hostHeader = req.headers.host
     if (hostHeader !== undefined) {
       const name = hostNameOf(hostHeader)
@@ -91,7 +109,15 @@ export function adminGuardOf(
         }
       }
     }
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+    // A preflight carries no Authorization (a browser sends it with the request it asks for).
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+    const path = pathname.toLowerCase()
+    const open = (req.method === 'GET' || req.method === 'HEAD') && OPEN_PATHS.has(path)
+    if (!preflight && !open) {
+      const refused = tokenRefusal(req.headers.authorization)
+      if (refused !== null) return { refused: [401, refused], headers, inspector: path === INSPECTOR_ANSWER }
+    }
+    const hasBody = hasRequestBody(req)
     const type = mediaType(req.headers['content-type'])
     if (hasBody && type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) {
       return {

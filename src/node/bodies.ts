@@ -9,10 +9,15 @@ export async function streamBody(
   response: Response,
   headers: Record<string, string>,
 ): Promise<number> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  // The stream ends with its client, even one gone before it began: a journal's subscription with it.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) {
+    await reader.cancel().catch(() => {})
+    return response.status
+  }
+  res.on('close', () => void reader.cancel().catch(() => {}))
   res.writeHead(response.status, headers)
   res.flushHeaders()
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-  res.on('close', () => void reader.cancel().catch(() => {}))
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
   } catch {
@@ -47,21 +52,87 @@ export async function dropBody(res: ServerResponse, response: Response): Promise
   return response.status
 }
 
-/** The most bytes of a request body that are read (an admin request's JSON is far smaller). */
-const MAX_BODY_BYTES = 1 << 20
+/** The most bytes of a request body (an admin request's JSON is far smaller): past it, a 413. */
+export const MAX_BODY_BYTES = 1 << 20
 
 /** The most bytes of a body that opens a sandbox, which may carry a dumped world (`data`): the world cache's largest. */
 export const MAX_DUMP_BYTES = 512 << 20
 
-/** A request's body, up to `max` bytes (what is past it is dropped, and the JSON then does not parse). */
-export async function bodyOfRequest(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let length = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (length < max) chunks.push(chunk)
-    length += chunk.length
+/**
+ * A request's body, or null as soon as it is known to pass `max` bytes: from its Content-Length before
+ * any byte is read, or once the bytes read pass it (a chunked body). The rest is never read: the
+ * caller answers 413 and closes the connection.
+ */
+export function bodyOfRequest(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  if (Number(req.headers['content-length'] ?? 0) > max) return Promise.resolve(null)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let length = 0
+    const stop = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('close', onClose)
+    }
+    const onData = (chunk: Buffer) => {
+      length += chunk.length
+      if (length > max) {
+        stop()
+        req.pause()
+        chunks.length = 0
+        return resolve(null)
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      stop()
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
+    }
+    const onError = (error: Error) => {
+      stop()
+      reject(error)
+    }
+    // The client went away before the end of its body.
+    const onClose = () => onError(new Error('the connection closed before the end of the body'))
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('close', onClose)
+  })
+}
+
+/** Whether a request says it has a body: a Content-Length above 0, or any Transfer-Encoding (chunked). */
+export function hasRequestBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+}
+
+/** `Connection: close` for a refused request that still has body bytes coming: they are not read. */
+export function closeIfBody(req: IncomingMessage): Record<string, string> {
+  if (!hasRequestBody(req) || req.complete) return {}
+  lingeringClose(req)
+  return { connection: 'close' }
+}
+
+/** How long a connection whose request body was refused still reads (and drops) what its client sends. */
+const LINGER_MS = 2000
+
+/**
+ * Makes a connection that ends after an answer sent before its request body was read (a refusal, a
+ * 413) close gently: the answer goes out, then the end of the connection (FIN), and what the client
+ * still sends is read and dropped, for at most LINGER_MS, before the socket is destroyed. Closing at
+ * once would reset the connection with the body unread, and a client still sending would lose the
+ * answer (as nginx's lingering close). Call it with an answer whose headers say `Connection: close`.
+ */
+export function lingeringClose(req: IncomingMessage): void {
+  const socket = req.socket as IncomingMessage['socket'] & { destroySoon?: () => void }
+  // Node's server ends a `Connection: close` answer with destroySoon(): destroyed once written.
+  socket.destroySoon = () => {
+    socket.end()
+    req.resume()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
   }
-  return Buffer.concat(chunks).subarray(0, max)
 }
 
 /** A response's bytes without the copy `arrayBuffer()` makes: a string body arrives as one chunk, used as it is. */

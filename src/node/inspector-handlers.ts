@@ -61,9 +61,6 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
     return errorResponse(apiError(400, 'method must be GET, POST, PATCH or DELETE'))
   if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//'))
     return errorResponse(apiError(400, 'path must be an admin path such as /faults'))
-  const pathname = path.split('?')[0]!
-  if (/^(\/sandboxes\/[^/]+)?\/requests\/stream$/.test(pathname) || pathname.startsWith('/inspector'))
-    return errorResponse(apiError(400, `path ${JSON.stringify(pathname)} is not asked through ${ANSWER_PATH}`))
   // The page's own headers (its Authorization, its Origin), as if it had asked the admin API itself.
   const headers = new Headers(request.headers)
   headers.delete('content-length')
@@ -72,8 +69,21 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
     headers,
     ...(body === undefined || method === 'GET' ? {} : { body: JSON.stringify(body) }),
   })
+  // Decided on the path the admin API is asked, its dot segments resolved (`/./requests/stream`), in any
+  // case, as msw matches it; and then on the answer itself: a stream, never ending, is refused however
+  // its path was spelled, and cancelled, which ends its journal subscription.
+  const innerPath = new URL(inner.url).pathname
+  const pathname = innerPath.startsWith(`${ADMIN_PREFIX}/`) ? innerPath.slice(ADMIN_PREFIX.length) : innerPath
+  const refused = () =>
+    errorResponse(apiError(400, `path ${JSON.stringify(pathname)} is not asked through ${ANSWER_PATH}`))
+  if (/^(\/sandboxes\/[^/]+)?\/requests\/stream\/?$/i.test(pathname) || /^\/inspector(\/|$)/i.test(pathname))
+    return refused()
   const response =
     (await getResponse(admin, inner)) ?? errorResponse(apiError(404, `Not found: no admin endpoint at ${pathname}`))
+  if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel()
+    return refused()
+  }
   // The admin API answers JSON, written into the answer as it is; anything else, as a string.
   const text = await response.text()
   const json = /\bjson\b/.test(response.headers.get('content-type') ?? '') && text.trim() !== ''

@@ -4,16 +4,27 @@ import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { getResponse, RequestHandler } from 'msw'
-import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
+import { adminTokenCheck, parsedBodies } from '../../handlers/admin/index.js'
 import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
-import { urlOf } from '../../handlers/path.js'
 import { errorBody } from '../../handlers/errors.js'
 import { DROP_HEADER } from '../../handlers/route.js'
 import type { Emulator } from '../emulator/emulator.js'
 import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from './admin-guard.js'
-import { bodyOf, bodyOfRequest, dropBody, MAX_DUMP_BYTES, send, streamBody } from './bodies.js'
+import {
+  bodyOf,
+  bodyOfRequest,
+  closeIfBody,
+  dropBody,
+  lingeringClose,
+  MAX_BODY_BYTES,
+  MAX_DUMP_BYTES,
+  send,
+  streamBody,
+} from './bodies.js'
 import { inspectorHandlers } from './inspector-handlers.js'
+import { parseJsonInTurns } from './json-in-turns.js'
 import { clientErrorAnswer, writeRaw } from './raw-answers.js'
+import { urlOfTarget } from './request-url.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -93,13 +104,12 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       ]
     : emulator.handlers
   const served: Served = {
-    handlersFor: (request) =>
-      urlOf(request).pathname.toLowerCase().startsWith(ADMIN_PREFIX) ? adminFirst : emulator.handlers,
+    adminFirst,
     apiHandlers: emulator.handlers,
     origin,
     cors,
     corsHeaders: corsHeadersOf(cors),
-    adminGuard: admin ? adminGuardOf(host, options) : null,
+    adminGuard: admin ? adminGuardOf(host, options, adminTokenCheck(emulator.adminHandlers)) : null,
   }
 
   const onRequest = options.onRequest
@@ -115,9 +125,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = performance.now()
     void answer(req, res, served)
-      .catch((error: unknown) =>
-        failed(req, res, served.adminGuard && isAdminPath(req.url ?? '/') ? false : cors, error),
-      )
+      .catch((error: unknown) => failed(req, res, adminRequests.get(req) === true ? false : cors, error))
       .then((status) => {
         if (!onRequest) return
         // A hook that throws (on a path it did not expect) costs its own line, never the server.
@@ -192,8 +200,8 @@ function corsHeadersOf(cors: string | false): Record<string, string> {
 
 /** What `answer` needs of the server, worked out once. */
 type Served = {
-  /** The handlers a request goes to: the admin API's before the API's for a path under the admin prefix. */
-  handlersFor: (request: Request) => Emulator['handlers']
+  /** The handlers of a request under the admin prefix (when the admin API is on): the admin API's before the API's. */
+  adminFirst: Emulator['handlers']
   /** The API's own handlers (EndpointHandlers, which make no copy of a request). */
   apiHandlers: Emulator['handlers']
   origin: string
@@ -208,19 +216,26 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   const { origin, cors } = served
   let corsHeaders = served.corsHeaders
   const method = req.method ?? 'GET'
+  const head = method === 'HEAD'
+  // The one URL of the request: what the guard below decides on and what the handlers are given, its
+  // dot segments (`/x/../__emulator`, `/%2e%2e/`) resolved once.
+  const url = urlOfTarget(origin, req.url ?? '/')
+  const admin = served.adminGuard !== null && url !== null && isAdminPath(url.pathname)
+  adminRequests.set(req, admin)
 
   // The admin API and the inspector answer this machine's own pages and tools, not any page a browser
-  // has open: their own CORS rules, and checks of Host, Origin and a body's type, come first.
-  if (served.adminGuard && isAdminPath(req.url ?? '/')) {
-    const verdict = served.adminGuard(req)
+  // has open: their own CORS rules, and checks of Host, Origin, the token and a body's type, come
+  // first, before any byte of the body is read.
+  if (admin) {
+    const verdict = served.adminGuard!(req, url.pathname)
     if (verdict.refused) {
       const [status, message] = verdict.refused
-      send(
-        res,
-        status,
-        { ...verdict.headers, 'content-type': 'application/json' },
-        method === 'HEAD' ? null : errorBody(message),
-      )
+      const headers = { ...verdict.headers, 'content-type': 'application/json', ...closeIfBody(req) }
+      if (verdict.inspector) {
+        send(res, 200, headers, `{"status":${status},"body":${errorBody(message)}}`)
+        return 200
+      }
+      send(res, status, headers, head ? null : errorBody(message))
       return status
     }
     if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
@@ -247,40 +262,50 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
     return 204
   }
   const json = () => ({ ...corsHeaders, 'content-type': 'application/json' })
-  const head = method === 'HEAD'
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     send(res, 400, json(), head ? null : errorBody('Missing Host header: an HTTP/1.1 request must have one'))
     return 400
   }
-  const target = requestTarget(req.url ?? '/')
-  if (target === null) {
+  if (url === null) {
     const body = errorBody(
       `Malformed request target ${JSON.stringify(req.url)}: it must be a path such as /activations/list`,
     )
-    send(res, 400, json(), head ? null : body)
+    send(res, 400, { ...json(), ...closeIfBody(req) }, head ? null : body)
     return 400
   }
+  const target = `${url.pathname}${url.search}`
 
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
   // Only the admin API reads bodies (JSON, small); the API's GET and HEAD have none.
   // A body that opens a sandbox may carry a whole dumped world (`data`); every other is small.
-  const opensSandbox =
-    served.adminGuard !== null && method === 'POST' && /^\/__emulator\/sandboxes\/?(?:\?|$)/.test(target)
-  const sent =
-    method === 'GET' || method === 'HEAD'
-      ? undefined
-      : await bodyOfRequest(req, opensSandbox ? MAX_DUMP_BYTES : undefined)
+  const opensSandbox = admin && method === 'POST' && /^\/__emulator\/sandboxes\/?$/i.test(url.pathname)
+  const max = opensSandbox ? MAX_DUMP_BYTES : MAX_BODY_BYTES
+  const sent = method === 'GET' || method === 'HEAD' ? undefined : await bodyOfRequest(req, max)
+  if (sent === null) {
+    // The rest of the body is never read: the connection closes after the answer.
+    const body = errorBody(
+      `Request body too large: ${method} ${url.pathname} takes at most ${max} bytes${opensSandbox ? '' : " (a sandbox's data goes to POST /__emulator/sandboxes, which takes more)"}`,
+    )
+    lingeringClose(req)
+    send(res, 413, { ...json(), connection: 'close' }, body)
+    return 413
+  }
+  // A large body (a sandbox's data) is parsed here in turns, and handed to the handler parsed.
+  const parsed =
+    sent && sent.length > MAX_BODY_BYTES
+      ? await parseJsonInTurns(sent).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error: error as Error }),
+        )
+      : undefined
+  const sentBody = sent?.length && !parsed ? { body: new Uint8Array(sent) } : {}
   // A BytesRequest: the handlers keep a page's headers and bytes beside the Response, rather than in
   // it to be read back.
   let request: Request
   try {
-    request = new BytesRequest(`${origin}${target}`, {
-      method,
-      headers,
-      ...(sent?.length ? { body: new Uint8Array(sent) } : {}),
-    })
+    request = new BytesRequest(url.href, { method, headers, ...sentBody })
   } catch {
     // Methods a Fetch Request refuses (CONNECT, TRACE, TRACK).
     const body = errorBody(`Method ${method} is not allowed on ${target.replace(/[?#].*/s, '')}: use GET`)
@@ -288,11 +313,14 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
     return 405
   }
 
-  const handlers = served.handlersFor(request)
+  // Decided once, with the guard, on the same URL: a request the guard did not see never reaches the admin handlers.
+  const handlers = admin ? served.adminFirst : served.apiHandlers
   // msw's own handlers (the admin API's) copy each request once (request.clone(), kept in
   // RequestHandler.cache) for their logs and events; a request without a body, which nothing reads,
   // can be its own copy (if msw still keeps them so). The API's EndpointHandlers make no copy.
-  if (handlers !== served.apiHandlers && !sent?.length) RequestHandler.cache?.set(request as never, request as never)
+  if (parsed) parsedBodies.set(request, parsed)
+  if (handlers !== served.apiHandlers && !('body' in sentBody))
+    RequestHandler.cache?.set(request as never, request as never)
   const response = await getResponse(handlers, request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
@@ -327,20 +355,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   return response.status
 }
 
-/**
- * The path and query a request line names: its origin-form (`/activations/list?limit=5`) as it is, or
- * the path of an absolute-form (`http://host/activations/list`); null for anything else (`*`, garbage).
- */
-function requestTarget(url: string): string | null {
-  if (url.startsWith('/')) return url
-  if (!/^https?:\/\//i.test(url)) return null
-  try {
-    const parsed = new URL(url)
-    return `${parsed.pathname}${parsed.search}`
-  } catch {
-    return null
-  }
-}
+/** Whether each request was found to be under the admin prefix (for `failed`, which has only the IncomingMessage). */
+const adminRequests = new WeakMap<IncomingMessage, boolean>()
 
 /**
  * The answer when `answer` throws: a 400 when the request's own bytes cannot be read (a path with

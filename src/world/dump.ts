@@ -22,6 +22,7 @@ import {
 } from '../contract/stored-records.js'
 import { parseScenario, type Scenario } from './scenario.js'
 import { writerOf, type Database } from '../store/database.js'
+import { atOnce, inTurns } from '../time/turns.js'
 
 /**
  * The format marker of a dumped world. Version 2 added `recorded` on any record (a recorded world:
@@ -130,6 +131,20 @@ const dumpHeadSchema = z.looseObject({
  * @example const dump = parseWorldDump(JSON.parse(text), 'world.json')
  */
 export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump {
+  return atOnce(worldDumpChecks(input, source))
+}
+
+/**
+ * `parseWorldDump`, giving the event loop its turns between records: for a server that checks a large
+ * dump (a sandbox's `data`) while it answers other requests.
+ * @example const dump = await parseWorldDumpInTurns(body.data, 'data')
+ */
+export function parseWorldDumpInTurns(input: unknown, source = 'world dump'): Promise<WorldDump> {
+  return inTurns(worldDumpChecks(input, source))
+}
+
+/** The checks of `parseWorldDump`, as steps: it yields after each record. */
+function* worldDumpChecks(input: unknown, source: string): Generator<void, WorldDump> {
   const fail = (problems: string[]) => {
     const shown = problems.slice(0, 20)
     const more = problems.length > shown.length ? `\n  ...and ${problems.length - shown.length} more` : ''
@@ -151,15 +166,23 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
     problems.push(...problemLines(result.error.issues, path))
     return undefined
   }
-  const activations = head.data.activations.map((a, i) => check(storedActivationSchema, a, `activations[${i}]`))
+  const activations: Array<StoredActivation | undefined> = []
+  for (const [i, a] of head.data.activations.entries()) {
+    activations.push(check(storedActivationSchema, a, `activations[${i}]`))
+    yield
+  }
   // Entries are checked against their activation's type even when that activation has problems of its own.
   const types = new Map<string, ActivationType>()
   for (const raw of head.data.activations) {
     const { id, type } = (raw ?? {}) as { id?: unknown; type?: unknown }
     if (typeof id === 'string' && activationTypeSchema.safeParse(type).success) types.set(id, type as ActivationType)
   }
-  const entries = head.data.entries.map((e, i) => {
-    const path = `entries[${i}]`
+  const entries: Array<StoredEntry | undefined> = []
+  for (const [i, e] of head.data.entries.entries()) {
+    entries.push(entryChecked(e, `entries[${i}]`))
+    yield
+  }
+  function entryChecked(e: unknown, path: string): StoredEntry | undefined {
     const internals = check(internalsSchema, e, path)
     if (!internals) return undefined
     const type = types.get(internals.activationId)
@@ -170,8 +193,12 @@ export function parseWorldDump(input: unknown, source = 'world dump'): WorldDump
     const found = entryProblems(internals, type, path)
     problems.push(...found)
     return found.length ? undefined : (e as StoredEntry)
-  })
-  const participants = head.data.participants.map((p, i) => check(storedParticipantSchema, p, `participants[${i}]`))
+  }
+  const participants: Array<StoredParticipant | undefined> = []
+  for (const [i, p] of head.data.participants.entries()) {
+    participants.push(check(storedParticipantSchema, p, `participants[${i}]`))
+    yield
+  }
   if (problems.length) throw fail(problems)
   return {
     format: DUMP_FORMAT,

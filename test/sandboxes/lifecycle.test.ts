@@ -142,6 +142,21 @@ describe('a sandbox', () => {
     expect(emulator.sandboxes.size).toBe(0)
   })
 
+  it("opened without now after the host's clock moved, starts where the host's clock stands, frozen as the host's is", async () => {
+    const emulator = await open()
+    expect((await admin(emulator, 'POST', '/clock', { advance: '3d' })).status).toBe(200)
+    const { body } = await admin(emulator, 'POST', '/sandboxes')
+    const clock = await admin(emulator, 'GET', `/sandboxes/${body.id}/clock`)
+    expect(clock.body).toEqual({ now: '2026-06-04T12:00:00.000Z', frozen: true })
+    // A host clock that runs: the sandbox's runs too, from where the host's stood.
+    await admin(emulator, 'POST', '/clock', { set: '2026-07-01T00:00:00.000Z', freeze: false })
+    const { body: running } = await admin(emulator, 'POST', '/sandboxes')
+    const moved = await admin(emulator, 'GET', `/sandboxes/${running.id}/clock`)
+    expect(moved.body.frozen).toBe(false)
+    expect(Date.parse(moved.body.now)).toBeGreaterThanOrEqual(Date.parse('2026-07-01T00:00:00.000Z'))
+    expect(Date.parse(moved.body.now)).toBeLessThan(Date.parse('2026-07-02T00:00:00.000Z'))
+  })
+
   it('expires after its ttl without use, and says so', async () => {
     const emulator = await open()
     const sandbox = await emulator.sandbox({ ttl: 150 })

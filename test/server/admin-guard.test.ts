@@ -88,8 +88,34 @@ describe('the admin API refuses other pages', () => {
     expect(clockNow()).toBe(before)
   })
 
+  it('a chunked body (Transfer-Encoding, no Content-Length) that is not JSON: 415, and nothing changes', async () => {
+    const before = clockNow()
+    const body = '{"advance":"2h"}'
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+    for (const headers of [{ 'content-type': 'text/plain' }, {}]) {
+      const answer = await rawRequest(
+        server.url,
+        `POST /__emulator/clock HTTP/1.1\r\nhost: ${new URL(server.url).host}\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}transfer-encoding: chunked\r\nconnection: close\r\n\r\n${chunked}`,
+      )
+      expectRefused(answer, 415, /^Unsupported Content-Type/)
+    }
+    expect(clockNow()).toBe(before)
+  })
+
   it('a foreign Host (DNS rebinding): 403, even from what the page thinks is its own origin', async () => {
-    for (const host of ['evil.example', 'evil.example:4010', '127.0.0.1.evil.example', 'localhost.evil.example']) {
+    for (const host of [
+      'evil.example',
+      'evil.example:4010',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example',
+      // Ending in localhost without the dot: not a name under localhost.
+      'evillocalhost',
+      'evillocalhost:4010',
+      'evil-localhost.',
+      '127.0.0.1evil',
+    ]) {
       expectRefused(
         await raw('GET', '/__emulator/state', { host, origin: `http://${host}` }),
         403,
@@ -174,6 +200,23 @@ describe('origins and hosts named by options', () => {
     expectRefused(await raw('GET', '/__emulator/state', { origin: EVIL }, undefined, named.url), 403, /^Origin/)
   })
 
+  it('an IPv6 host in brackets is allowed by --allowed-host [fd00::1], and answered under that Host', async () => {
+    const ipv6 = await serve(emulator, { port: 0, allowedHosts: ['[fd00::1]'] })
+    try {
+      const port = new URL(ipv6.url).port
+      expect((await raw('GET', '/__emulator/state', { host: `[fd00::1]:${port}` }, undefined, ipv6.url)).status).toBe(
+        200,
+      )
+      expectRefused(
+        await raw('GET', '/__emulator/state', { host: `[fd00::2]:${port}` }, undefined, ipv6.url),
+        403,
+        /^Host/,
+      )
+    } finally {
+      await ipv6.close()
+    }
+  })
+
   it('an allowed host is answered; another is not', async () => {
     const port = new URL(named.url).port
     expect((await raw('GET', '/__emulator/state', { host: `emulator:${port}` }, undefined, named.url)).status).toBe(200)
@@ -226,6 +269,28 @@ describe('from the command line', () => {
       )
       // The banner's own curl line works as printed.
       expect(cli.stdout()).toContain(`-H 'Content-Type: application/json' http://127.0.0.1:${port}/__emulator/clock`)
+    } finally {
+      await cli.stop()
+    }
+  })
+
+  it('--allowed-host takes an IPv6 address in brackets, and answers under that Host', async () => {
+    const cli = await startCli([
+      '-s',
+      'empty',
+      '--now',
+      NOW,
+      '--allowed-host',
+      '[fd00::1]',
+      '--allowed-host',
+      'fd00::2',
+    ])
+    try {
+      const port = new URL(cli.url).port
+      for (const host of ['[fd00::1]', '[fd00::2]', `[FD00::1]:${port}`]) {
+        expect((await raw('GET', '/__emulator/state', { host }, undefined, cli.url)).status, host).toBe(200)
+      }
+      expectRefused(await raw('GET', '/__emulator/state', { host: '[fd00::3]' }, undefined, cli.url), 403, /^Host/)
     } finally {
       await cli.stop()
     }
