@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
-import { createIds } from '../src/world/ids.js'
 import { parseScenario } from '../src/world/scenario.js'
+import { activationIdOf } from '../src/world/world.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -27,7 +27,7 @@ const scenario = parseScenario(scenarios[SCENARIO as keyof typeof scenarios])
 const [a, g] = scenario.accounts
   .flatMap((account, a) => account.activations.map((group, g) => [a, g, group.entries] as const))
   .reduce((best, next) => (next[2] > best[2] ? next : best))
-const LARGEST = scenario.accounts[a]!.activations[g]!.id ?? createIds(scenario.seed).activation(a, g, 0).id
+const LARGEST = activationIdOf(scenario, a, g, 0)
 const BARE = `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"activations":[],"next":null}') }).listen(Number(process.argv[1]), '127.0.0.1')`
 
 function freePort(): Promise<number> {

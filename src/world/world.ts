@@ -30,6 +30,11 @@ export function buildWorld(
   return { activations: plan.activations, entries, participants: plan.participants() }
 }
 
+/** The id of the `i`th activation of group `g` of account `a`: the one the world gives it. */
+export function activationIdOf(scenario: Scenario, a: number, g: number, i: number): string {
+  return scenario.accounts[a]?.activations[g]?.id ?? createIds(scenario.seed).activation(a, g, i).id
+}
+
 /**
  * The rate of arrivals (entries an hour) of each generated activation whose group or scenario sets one
  * (`live.entriesPerHour`), by id.
