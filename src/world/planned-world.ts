@@ -52,7 +52,7 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
 
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
-  const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now).size, 0)
+  const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now), 0)
   // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
   let times: WorldTimes | undefined
   return {
@@ -193,19 +193,36 @@ function planActivations(scenario: Scenario, now: number, fakers: WorldFakers, i
 }
 
 /**
- * The pool indexes of the people of account `a` who entered: each activation's are the first
- * `n - replays` of its people (see `peopleOf`), so no entry is drawn to find them.
+ * How many people of account `a` entered: each activation's are the first `n - replays` of its
+ * people (see `peopleOf`), so no entry is drawn to find them. A bit a person of the pool, or a set
+ * where the pool is too large for that.
  */
-function enteredPeople(planned: readonly Planned[], a: number, now: number): Set<number> {
-  const entered = new Set<number>()
+function enteredPeople(planned: readonly Planned[], a: number, now: number): number {
+  const account = planned.find((p) => p.a === a)?.account
+  if (!account) return 0
+  const bits = account.people <= 2 ** 30 ? new Uint8Array(Math.ceil(account.people / 8)) : undefined
+  const set = bits ? undefined : new Set<number>()
+  let count = 0
   for (const p of planned) {
     if (p.a !== a) continue
     const { n, replays } = entryCounts(p.activation, { ...p.group, now })
     if (n === 0) continue
     const personOf = peopleOf(createDraws(p.skeletonSeed), p.account.people)
-    for (let k = 0; k < n - replays; k++) entered.add(personOf(k))
+    for (let k = 0; k < n - replays; k++) {
+      const index = personOf(k)
+      if (bits) {
+        const mask = 1 << (index & 7)
+        if ((bits[index >>> 3]! & mask) === 0) {
+          bits[index >>> 3]! |= mask
+          count++
+        }
+      } else if (!set!.has(index)) {
+        set!.add(index)
+        count++
+      }
+    }
   }
-  return entered
+  return count
 }
 
 /**
