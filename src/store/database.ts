@@ -12,6 +12,7 @@ import {
 import { ChangeLog } from './change-log.js'
 import { entryListsFrom, WritableStoreIndex, type EntryLists, type StoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
+import { lowerBound } from './sorted.js'
 
 /**
  * A world whose participants and entries are read when first needed: its activations now; each run
@@ -30,8 +31,19 @@ export type DeferredWorld = {
    */
   countsAt?: (nowIso: string) => { activations: number; entries: number; participants: number }
   participants(): StoredParticipant[]
-  /** The world's entries, as runs in order. */
-  entryRuns: readonly { activationId: string; entries(): StoredEntry[] }[]
+  /**
+   * The world's entries, as runs in order; a run may also give its activation's entry lists built as
+   * they are read (`lists`), and find an entry it built by id (`found`).
+   */
+  entryRuns: readonly DeferredRun[]
+}
+
+/** One activation's entries in a deferred world. */
+export type DeferredRun = {
+  activationId: string
+  entries(): StoredEntry[]
+  lists?(): EntryLists | undefined
+  found?(id: string): { entry: StoredEntry; n: number } | undefined
 }
 
 /** The store: three @msw/data collections, and the indexes the endpoints read them through. */
@@ -93,6 +105,20 @@ const worlds = new WeakMap<Database, () => WritableStoreIndex>()
  */
 const unloadedViews = new WeakMap<Database, () => StoreIndex | undefined>()
 
+/** What builds the rest of a deferred world in turns (see `loadInTurns`). */
+const fillers = new WeakMap<Database, (sliceMs: number) => Promise<void>>()
+
+/**
+ * Builds the rest of a store's deferred world in the background: each activation's entries in turn,
+ * yielding to the event loop after `sliceMs` of work, then the participants and the indexes at once
+ * (about a second on `busy`). Reads and changes meanwhile answer as ever: whatever needs the rest
+ * first builds it then. Resolves once the world is whole; a store with nothing deferred resolves now.
+ * @example void loadInTurns(emulator.db)
+ */
+export async function loadInTurns(db: Database, sliceMs = 20): Promise<void> {
+  await fillers.get(db)?.(sliceMs)
+}
+
 /** The writer of a store made by `createDatabase`. */
 export function writerOf(db: Database): StoreWriter {
   const writer = writers.get(db)
@@ -102,26 +128,50 @@ export function writerOf(db: Database): StoreWriter {
 
 /**
  * A view of the index for a store that has not loaded the rest of its deferred world: an
- * activation's entry lists come from `listsOf` (its run alone); anything else but activations loads
- * the rest first. What `db.index` is until then.
+ * activation's entry lists come from `listsOf` (its run alone), an entry by id and its place from
+ * `found` (the entries its runs built); anything else but activations loads the rest first. What
+ * `db.index` is until then.
  */
-function loadingView(index: StoreIndex, listsOf: (activationId: string) => EntryLists, load: () => void): StoreIndex {
+function loadingView(
+  index: StoreIndex,
+  listsOf: (activationId: string) => EntryLists,
+  found: (id: string, activationId?: string) => { entry: StoredEntry; n: number } | undefined,
+  load: () => void,
+): StoreIndex {
+  const entries: ReadonlyMap<string, StoredEntry> = {
+    get: (id) => found(id)?.entry ?? (load(), index.entries.get(id)),
+    has: (id) => found(id) !== undefined || (load(), index.entries.has(id)),
+    get size() {
+      return (load(), index.entries.size)
+    },
+    keys: () => (load(), index.entries.keys()),
+    values: () => (load(), index.entries.values()),
+    entries: () => (load(), index.entries.entries()),
+    forEach: (callback, thisArg?: unknown) => (load(), index.entries.forEach(callback, thisArg)),
+    [Symbol.iterator]: () => (load(), index.entries[Symbol.iterator]()),
+  }
+  const placeOf = (entry: StoredEntry | undefined) => entry && found(entry.id, entry.activationId)?.n
   return {
     activations: index.activations,
     activationsOf: (account) => index.activationsOf(account),
     activationPosition: (activation) => index.activationPosition(activation),
     entryListsOf: listsOf,
     enteredBy: (lists, list, nowIso) => index.enteredBy(lists, list, nowIso),
-    get entries() {
-      load()
-      return index.entries
-    },
+    entries,
     get participants() {
       load()
       return index.participants
     },
     seqOf: (entry) => (load(), index.seqOf(entry)),
-    entryPosition: (list, entry) => (load(), index.entryPosition(list, entry)),
+    entryPosition(list, entry) {
+      // Within one activation's lists, the place in its run orders entries as the serving position does.
+      const n = placeOf(entry)
+      if (n !== undefined && (list.length === 0 || placeOf(list[0]) !== undefined)) {
+        return lowerBound(list, n, (e, at) => (placeOf(e) ?? 0) - at)
+      }
+      load()
+      return index.entryPosition(list, entry)
+    },
     participantPosition: (participant) => (load(), index.participantPosition(participant)),
     participantsOf: (account) => (load(), index.participantsOf(account)),
     firstEnteredAt: (participantId) => (load(), index.firstEnteredAt(participantId)),
@@ -165,7 +215,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
       return index.entryListsOf(activationId)
     }
     let made = lists.get(activationId)
-    if (!made) lists.set(activationId, (made = entryListsFrom(activation, entriesOf(run))))
+    if (!made) lists.set(activationId, (made = run.lists?.() ?? entryListsFrom(activation, entriesOf(run))))
     return made
   }
   // The rest of a deferred world, loaded as though with the activations: before any change, unrecorded,
@@ -234,7 +284,15 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     entries.load('entry', world.entries)
   }
   changes.mark()
-  const view = loadingView(index, listsOf, load)
+  const found = (id: string, activationId?: string) => {
+    if (activationId !== undefined) return runOf.get(activationId)?.found?.(id)
+    for (const run of runs) {
+      const made = run.found?.(id)
+      if (made) return made
+    }
+    return undefined
+  }
+  const view = loadingView(index, listsOf, found, load)
   const db: Database = {
     activations,
     get entries() {
@@ -272,6 +330,19 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
   })
   worlds.set(db, () => (load(), world0))
   unloadedViews.set(db, () => (rest === undefined ? undefined : view))
+  fillers.set(db, async (slice) => {
+    // Each run built in turn, yielding between runs once a slice of time has passed; then the rest at once.
+    let since = performance.now()
+    for (const run of runs) {
+      if (rest === undefined) return
+      entriesOf(run)
+      if (performance.now() - since >= slice) {
+        await new Promise((resolve) => setImmediate(resolve))
+        since = performance.now()
+      }
+    }
+    load()
+  })
   return db
 }
 

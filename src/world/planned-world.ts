@@ -1,5 +1,4 @@
 import { createActivation } from '../../factories/activation.js'
-import { entryAt } from '../../factories/entries.js'
 import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
@@ -9,6 +8,7 @@ import type { StoredActivation, StoredEntry, StoredParticipant } from '../contra
 import type { DeferredWorld } from '../store/database.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
+import { plannedRun } from './planned-run.js'
 import type { Account, Scenario } from './scenario.js'
 import { groupKeys, instantOf, personOf } from './world-parts.js'
 
@@ -55,6 +55,19 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
   const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now), 0)
   // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
   let times: WorldTimes | undefined
+  const runs = planned
+    .filter((p) => p.group.entries > 0)
+    .map((p) => {
+      let skeleton: EntrySkeleton | undefined
+      return plannedRun({
+        activation: p.activation,
+        skeleton: () => (skeleton ??= skeletonOf(p)),
+        entriesSeed: p.entriesSeed,
+        entryId: p.entryId,
+        person: (index) => personAt(p.a, index),
+        faker: () => fakers.records,
+      })
+    })
   return {
     activations: planned.map((p) => p.activation),
     counts: { entries, participants },
@@ -64,28 +77,7 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
       times ??= worldTimes(planned, skeletonOf)
       return times.countsAt(at)
     },
-    entryRuns: planned
-      .filter((p) => p.group.entries > 0)
-      .map((p) => ({
-        activationId: p.activation.id,
-        entries: (): StoredEntry[] => {
-          const skeleton = skeletonOf(p)
-          const made = new Array<StoredEntry>(skeleton.length)
-          for (let n = 0; n < skeleton.length; n++) {
-            const person = personAt(p.a, skeleton.people[n]!)
-            made[n] = entryAt(
-              fakers.records,
-              p.activation,
-              skeleton,
-              n,
-              deriveSeed(p.entriesSeed, n),
-              p.entryId(n),
-              person,
-            )
-          }
-          return made
-        },
-      })),
+    entryRuns: runs,
     participants: () =>
       scenario.accounts.flatMap((account, a) =>
         participantsOf(

@@ -1,0 +1,41 @@
+/**
+ * A read-only array of `length` items whose item `i` is `itemAt(i)`, asked for when first read: an
+ * activation's entries in serving order, or one of its filtered lists, without building the entries
+ * that no page reads. It is an array to whoever reads it (`list[i]`, `length`, `slice`, iteration,
+ * `Array.isArray`); writing to it throws. `itemAt` should give the same item for the same position.
+ * @example const all = lazyList(skeleton.length, (n) => entryAt(n))
+ */
+export function lazyList<T>(length: number, itemAt: (i: number) => T): readonly T[] {
+  const target = new Array<T>(length)
+  const indexOf = (key: string | symbol): number => {
+    if (typeof key !== 'string' || key.length === 0 || key.length > 16) return -1
+    const first = key.charCodeAt(0)
+    if (first < 48 || first > 57 || (first === 48 && key.length > 1)) return -1
+    const i = Number(key)
+    return Number.isInteger(i) && i < length ? i : -1
+  }
+  const refuse = (): never => {
+    throw new TypeError('Failed to change a list: an index list is read-only')
+  }
+  return new Proxy(target, {
+    get(list, key, receiver) {
+      const i = indexOf(key)
+      return i >= 0 ? itemAt(i) : Reflect.get(list, key, receiver)
+    },
+    has: (list, key) => indexOf(key) >= 0 || Reflect.has(list, key),
+    getOwnPropertyDescriptor(list, key) {
+      const i = indexOf(key)
+      return i >= 0
+        ? { value: itemAt(i), writable: false, enumerable: true, configurable: true }
+        : Reflect.getOwnPropertyDescriptor(list, key)
+    },
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+  })
+}
+
+/** The items of `all` at `positions` (ascending), as a lazy list. */
+export function lazySubList<T>(all: readonly T[], positions: ArrayLike<number>): readonly T[] {
+  return lazyList(positions.length, (i) => all[positions[i] as number] as T)
+}
