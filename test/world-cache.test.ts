@@ -1,13 +1,17 @@
 import {
+  chmodSync,
+  chownSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
+  statSync,
   utimesSync,
   writeFileSync,
   writeSync,
 } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setImmediate as turn } from 'node:timers/promises'
@@ -24,6 +28,7 @@ import { buildWorld } from '../src/world/world.js'
 import {
   cacheDirectory,
   cachedWorldsWrittenLater,
+  defaultDirectory,
   fingerprintOf,
   prune,
   shownAt,
@@ -36,6 +41,33 @@ const SCENARIO = 'edge-cases'
 
 /** The cache files in a folder. */
 const files = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.json'))
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'latin1').digest('hex')
+
+/**
+ * A cache file's text with the first activation's title made 'Read from the cache' (in the head, the
+ * first line) and an entry's email changed (in the first run of entries, the third line); `email` is the new one.
+ */
+function changedTitleAndEmail(text: string): { text: string; email: string } {
+  const [headLine, ...lines] = text.split('\n')
+  const head = JSON.parse(headLine!) as { activations: { title: string }[] }
+  head.activations[0]!.title = 'Read from the cache'
+  const email = (JSON.parse(lines[1]!) as { email: string }[])[0]!.email
+  const changed = lines.join('\n').replaceAll(email, email.replace(/^./, 'Q'))
+  return { text: `${asciiJson(head)}\n${changed}`, email: email.replace(/^./, 'Q') }
+}
+
+/** JSON with every character past ASCII written as its escape, as the cache writes it. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+/** A cache file's text with the hash of each line after the head, and the head's own, made right again. */
+function resealed(text: string): string {
+  const [headLine, ...lines] = text.split('\n')
+  const head = { ...(JSON.parse(headLine!) as object), hash: '0'.repeat(64), lines: lines.map(sha256) }
+  const json = asciiJson(head)
+  return [`${json.slice(0, 9)}${sha256(json)}${json.slice(9 + 64)}`, ...lines].join('\n')
+}
 
 describe('the world cache', () => {
   let dir: string
@@ -64,20 +96,11 @@ describe('the world cache', () => {
     const path = join(dir, name!)
     // A title and an email changed in the file show: what is served came from it. The file's first
     // line holds the activations, the others the participants and entries.
-    const text = readFileSync(path, 'latin1')
-    const [headLine, restLine] = [text.slice(0, text.indexOf('\n')), text.slice(text.indexOf('\n') + 1)]
-    const head = JSON.parse(headLine) as { activations: { title: string }[] }
-    head.activations[0]!.title = 'Read from the cache'
-    const email = (JSON.parse(restLine.split('\n')[1]!) as { email: string }[])[0]!.email
-    const changed = restLine.replaceAll(email, email.replace(/^./, 'Q'))
-    const ascii = JSON.stringify(head).replace(
-      /[\u0080-\uffff]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    )
-    writeFileSync(path, `${ascii}\n${changed}`, 'latin1')
+    const changed = changedTitleAndEmail(readFileSync(path, 'latin1'))
+    writeFileSync(path, resealed(changed.text), 'latin1')
     const emulator = await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: dir })
     expect(emulator.db.activations.findMany().map((a) => a.title)).toContain('Read from the cache')
-    expect(emulator.db.entries.findMany().map((e) => e.email)).toContain(email.replace(/^./, 'Q'))
+    expect(emulator.db.entries.findMany().map((e) => e.email)).toContain(changed.email)
   })
 
   it('parses an activation’s entries when they are first read, and the participants when they are', async () => {
@@ -101,7 +124,7 @@ describe('the world cache', () => {
     expectError(
       participants,
       500,
-      `Failed to answer GET /experience/participants: Failed to read the cached world ${path}: line 2 is not a JSON list; delete the file`,
+      `Failed to answer GET /experience/participants: Failed to read the cached world ${path}: line 2 is not what was written there (its hash differs); delete the file`,
     )
   })
 
@@ -226,6 +249,94 @@ describe('the world cache', () => {
   it('refuses a cache option that is neither a folder nor a boolean', async () => {
     await expect(createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: '' })).rejects.toThrow(/cache/)
     await expect(createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: 3 as never })).rejects.toThrow(/cache/)
+  })
+})
+
+describe('the world cache is this user’s alone', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ae-world-cache-own-'))
+  })
+  const mode = (path: string) => statSync(path).mode & 0o777
+  const titles = async (cache: string) =>
+    (await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache })).db.activations.findMany().map((a) => a.title)
+  /** A cache folder holding one world, and that world's file. */
+  const cachedOnce = async (folder = dir) => {
+    await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: folder })
+    return join(folder, files(folder)[0]!)
+  }
+
+  it('makes its folder with mode 0700 and writes its files with mode 0600', async () => {
+    const folder = join(dir, 'made', 'here')
+    const path = await cachedOnce(folder)
+    expect(mode(join(dir, 'made'))).toBe(0o700)
+    expect(mode(folder)).toBe(0o700)
+    expect(mode(path)).toBe(0o600)
+  })
+
+  it('serves no world whose head was changed after it was written: it builds it again and writes it whole', async () => {
+    const path = await cachedOnce()
+    const whole = readFileSync(path, 'latin1')
+    writeFileSync(path, changedTitleAndEmail(whole).text, 'latin1')
+    expect(await titles(dir)).not.toContain('Read from the cache')
+    expect(readFileSync(path, 'latin1')).toBe(whole)
+  })
+
+  it('serves no file that another user may write to, even one that holds the right hashes', async () => {
+    const path = await cachedOnce()
+    writeFileSync(path, resealed(changedTitleAndEmail(readFileSync(path, 'latin1')).text), 'latin1')
+    chmodSync(path, 0o664)
+    expect(await titles(dir)).not.toContain('Read from the cache')
+    expect(mode(path)).toBe(0o600)
+    // The same file, writable by its owner alone, is served: it was its mode that kept it out.
+    writeFileSync(path, resealed(changedTitleAndEmail(readFileSync(path, 'latin1')).text), 'latin1')
+    expect(await titles(dir)).toContain('Read from the cache')
+  })
+
+  it('takes back a folder of its own that others may write to', async () => {
+    chmodSync(dir, 0o777)
+    await cachedOnce()
+    expect(mode(dir)).toBe(0o755)
+  })
+
+  // Only root can give a file or folder away; the suite runs as root in this project's container.
+  it.runIf(process.getuid?.() === 0)(
+    'serves no file another user owns, and uses no folder of another user',
+    async () => {
+      const path = await cachedOnce()
+      writeFileSync(path, resealed(changedTitleAndEmail(readFileSync(path, 'latin1')).text), 'latin1')
+      chownSync(path, 65534, 65534)
+      expect(await titles(dir)).not.toContain('Read from the cache')
+      expect(statSync(path).uid).toBe(0)
+      const theirs = join(dir, 'theirs')
+      mkdirSync(theirs, { mode: 0o700 })
+      chownSync(theirs, 65534, 65534)
+      await createEmulator({ scenario: SCENARIO, now: NOW_ISO, cache: theirs })
+      expect(files(theirs)).toEqual([])
+    },
+  )
+
+  it('keeps worlds in the project’s node_modules/.cache, else under XDG_CACHE_HOME, else ~/.cache, never the temp dir', () => {
+    const home = join(dir, 'home')
+    const project = join(dir, 'project')
+    mkdirSync(project)
+    expect(defaultDirectory(project, {}, home)).toBe(join(home, '.cache', 'activation-emulator'))
+    expect(defaultDirectory(project, { XDG_CACHE_HOME: '/xdg' }, home)).toBe('/xdg/activation-emulator')
+    // A relative XDG_CACHE_HOME is to be ignored (the XDG spec).
+    expect(defaultDirectory(project, { XDG_CACHE_HOME: 'cache' }, home)).toBe(
+      join(home, '.cache', 'activation-emulator'),
+    )
+    expect(defaultDirectory(project, {}, '')).toBeNull()
+    mkdirSync(join(project, 'node_modules'))
+    expect(defaultDirectory(project, {}, home)).toBe(join(project, 'node_modules', '.cache', 'activation-emulator'))
+  })
+
+  // Root may write anywhere: a folder it cannot write to cannot be made for it.
+  it.runIf(process.getuid?.() !== 0)('does not pick a node_modules it cannot write to', () => {
+    const project = join(dir, 'project')
+    mkdirSync(join(project, 'node_modules'), { recursive: true })
+    chmodSync(join(project, 'node_modules'), 0o555)
+    expect(defaultDirectory(project, {}, join(dir, 'home'))).toBe(join(dir, 'home', '.cache', 'activation-emulator'))
   })
 })
 

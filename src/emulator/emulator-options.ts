@@ -85,9 +85,9 @@ export type EmulatorOptions = {
   /**
    * Node only. Where worlds built around a fixed instant (`now` given) are kept on disk, so that the
    * next process with the same scenario, seed and instant reads its world instead of generating it:
-   * a folder, `true` for the default (the project's `node_modules/.cache/activation-emulator`, else the
-   * temp dir) or `false` for none. Default `true`, unless the `ACTIVATION_EMULATOR_CACHE` environment
-   * variable says `0`/`off` or names a folder.
+   * a folder, `true` for the default (the project's `node_modules/.cache/activation-emulator`, else
+   * `~/.cache/activation-emulator`: the user's own, never the temp dir) or `false` for none. Default
+   * `true`, unless the `ACTIVATION_EMULATOR_CACHE` environment variable says `0`/`off` or names a folder.
    */
   cache?: boolean | string
   /** The most sandboxes open at once (`emulator.sandbox()`, `POST /__emulator/sandboxes`). Default 1,000. */

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -9,11 +15,12 @@ import {
   unlinkSync,
   utimesSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { homedir } from 'node:os'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setImmediate as turn } from 'node:timers/promises'
 import type { World } from '../contract/stored-records.js'
@@ -21,6 +28,7 @@ import type { WorldSource } from '../emulator/emulator.js'
 import type { DeferredWorld } from '../store/database.js'
 import type { Scenario } from '../world/scenario.js'
 import { buildWorld } from '../world/world.js'
+import { booleanWord } from './boolean-word.js'
 
 // Worlds built around a fixed instant, kept on disk so that the next process with the same scenario,
 // seed and instant (the next test file) reads the world instead of generating it. A cached world is
@@ -35,28 +43,83 @@ export type CacheLimits = { worlds: number; bytes: number }
 const LIMITS: CacheLimits = { worlds: 64, bytes: 2 * 2 ** 30 }
 /** A world written as JSON larger than this is not cached (the busy world is about 120 MB). */
 const MAX_BYTES = 512 * 2 ** 20
-/** The cache file's format; a new one makes every older file a miss (4: the head holds `shown`). */
-const FORMAT = 4
+/** The cache file's format; a new one makes every older file a miss (5: the head holds the hashes). */
+const FORMAT = 5
 
 /**
  * Where worlds are cached, or null for nowhere: the `cache` option's folder; with `true` or nothing, the
- * folder `ACTIVATION_EMULATOR_CACHE` names, else the project's node_modules/.cache, else the temp dir.
- * The variable's `0`, `false` or `off` turns the cache off when the option says nothing.
+ * folder `ACTIVATION_EMULATOR_CACHE` names, else the user's own default folder (`defaultDirectory`).
+ * The variable's `0`, `false`, `no` or `off` turns the cache off when the option says nothing; `1`,
+ * `true`, `yes` or `on` asks for the default folder.
  */
 export function cacheDirectory(cache: boolean | string | undefined): string | null {
   if (cache === false) return null
   if (typeof cache === 'string') return cache
   const env = process.env['ACTIVATION_EMULATOR_CACHE'] ?? ''
-  const word = env.toLowerCase()
-  if (['0', 'false', 'off'].includes(word)) {
+  const word = booleanWord(env)
+  if (word === false) {
     if (cache === undefined) return null
-  } else if (env !== '' && !['1', 'true', 'on'].includes(word)) {
+  } else if (env !== '' && word === undefined) {
     return env
   }
-  const modules = join(process.cwd(), 'node_modules')
-  return existsSync(modules)
-    ? join(modules, '.cache', 'activation-emulator')
-    : join(tmpdir(), 'activation-emulator-cache')
+  return defaultDirectory()
+}
+
+/**
+ * The project's node_modules/.cache/activation-emulator when this user may write there (where Babel,
+ * ESLint and Vite keep theirs); else `$XDG_CACHE_HOME/activation-emulator`, else
+ * `~/.cache/activation-emulator`: never a folder every user of the machine shares, such as the temp dir.
+ */
+export function defaultDirectory(cwd = process.cwd(), env = process.env, home = homeOrNone()): string | null {
+  const inModules = join(cwd, 'node_modules', '.cache', 'activation-emulator')
+  // The deepest of the three folders that exists must be writable.
+  for (let dir = inModules; dir !== cwd; dir = dirname(dir)) {
+    if (!existsSync(dir)) continue
+    try {
+      accessSync(dir, constants.W_OK)
+      return inModules
+    } catch {
+      break
+    }
+  }
+  const xdg = env['XDG_CACHE_HOME'] ?? ''
+  // The XDG spec has a relative path ignored.
+  const base = isAbsolute(xdg) ? xdg : home === '' ? null : join(home, '.cache')
+  return base === null ? null : join(base, 'activation-emulator')
+}
+
+/** The user's home folder, or '' when there is none (no HOME and no entry in the user database). */
+function homeOrNone(): string {
+  try {
+    return homedir()
+  } catch {
+    return ''
+  }
+}
+
+/** Whether a folder or file belongs to this user and no one else may write to it (on Windows, which has no such owners, always). */
+function ownOnly(stats: Stats): boolean {
+  const uid = process.getuid?.()
+  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0)
+}
+
+/**
+ * Makes the cache folder (mode 0700) when it is missing, and says whether worlds may be read from and
+ * written to it: it must be this user's own and writable by no one else. A folder of this user's that
+ * others may write to (made under a umask of 002) loses those bits; one of another user is not used.
+ */
+export function privateFolder(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const stats = statSync(dir)
+    if (!stats.isDirectory()) return false
+    if (ownOnly(stats)) return true
+    if (stats.uid !== process.getuid?.()) return false
+    chmodSync(dir, stats.mode & 0o755)
+    return ownOnly(statSync(dir))
+  } catch {
+    return false
+  }
 }
 
 let codeHash: string | undefined
@@ -107,19 +170,43 @@ export function worldKey(scenario: Scenario, builtAt: number): string {
 }
 
 /**
- * A cache file is lines of ASCII JSON: the head (the key, the counts, what the API shows at the
- * instant the world was built, the activation of each run of entries, the length of what follows
- * it, the activations), the participants, then each run of entries (one activation's, in serving
- * order) on a line of its own. The store parses a run when that activation's entries are first read,
- * and the rest when anything else is.
+ * A cache file is lines of ASCII JSON: the head (its own hash, the key, the counts, what the API shows
+ * at the instant the world was built, the activation of each run of entries, the length of what
+ * follows it, the hash of each line after it, the activations), the participants, then each run of
+ * entries (one activation's, in serving order) on a line of its own. The store parses a run when that
+ * activation's entries are first read, and the rest when anything else is; each line is checked
+ * against its hash just before it is parsed, and the head when the file is opened.
  */
 type CacheHead = {
+  /** The SHA-256 of the head line as written with this hash's 64 characters all `0`. */
+  hash: string
   key: string
   counts: DeferredWorld['counts']
   shown: NonNullable<DeferredWorld['shown']>
   runs: string[]
   bodyLength: number
+  /** The SHA-256 of each line after the head, without its newline. */
+  lines: string[]
   activations: World['activations']
+}
+
+/** How a head line starts: its hash comes first, at a fixed place, so that it can be checked without parsing. */
+const HASH_AT = '{"hash":"'.length
+const UNHASHED = '0'.repeat(64)
+const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex')
+
+/** A head line as written: `json` (whose hash is UNHASHED) with its hash in place. */
+function sealed(json: string): string {
+  return `${json.slice(0, HASH_AT)}${sha256(Buffer.from(json, 'latin1'))}${json.slice(HASH_AT + 64)}`
+}
+
+/** Whether a head line (Latin-1 bytes) holds the hash it was written with. */
+function unspoiled(head: Buffer): boolean {
+  const hash = head.toString('latin1', HASH_AT, HASH_AT + 64)
+  if (head.toString('latin1', 0, HASH_AT) !== '{"hash":"' || !/^[0-9a-f]{64}$/.test(hash)) return false
+  const blank = Buffer.from(head)
+  blank.write(UNHASHED, HASH_AT, 'latin1')
+  return sha256(blank) === hash
 }
 
 /**
@@ -156,15 +243,24 @@ export function shownAt(world: World, accounts: readonly string[], at: string): 
 
 /**
  * The cached world of `key` in `dir`, or null when there is none (or it cannot be read: the cache
- * never makes creating an emulator fail). Only the head is parsed now; a file that does not hold as
- * many bytes and lines as its head says (truncated) is not read.
+ * never makes creating an emulator fail). Only the head is parsed now; a file that is not this
+ * user's own, that another may write to, whose head does not hold the hash it was written with, or
+ * that does not hold as many bytes and lines as its head says (truncated) is not read.
  */
 export function readCachedWorld(dir: string, key: string): DeferredWorld | null {
   const path = join(dir, `${key}.json`)
   try {
-    const bytes = readFileSync(path)
+    const fd = openSync(path, 'r')
+    let bytes: Buffer
+    try {
+      const stats = fstatSync(fd)
+      if (!stats.isFile() || !ownOnly(stats)) return null
+      bytes = readFileSync(fd)
+    } finally {
+      closeSync(fd)
+    }
     const newline = bytes.indexOf(10)
-    if (newline < 0) return null
+    if (newline < 0 || !unspoiled(bytes.subarray(0, newline))) return null
     // Written as ASCII (see writeCachedWorld): read as Latin-1, a byte a character, which decodes and
     // parses faster than UTF-8.
     const head = JSON.parse(bytes.toString('latin1', 0, newline)) as CacheHead
@@ -172,6 +268,7 @@ export function readCachedWorld(dir: string, key: string): DeferredWorld | null 
       head?.key !== key ||
       !Array.isArray(head.activations) ||
       typeof head.shown?.at !== 'string' ||
+      !Array.isArray(head.lines) ||
       bytes.length !== newline + 1 + head.bodyLength
     ) {
       return null
@@ -179,9 +276,14 @@ export function readCachedWorld(dir: string, key: string): DeferredWorld | null 
     // Where each line after the head starts, and the end of the file after the last.
     const starts = [newline + 1]
     for (let at = bytes.indexOf(10, newline + 1); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1)
-    if (starts.length !== head.runs.length + 1) return null
+    if (starts.length !== head.runs.length + 1 || head.lines.length !== starts.length) return null
     starts.push(bytes.length + 1)
     const line = <T>(n: number): T => {
+      if (sha256(bytes.subarray(starts[n], starts[n + 1]! - 1)) !== head.lines[n]) {
+        throw new Error(
+          `Failed to read the cached world ${path}: line ${n + 2} is not what was written there (its hash differs); delete the file`,
+        )
+      }
       try {
         const value = JSON.parse(bytes.toString('latin1', starts[n], starts[n + 1]! - 1)) as unknown
         if (Array.isArray(value)) return value as T
@@ -224,17 +326,26 @@ function* listPieces<T>(records: readonly T[], from = 0, to = records.length): G
 
 /**
  * The body of a world's cache file (the lines after the head), in pieces, pushing onto `runs` the
- * activation of each run of entries (each stretch of consecutive entries of one activation) as it goes.
+ * activation of each run of entries (each stretch of consecutive entries of one activation) and onto
+ * `lines` the hash of each line as it goes.
  */
-function* bodyPieces(world: World, runs: string[]): Generator<string> {
-  yield* listPieces(world.participants)
+function* bodyPieces(world: World, runs: string[], lines: string[]): Generator<string> {
+  const hashed = function* (pieces: Iterable<string>): Generator<string> {
+    const hash = createHash('sha256')
+    for (const piece of pieces) {
+      hash.update(piece, 'latin1')
+      yield piece
+    }
+    lines.push(hash.digest('hex'))
+  }
+  yield* hashed(listPieces(world.participants))
   for (let from = 0; from < world.entries.length;) {
     const activationId = world.entries[from]!.activationId
     let to = from + 1
     while (to < world.entries.length && world.entries[to]!.activationId === activationId) to++
     runs.push(activationId)
     yield '\n'
-    yield* listPieces(world.entries, from, to)
+    yield* hashed(listPieces(world.entries, from, to))
     from = to
   }
 }
@@ -242,18 +353,25 @@ function* bodyPieces(world: World, runs: string[]): Generator<string> {
 /** What the head says the API shows at the build instant, counted when the file is written. */
 type ShownAtBuild = () => CacheHead['shown']
 
-/** The head line of a world's cache file, or null when the file would be larger than MAX_BYTES. */
-function headLine(key: string, world: World, shown: ShownAtBuild, runs: string[], bodyLength: number) {
+/** The head line of a world's cache file (sealed with its hash), or null when the file would be larger than MAX_BYTES. */
+function headLine(
+  key: string,
+  world: World,
+  shown: ShownAtBuild,
+  body: { runs: string[]; lines: string[]; length: number },
+) {
   const counts = { participants: world.participants.length, entries: world.entries.length }
   const head = asciiJson({
+    hash: UNHASHED,
     key,
     counts,
     shown: shown(),
-    runs,
-    bodyLength,
+    runs: body.runs,
+    bodyLength: body.length,
+    lines: body.lines,
     activations: world.activations,
   } satisfies CacheHead)
-  return head.length + bodyLength > MAX_BYTES ? null : head
+  return head.length + body.length > MAX_BYTES ? null : sealed(head)
 }
 
 /** A temporary file's name beside a world's: never read as a world (prune removes old ones). */
@@ -264,12 +382,12 @@ const temporaryName = (dir: string, key: string) =>
 export function writeCachedWorld(dir: string, key: string, world: World, shown: ShownAtBuild): void {
   try {
     const runs: string[] = []
-    const body = [...bodyPieces(world, runs)].join('')
-    const head = headLine(key, world, shown, runs, body.length)
-    if (head === null) return
-    mkdirSync(dir, { recursive: true })
+    const lines: string[] = []
+    const body = [...bodyPieces(world, runs, lines)].join('')
+    const head = headLine(key, world, shown, { runs, lines, length: body.length })
+    if (head === null || !privateFolder(dir)) return
     const temporary = temporaryName(dir, key)
-    writeFileSync(temporary, `${head}\n${body}`)
+    writeFileSync(temporary, `${head}\n${body}`, { mode: 0o600 })
     renameSync(temporary, join(dir, `${key}.json`))
     prune(dir)
   } catch {
@@ -310,10 +428,11 @@ export function writeCachedWorldInBackground(
   }
   const write = async (): Promise<void> => {
     const runs: string[] = []
+    const lines: string[] = []
     const pieces: string[] = []
     let bodyLength = 0
     let slice = performance.now()
-    for (const piece of bodyPieces(world, runs)) {
+    for (const piece of bodyPieces(world, runs, lines)) {
       pieces.push(piece)
       bodyLength += piece.length
       if (performance.now() - slice > SLICE_MS) {
@@ -322,11 +441,10 @@ export function writeCachedWorldInBackground(
         slice = performance.now()
       }
     }
-    const head = headLine(key, world, shown, runs, bodyLength)
-    if (head === null || stopped) return
-    mkdirSync(dir, { recursive: true })
+    const head = headLine(key, world, shown, { runs, lines, length: bodyLength })
+    if (head === null || stopped || !privateFolder(dir)) return
     temporary = temporaryName(dir, key)
-    const file = await open(temporary, 'w')
+    const file = await open(temporary, 'w', 0o600)
     try {
       // Written in batches of about 1 MB: one copy of each into a buffer, off the event loop after that.
       let batch = `${head}\n`
@@ -388,7 +506,7 @@ export function prune(dir: string, limits: CacheLimits = LIMITS): void {
 function cacheReading(keep: (dir: string, key: string, world: World, shown: ShownAtBuild) => void): WorldSource {
   return (scenario, builtAt, options, fixed) => {
     const dir = fixed ? cacheDirectory(options.cache) : null
-    if (dir === null) return buildWorld(scenario, builtAt, options.onProgress)
+    if (dir === null || !privateFolder(dir)) return buildWorld(scenario, builtAt, options.onProgress)
     const key = worldKey(scenario, builtAt)
     const cached = readCachedWorld(dir, key)
     if (cached) return cached

@@ -1,9 +1,21 @@
-import { mkdtempSync, openSync, readdirSync, readFileSync, writeSync, closeSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeSync,
+  closeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { startCli, type CliServer } from '../support/cli.js'
+import { BIN, cleanEnv, startCli, type CliServer } from '../support/cli.js'
 
 // The world cache as the command line uses it: a world built around --now is written once the server
 // answers (not before), and a start from the cache answers without reading more of the file than
@@ -111,4 +123,24 @@ describe('the world cache on the command line', () => {
       }
     },
   )
+
+  it('keeps a world built in a project without node_modules in ~/.cache/activation-emulator (mode 0700), not the temp dir', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ae-cli-cache-home-'))
+    const [home, project] = [join(dir, 'home'), join(dir, 'project')]
+    mkdirSync(project)
+    const shared = join(tmpdir(), 'activation-emulator-cache')
+    const sharedBefore = existsSync(shared) ? files(shared) : []
+    const child = spawn(process.execPath, [BIN, 'dump', '-s', 'every-type', '--now', NOW, '--out', 'world.json'], {
+      cwd: project,
+      env: cleanEnv({ HOME: home, XDG_CACHE_HOME: '' }),
+      stdio: 'ignore',
+    })
+    const [code] = (await once(child, 'close')) as [number | null]
+    expect(code).toBe(0)
+    const folder = join(home, '.cache', 'activation-emulator')
+    expect(statSync(folder).mode & 0o777).toBe(0o700)
+    expect(worldFiles(folder)).toHaveLength(1)
+    expect(statSync(join(folder, worldFiles(folder)[0]!)).mode & 0o777).toBe(0o600)
+    expect(existsSync(shared) ? files(shared) : []).toEqual(sharedBefore)
+  })
 })
