@@ -11,14 +11,11 @@
 // 4. 16 clients over HTTP (serve() on 127.0.0.1, the clients in another process), each walking the
 //    same lists in a sandbox of its own, beside 16 clients walking them in the shared base world, in
 //    alternating slices in which each client reads the same pages in either mode.
-// The world cache is ACTIVATION_EMULATOR_CACHE's folder, else activation-emulator-cache in the OS
-// temp folder (never a project's node_modules); the first run builds busy's world into it.
 // Not a test: figures depend on the machine. Run: npm run bench:sandboxes [-- --rounds 8]
 //   [-- --slices 20] [-- --only create|memory|reads|http]
 import { spawn } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
-import { cpus, loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { cpus, loadavg } from 'node:os'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { getResponse } from 'msw'
@@ -77,7 +74,6 @@ if (argv[0] === '--clients') {
 const { createEmulator, serve } = await import('../src/index.js')
 
 // One cache for this process and the command lines it starts.
-process.env['ACTIVATION_EMULATOR_CACHE'] ??= join(tmpdir(), 'activation-emulator-cache')
 const ROUNDS = Number(flag('--rounds') ?? 8)
 const SLICES = Number(flag('--slices') ?? 20)
 const PAGES_PER_SLICE = 40
@@ -131,7 +127,7 @@ const load = () =>
 console.log(
   `Sandboxes of the busy world (--now ${NOW}); Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()})`,
 )
-console.log(`World cache: ${process.env['ACTIVATION_EMULATOR_CACHE']}; load average at the start: ${load()}`)
+console.log(`Load average at the start: ${load()}`)
 
 let t0 = performance.now()
 const host = await busy()

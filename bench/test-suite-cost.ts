@@ -91,7 +91,6 @@ async function testFile(): Promise<void> {
   const ours: FileCost[] = []
   const theirs: FileCost[] = []
   const other: FileCost[] = []
-  const uncached: FileCost[] = []
   // The same file whose one request reads entries: an activation's (the latest) or every one (participants).
   const latest: FileCost[] = []
   const participants: FileCost[] = []
@@ -104,7 +103,6 @@ async function testFile(): Promise<void> {
   const kinds: Array<() => void> = [
     () => theirs.push(fresh(MSW_FILE)),
     () => ours.push(fresh(emulatorFile(PACKAGE))),
-    () => uncached.push(fresh(emulatorFile(PACKAGE), { ACTIVATION_EMULATOR_CACHE: 'off' })),
     () => latest.push(fresh(emulatorFile(PACKAGE, '/activations/latest'))),
     () => participants.push(fresh(emulatorFile(PACKAGE, '/experience/participants'))),
     ...(COMPARE ? [() => other.push(fresh(emulatorFile(COMPARE)))] : []),
@@ -118,9 +116,6 @@ async function testFile(): Promise<void> {
   console.log('| --- | --- | --- | --- | --- | --- |')
   console.log(
     `| activation-emulator | ${ms(m(ours, 'start'))} | ${ms(m(ours, 'import'))} | ${ms(m(ours, 'create'))} | ${ms(m(ours, 'first'))} | ${ms(m(ours, 'total'))} |`,
-  )
-  console.log(
-    `| activation-emulator, no world cache (a first run) | ${ms(m(uncached, 'start'))} | ${ms(m(uncached, 'import'))} | ${ms(m(uncached, 'create'))} | ${ms(m(uncached, 'first'))} | ${ms(m(uncached, 'total'))} |`,
   )
   for (const [label, list] of [
     ['its one request `/activations/latest` (an activation and its entries)', latest],
@@ -139,7 +134,6 @@ async function testFile(): Promise<void> {
     )
     console.log(`ratio of totals, ${COMPARE}: ${(m(other, 'total') / m(theirs, 'total')).toFixed(2)}x`)
   }
-  console.log(`ratio of totals, no world cache: ${(m(uncached, 'total') / m(theirs, 'total')).toFixed(2)}x`)
   console.log(`ratio of totals, \`/activations/latest\`: ${(m(latest, 'total') / m(theirs, 'total')).toFixed(2)}x`)
   console.log(
     `ratio of totals, \`/experience/participants\`: ${(m(participants, 'total') / m(theirs, 'total')).toFixed(2)}x`,

@@ -4,6 +4,7 @@ import { dirname, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolveScenario } from '../world/resolve-scenario.js'
 import type { Scenario, ScenarioExtension } from '../world/scenario.js'
+import { readWorldFile } from './world-file.js'
 
 const EXTENSIONS = ['.json', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 const TYPESCRIPT = ['.ts', '.mts', '.cts']
@@ -45,9 +46,9 @@ export async function loadScenarioOrWorld(
   const worldFile = resolve(dirname(resolve(path)), base)
   let data: { scenario?: { name?: unknown } }
   try {
-    data = JSON.parse(await readFile(worldFile, 'utf8')) as typeof data
+    data = JSON.parse(await readWorldFile(worldFile)) as typeof data
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+    const reason = (error as Error).message
     throw new Error(`Failed to load scenario file ${path}: the world it extends, ${base}, cannot be read: ${reason}`, {
       cause: error,
     })

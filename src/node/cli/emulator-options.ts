@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { scenarios } from '../../../scenarios/index.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/emulator.js'
 import { createEmulator } from '../../emulator/emulator.js'
 import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
+import { readWorldFile } from '../world-file.js'
 import { UsageError } from './flags.js'
 
 /** The world flags as parsed. */
@@ -26,11 +26,9 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
     }
     let text: string
     try {
-      text = await readFile(args.data, 'utf8')
+      text = await readWorldFile(args.data)
     } catch (error) {
-      throw new UsageError(
-        `Failed to read --data ${args.data}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      )
+      throw new UsageError(`Failed to read --data ${args.data}: ${(error as Error).message}`)
     }
     try {
       options.data = JSON.parse(text)

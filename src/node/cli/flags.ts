@@ -388,7 +388,7 @@ export const openApiFlags: FlagTable = {
 }
 
 /** Every name a flag answers to: its own, its aliases, and their camelCase forms. */
-function namesOf(flag: string, options: Options): string[] {
+export function namesOf(flag: string, options: Options): string[] {
   const names = [flag, ...[options.alias ?? []].flat()]
   return [...names, ...names.map((name) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()))]
 }

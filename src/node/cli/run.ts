@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import yargs, { type Argv } from 'yargs'
 import { scenarios } from '../../../scenarios/index.js'
+import { readBooleans } from './booleans.js'
 import { dumpCommand, type DumpArgs } from './dump.js'
 import {
   dumpFlags,
@@ -73,7 +74,10 @@ export async function run(argv: string[], started = performance.now()): Promise<
   const flagsOf = <T>(y: Argv<T>, flags: FlagTable) => {
     rejectUnknown(argv, flags)
     rejectRepeats(argv, flags)
-    return y.options(flags).middleware(ignoreOtherCommandsVariables(argv, flags), true)
+    return y
+      .options(flags)
+      .middleware(ignoreOtherCommandsVariables(argv, flags), true)
+      .middleware(readBooleans(argv, flags), true)
   }
   const cli = yargs(argv)
     .scriptName('activation-emulator')

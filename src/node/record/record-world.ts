@@ -1,10 +1,8 @@
-import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { rm } from 'node:fs/promises'
 import { anonymizeRecording, type AnonymizeOptions } from '../../world/anonymize.js'
 import { parseWorldDump, worldDumpText } from '../../world/dump.js'
 import { worldFromRecording, type RecordedWorld } from '../../world/from-recording.js'
+import { writeFileAtomically } from '../atomic-write.js'
 import { recordAccounts, type RecordOptions } from './walk.js'
 
 /** What recordWorld needs: the walker's options, and what to make of the recording. */
@@ -30,12 +28,9 @@ export async function recordWorld(options: RecordWorldOptions): Promise<Recorded
   const recorded = options.anonymize ? anonymizeRecording(recording, options.anonymize) : recording
   const made = worldFromRecording(recorded, { keepApiKeys: options.keepApiKeys === true })
   parseWorldDump(made.dump, `the world recorded from ${recording.from}`)
-  const partial = `${options.out}.partial`
   try {
-    await pipeline(Readable.from(worldDumpText(made.dump)), createWriteStream(partial))
-    await rename(partial, options.out)
+    await writeFileAtomically(options.out, worldDumpText(made.dump))
   } catch (error) {
-    await rm(partial, { force: true })
     throw new Error(`Failed to write the world to ${options.out}: ${(error as Error).message}`, { cause: error })
   }
   await rm(options.checkpoint, { force: true })

@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli.js'
+
+// --data names a regular file of at most V8's longest string (about 512 MB): a FIFO, a directory or a
+// device is refused at once (a FIFO was waited on forever), and so is a larger file (which failed with
+// "Invalid string length"), each in one line.
+
+/** A run that ended at once with exit 1 and exactly `line` on stderr. */
+function expectRefused(run: { code: number | null; stdout: string; stderr: string }, line: string): void {
+  expect(run.stderr).toBe(`activation-emulator: ${line}\n`)
+  expect(run.code).toBe(1)
+  expect(run.stdout).toBe('')
+}
+
+/** Runs the command line, killed after 20 s should it wait on what it was given (it answered within a second here). */
+const run = (args: string[]) => runCli(args, {}, 20_000)
+
+describe('--data that is not a world file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ae-data-file-'))
+  const fifo = join(dir, 'world.fifo')
+  execFileSync('mkfifo', [fifo])
+
+  it.each([[[]], [['dump']]])('%j refuses a FIFO instead of waiting for a writer', async (command) => {
+    expectRefused(
+      await run([...command, '--data', fifo]),
+      `Failed to read --data ${fifo}: it is a FIFO (a named pipe), not a file`,
+    )
+  })
+
+  it('refuses a directory and a device', async () => {
+    expectRefused(await run(['dump', '--data', dir]), `Failed to read --data ${dir}: it is a directory, not a file`)
+    expectRefused(
+      await run(['dump', '--data', '/dev/null']),
+      'Failed to read --data /dev/null: it is a device, not a file',
+    )
+  })
+
+  it('refuses a 600 MB file, saying its size and the limit, before reading it', async () => {
+    // Sparse: 600 MB long, next to nothing on disk, and nothing read.
+    const big = join(dir, 'big.json')
+    closeSync(openSync(big, 'w'))
+    execFileSync('truncate', ['-s', '600M', big])
+    expectRefused(
+      await run(['--data', big]),
+      `Failed to read --data ${big}: it holds 629,145,600 bytes (600 MB), more than the 536,870,888 bytes (512 MB) a world file may hold (the longest string Node can parse as JSON)`,
+    )
+  })
+
+  it('refuses a scenario file that extends a FIFO', async () => {
+    const scenario = join(dir, 'extends-fifo.json')
+    writeFileSync(scenario, JSON.stringify({ extends: './world.fifo' }))
+    expectRefused(
+      await run(['dump', '-s', scenario]),
+      `Failed to load scenario file ${scenario}: the world it extends, ./world.fifo, cannot be read: it is a FIFO (a named pipe), not a file`,
+    )
+  })
+})
