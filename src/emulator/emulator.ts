@@ -24,7 +24,14 @@ import { endpointOptionsOf, scenarioWithOptions } from './merge-options.js'
 import { extendScenario, resolveScenario } from '../world/resolve-scenario.js'
 import type { Scenario, ScenarioExtension } from '../world/scenario.js'
 import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
-import { createDatabase, layerOver, writerOf, type Database, type DeferredWorld } from '../store/database.js'
+import {
+  createDatabase,
+  layerOver,
+  loadingInTurns,
+  writerOf,
+  type Database,
+  type DeferredWorld,
+} from '../store/database.js'
 import type { StoreIndex } from '../store/indexes.js'
 import { LiveWorld } from '../world/live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
@@ -469,6 +476,8 @@ function assemble(parts: Parts): Emulator {
       throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
     const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
     registry.checkRoom()
+    // A sandbox's first change needs the whole world: while a server builds it in turns, wait for that.
+    await loadingInTurns(db)
     // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
     // Checked and copied in turns: a dump of hundreds of megabytes must not stall the host's other requests.
     const data = input.data === undefined ? undefined : await parseWorldDumpInTurns(input.data, 'data')

@@ -105,8 +105,8 @@ const worlds = new WeakMap<Database, () => WritableStoreIndex>()
  */
 const unloadedViews = new WeakMap<Database, () => StoreIndex | undefined>()
 
-/** What builds the rest of a deferred world in turns (see `loadInTurns`). */
-const fillers = new WeakMap<Database, (sliceMs: number) => Promise<void>>()
+/** What builds the rest of a deferred world in turns (see `loadInTurns`), and the build under way. */
+const fillers = new WeakMap<Database, { fill(sliceMs: number): Promise<void>; filling(): Promise<void> | undefined }>()
 
 /**
  * Builds the rest of a store's deferred world in the background: each activation's entries in turn,
@@ -116,7 +116,15 @@ const fillers = new WeakMap<Database, (sliceMs: number) => Promise<void>>()
  * @example void loadInTurns(emulator.db)
  */
 export async function loadInTurns(db: Database, sliceMs = 20): Promise<void> {
-  await fillers.get(db)?.(sliceMs)
+  await fillers.get(db)?.fill(sliceMs)
+}
+
+/**
+ * The build of the rest of a store's world that `loadInTurns` has under way, to wait for rather than
+ * build the rest at once (which would hold every other request meanwhile); undefined when none is.
+ */
+export function loadingInTurns(db: Database): Promise<void> | undefined {
+  return fillers.get(db)?.filling()
 }
 
 /** The writer of a store made by `createDatabase`. */
@@ -330,18 +338,23 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
   })
   worlds.set(db, () => (load(), world0))
   unloadedViews.set(db, () => (rest === undefined ? undefined : view))
-  fillers.set(db, async (slice) => {
-    // Each run built in turn, yielding between runs once a slice of time has passed; then the rest at once.
-    let since = performance.now()
-    for (const run of runs) {
-      if (rest === undefined) return
-      entriesOf(run)
-      if (performance.now() - since >= slice) {
-        await new Promise((resolve) => setImmediate(resolve))
-        since = performance.now()
-      }
-    }
-    load()
+  let filling: Promise<void> | undefined
+  fillers.set(db, {
+    fill: (slice) =>
+      (filling ??= (async () => {
+        // Each run built in turn, yielding between runs once a slice of time has passed; then the rest at once.
+        let since = performance.now()
+        for (const run of runs) {
+          if (rest === undefined) return
+          entriesOf(run)
+          if (performance.now() - since >= slice) {
+            await new Promise((resolve) => setImmediate(resolve))
+            since = performance.now()
+          }
+        }
+        load()
+      })()),
+    filling: () => (rest === undefined ? undefined : filling),
   })
   return db
 }

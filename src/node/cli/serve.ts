@@ -1,7 +1,6 @@
 import { setFlagsFromString } from 'node:v8'
 import type { ListOrder } from '../../../handlers/context.js'
 import { createEmulator } from '../../emulator/emulator.js'
-import { loadInTurns } from '../../store/database.js'
 import { serve } from '../server.js'
 import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
@@ -113,9 +112,6 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
         },
   })
   process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
-  // A world that fits builds the rest of itself in the background, in turns, once the server answers:
-  // the first participants page, change or sandbox write then finds it whole. A larger one is built as read.
-  if (emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
 
   const stop = () => {
     // Exit 0 once open connections are done, and within a second whatever they do.
@@ -126,9 +122,6 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   process.once('SIGTERM', stop)
   stopWhenNpxIsGone(stop)
 }
-
-/** The largest world (in entries) the command line builds whole in the background after its first answer. */
-const BACKGROUND_BUILD_MAX_ENTRIES = 1_000_000
 
 /** The activation id a request path names (`/activations/<id>`, decoded), or undefined when it names none or cannot be decoded. */
 export function activationOfPath(url: string): string | undefined {
