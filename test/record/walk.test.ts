@@ -236,17 +236,17 @@ describe('recordAccounts', () => {
     const again = (baseUrl: string, apiKeys: string[], limits = LIMITS) =>
       recordAccounts({ client: client(baseUrl), apiKeys, limits, checkpoint, resume: true })
     await expect(again(`${url}/v2`, [BASIC_KEY])).rejects.toThrow(
-      `The checkpoint ${checkpoint} was made recording ${url}, not ${url}/v2: remove it to record afresh`,
+      `The checkpoint ${checkpoint} was made recording ${url}, not ${url}/v2: add --restart (it deletes the checkpoint) to record afresh`,
     )
     await expect(again(url, [PREMIUM_KEY])).rejects.toThrow(
-      `The checkpoint ${checkpoint} was made with other API keys (or in another order): remove it to record afresh`,
+      `The checkpoint ${checkpoint} was made with other API keys (or in another order): add --restart (it deletes the checkpoint) to record afresh`,
     )
     await expect(again(url, [BASIC_KEY], { ...LIMITS, entries: 3 })).rejects.toThrow(
       `The checkpoint ${checkpoint} was made at other limits (activations 2, entries 2, participants 2), not activations 2, entries 3, participants 2`,
     )
     expect(readFileSync(checkpoint, 'utf8')).not.toContain(BASIC_KEY)
     await expect(recordAccounts({ client: client(url), apiKeys: [BASIC_KEY], checkpoint })).rejects.toThrow(
-      `The checkpoint ${checkpoint} already exists: add --resume to go on with it, or remove it`,
+      `The checkpoint ${checkpoint} already exists: add --resume to go on with it, or --restart to delete it and record afresh`,
     )
   })
 

@@ -1,8 +1,16 @@
 import { setMaxListeners } from 'node:events'
+import { LostAnswerError, WaitTooLongError } from './errors.js'
+import { fetchTransport, nodeTransport, type Transport } from './transport.js'
 
 // The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
 // rate, a pause for everyone when the upstream answers 429, and retries with backoff when an answer
 // is lost (5xx, a dropped connection, a body cut short). Every wait can be cut by the abort signal.
+// It is bounded everywhere, as a client of a service it does not control must be: a connect timeout,
+// an idle timeout (no byte for so long, before the headers or within the body), a timeout on the whole
+// answer (a body trickled a byte at a time), a size no body may pass, a longest 429 wait, at most
+// 20 429s for one request, and redirects followed only within the base URL's origin.
+
+export { LostAnswerError, WaitTooLongError } from './errors.js'
 
 /** An answer of the upstream: its status, headers, body text and, when the text is JSON, the parsed body. */
 export type RemoteAnswer = { status: number; headers: Headers; text: string; body: unknown }
@@ -12,6 +20,8 @@ export type RemoteEvent =
   | { type: 'request'; method: string; path: string; attempt: number }
   | { type: 'retry'; method: string; path: string; attempt: number; reason: string; delayMs: number }
   | { type: 'wait'; method: string; path: string; seconds: number }
+  /** An attempt ended: answered (its status), or lost (status 0). */
+  | { type: 'answer'; method: string; path: string; status: number }
 
 /** How a remote client talks to its upstream. */
 export type RemoteClientOptions = {
@@ -29,8 +39,24 @@ export type RemoteClientOptions = {
   signal?: AbortSignal
   /** Told of each request sent, each retry and each 429 wait. */
   onEvent?: (event: RemoteEvent) => void
-  /** The fetch to use (default the global one). */
+  /** The fetch to send requests with (default node:http(s), which alone keeps the connect timeout). */
   fetch?: typeof fetch
+  /** Milliseconds to open a connection (default 10 s); past it the attempt is lost, and retried. */
+  connectTimeoutMs?: number
+  /** Milliseconds the upstream may send nothing, before the headers or within the body (default 30 s). */
+  idleTimeoutMs?: number
+  /** Milliseconds one answer may take, headers and whole body (default 120 s): a trickled body ends there. */
+  answerTimeoutMs?: number
+  /** The largest body read, in bytes (default 64 MiB); a larger one fails the request (not retried). */
+  maxPageBytes?: number
+  /** The longest 429 wait taken, in seconds (default 300); a longer one throws a WaitTooLongError. */
+  maxWaitSeconds?: number
+  /** Follow a redirect to another origin, without the Authorization header (default: refused). */
+  crossOriginRedirects?: boolean
+  /** 429s in a row for one request, past which it fails (default 20). */
+  max429InARow?: number
+  /** The clock (milliseconds), for a Retry-After given as a date. */
+  now?: () => number
 }
 
 /** What one request may set. */
@@ -41,7 +67,7 @@ export type RemoteRequestInit = {
   authorization?: string
   /** The method (default GET). */
   method?: string
-  /** Returns the first answer as is: no retry, no wait on 429. */
+  /** Returns the first answer as is, whatever its status: no retry of a 5xx, no wait on 429 (a lost answer is still retried). */
   raw?: boolean
   /** Stops this request (as well as the client's signal). */
   signal?: AbortSignal
@@ -55,7 +81,8 @@ export type RemoteClient = {
   /**
    * Sends `path` (relative to the base URL, with its query) and resolves with the answer. On 429 waits the
    * seconds the message gives ("Retry in N seconds"), else `Retry-After`, else 60, and asks again (not a
-   * retry); 5xx and lost or cut answers are retried with backoff, and an Error is thrown once retries run out.
+   * retry); 5xx and lost or cut answers are retried with backoff, and a LostAnswerError is thrown once
+   * retries run out; a wait past `maxWaitSeconds` throws a WaitTooLongError.
    */
   request(path: string, init?: RemoteRequestInit): Promise<RemoteAnswer>
   stats(): RemoteStats
@@ -64,11 +91,45 @@ export type RemoteClient = {
 }
 
 const RETRIED_STATUSES = new Set([500, 502, 503, 504])
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 5
 const MAX_RETRY_DELAY_MS = 30_000
 const DEFAULT_429_SECONDS = 60
+/** A 429 asking for less is waited this long: a `Retry-After: 0` must not make the client spin. */
+const MIN_429_SECONDS = 1
+
+/** The defaults of the bounds. */
+export const REMOTE_DEFAULTS = {
+  connectTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  answerTimeoutMs: 120_000,
+  maxPageBytes: 64 * 1024 * 1024,
+  maxWaitSeconds: 300,
+}
 
 /** An answer that is lost on the way: the request is worth asking again. */
 class LostAnswer extends Error {}
+
+/** A body past the size bound: not worth asking again. */
+class TooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`larger than the bound (${bytes} bytes or more)`)
+  }
+}
+
+/** A redirect the client does not follow. */
+class Refused extends Error {}
+
+/** The options given, without those left undefined, among the bounds. */
+function definedOf(options: RemoteClientOptions): Partial<typeof REMOTE_DEFAULTS & { crossOriginRedirects: boolean }> {
+  const names = [...Object.keys(REMOTE_DEFAULTS), 'crossOriginRedirects'] as const
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = (options as Record<string, unknown>)[name]
+      return value === undefined ? [] : [[name, value]]
+    }),
+  )
+}
 
 /**
  * Creates a client of the upstream at `baseUrl` with a concurrency limit, a rate limit, 429 waits and retries.
@@ -78,18 +139,25 @@ class LostAnswer extends Error {}
  */
 export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const base = parseBase(options.baseUrl)
+  const origin = new URL(base).origin
   const concurrency = options.concurrency ?? 4
   const rps = options.rps ?? 10
   const retries = options.retries ?? 5
   const retryDelayMs = options.retryDelayMs ?? 500
   const clientSignal = options.signal
-  const doFetch = options.fetch ?? globalThis.fetch
+  const bounds = { ...REMOTE_DEFAULTS, ...definedOf(options) }
+  const now = options.now ?? Date.now
+  const max429InARow = options.max429InARow ?? 20
+  const transport: Transport = options.fetch ? fetchTransport(options.fetch) : nodeTransport(bounds.connectTimeoutMs)
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`concurrency must be a whole number from 1, got ${concurrency}`)
   }
   if (!(rps > 0)) throw new Error(`rps must be a number above 0 (Infinity for no limit), got ${rps}`)
   if (!Number.isInteger(retries) || retries < 0) {
     throw new Error(`retries must be a whole number from 0, got ${retries}`)
+  }
+  for (const name of Object.keys(REMOTE_DEFAULTS) as Array<keyof typeof REMOTE_DEFAULTS>) {
+    if (!(bounds[name] > 0)) throw new Error(`${name} must be a number above 0, got ${bounds[name]}`)
   }
 
   const stats: RemoteStats = { requests: 0, retries: 0, waits: 0, waitedMs: 0 }
@@ -153,41 +221,118 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     }
   }
 
+  /** One attempt at `url`, its body read within the idle and answer timeouts and the size bound. */
   async function once(
+    what: { method: string; path: string },
     url: string,
     method: string,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<RemoteAnswer> {
-    let response: Response
-    try {
-      response = await doFetch(url, { method, headers, signal: signal ?? null })
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal)
-      throw new LostAnswer(`no answer (${describe(error)})`)
+    const attempt = new AbortController()
+    const onAbort = () => attempt.abort(abortReason(signal))
+    if (signal?.aborted) onAbort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    let idle: NodeJS.Timeout | undefined
+    let stage = 'no answer'
+    const arm = () => {
+      clearTimeout(idle)
+      idle = setTimeout(
+        () => attempt.abort(new LostAnswer(`${stage}: nothing came for ${bounds.idleTimeoutMs / 1000} s`)),
+        bounds.idleTimeoutMs,
+      )
     }
-    let text: string
+    const whole = setTimeout(
+      () => attempt.abort(new LostAnswer(`${stage}: the answer took more than ${bounds.answerTimeoutMs / 1000} s`)),
+      bounds.answerTimeoutMs,
+    )
+    arm()
+    let status = 0
     try {
-      text = await response.text()
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal)
-      throw new LostAnswer(`the connection dropped in the body of a ${response.status} (${describe(error)})`)
-    }
-    let body: unknown = undefined
-    if (text !== '') {
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
+      const answer = await transport(url, { method, headers, signal: attempt.signal })
+      status = answer.status
+      stage = `the connection dropped in the body of a ${status}`
+      const length = Number(answer.headers.get('content-length'))
+      if (length > bounds.maxPageBytes) throw new TooLarge(length)
+      arm()
+      const chunks: Uint8Array[] = []
+      let size = 0
+      if (answer.body) {
+        for await (const chunk of answer.body) {
+          arm()
+          size += chunk.byteLength
+          if (size > bounds.maxPageBytes) throw new TooLarge(size)
+          chunks.push(chunk)
+        }
       }
+      const text = new TextDecoder().decode(Buffer.concat(chunks))
+      let body: unknown = undefined
+      if (text !== '') {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = undefined
+        }
+      }
+      return { status, headers: answer.headers, text, body }
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal)
+      if (error instanceof TooLarge) throw error
+      const reason: unknown = attempt.signal.reason
+      if (reason instanceof LostAnswer) throw reason
+      throw new LostAnswer(`${stage} (${describe(error)})`)
+    } finally {
+      clearTimeout(idle)
+      clearTimeout(whole)
+      signal?.removeEventListener('abort', onAbort)
+      // Whatever is left of an answer given up (too large, timed out) is not read.
+      attempt.abort()
+      emit({ type: 'answer', ...what, status })
     }
-    return { status: response.status, headers: response.headers, text, body }
+  }
+
+  /** One attempt, following redirects within the base URL's origin (or to any with `crossOriginRedirects`). */
+  async function follow(
+    path: string,
+    method: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteAnswer> {
+    let url = base + path
+    let sending = headers
+    const what = { method, path }
+    for (let hops = 0; ; hops++) {
+      const answer = await once(what, url, method, sending, signal)
+      const location = answer.headers.get('location')
+      if (!REDIRECTS.has(answer.status) || location === null) return answer
+      let target: URL
+      try {
+        target = new URL(location, url)
+      } catch {
+        throw new Refused(`it was redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL`)
+      }
+      const where = `${target.origin}${target.pathname}`
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new Refused(`it was redirected to ${target.protocol} (only http: and https: are followed)`)
+      }
+      if (hops >= MAX_REDIRECTS) throw new Refused(`more than ${MAX_REDIRECTS} redirects, the last to ${where}`)
+      if (target.origin !== origin) {
+        if (!bounds.crossOriginRedirects) {
+          throw new Refused(
+            `it was redirected to another origin, ${where}: not followed (--allow-cross-origin-redirects follows it, without the API key)`,
+          )
+        }
+        // The key is for the base URL's origin only.
+        sending = Object.fromEntries(Object.entries(sending).filter(([name]) => name !== 'authorization'))
+      }
+      if (answer.status === 303 && method !== 'HEAD') method = 'GET'
+      url = target.href
+    }
   }
 
   async function request(path: string, init: RemoteRequestInit = {}): Promise<RemoteAnswer> {
     if (!path.startsWith('/')) throw new Error(`A request's path must start with "/", got "${path}"`)
     const method = (init.method ?? 'GET').toUpperCase()
-    const url = base + path
     const headers: Record<string, string> = { accept: 'application/json' }
     if (init.authorization !== undefined) headers['authorization'] = init.authorization
     else if (init.apiKey !== undefined) headers['authorization'] = `Api-Key ${init.apiKey}`
@@ -202,6 +347,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     }
     try {
       let attempt = 0
+      let limited = 0
       for (;;) {
         if (signal?.aborted) throw abortReason(signal)
         await whenAllowed(signal)
@@ -210,28 +356,38 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
         emit({ type: 'request', method, path, attempt })
         let reason: string
         try {
-          const answer = await once(url, method, headers, signal)
+          const answer = await follow(path, method, headers, signal)
           if (init.raw) return answer
           if (answer.status === 429) {
-            const seconds = retrySeconds(answer)
+            const seconds = Math.max(MIN_429_SECONDS, retrySeconds(answer, now()))
+            if (seconds > bounds.maxWaitSeconds) throw new WaitTooLongError(what, seconds, bounds.maxWaitSeconds)
+            if (++limited > max429InARow) {
+              throw new Error(`Failed to ${what}: the upstream answered 429 ${limited} times in a row`)
+            }
             stats.waits++
             emit({ type: 'wait', method, path, seconds })
             pause(seconds)
             attempt--
             continue
           }
+          limited = 0
           if (RETRIED_STATUSES.has(answer.status)) reason = `status ${answer.status}`
           // A body cut short or garbled on the way; an error's body (a proxy's HTML page) is the caller's to judge.
           else if (method !== 'HEAD' && answer.body === undefined && answer.status < 400) {
             reason = `a body that is not JSON (${answer.text.length} characters, status ${answer.status})`
           } else return answer
         } catch (error) {
-          if (!(error instanceof LostAnswer) || init.raw) throw failure(what, error)
+          if (error instanceof TooLarge) {
+            throw new Error(
+              `Failed to ${what}: its answer is larger than --max-page-bytes ${bounds.maxPageBytes} (${error.bytes} bytes or more)`,
+              { cause: error },
+            )
+          }
+          if (error instanceof Refused) throw new Error(`Failed to ${what}: ${error.message}`, { cause: error })
+          if (!(error instanceof LostAnswer)) throw error
           reason = error.message
         }
-        if (attempt > retries) {
-          throw new Error(`Failed to ${what}: ${reason}, after ${attempt} attempts`)
-        }
+        if (attempt > retries) throw new LostAnswerError(what, reason, attempt)
         const delayMs = Math.min(retryDelayMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS)
         stats.retries++
         emit({ type: 'retry', method, path, attempt, reason, delayMs })
@@ -280,6 +436,10 @@ function parseBase(baseUrl: string): string {
   } catch {
     throw new Error(`The base URL "${baseUrl}" is not a URL`)
   }
+  if (url.username || url.password) {
+    // Never echoed: the URL holds a password.
+    throw new Error(`The base URL must hold no user name or password (user:password@); give the API key with --api-key`)
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`The base URL "${baseUrl}" must be http: or https:`)
   }
@@ -287,8 +447,11 @@ function parseBase(baseUrl: string): string {
   return url.href.replace(/\/+$/, '')
 }
 
-/** The seconds a 429 asks to wait: its message's "Retry in N seconds", else Retry-After, else 60. */
-export function retrySeconds(answer: Pick<RemoteAnswer, 'headers' | 'body'>): number {
+/**
+ * The seconds a 429 asks to wait: its message's "Retry in N seconds", else Retry-After (seconds, or an
+ * HTTP date, counted from `now` in milliseconds), else 60. May be huge: the caller bounds it.
+ */
+export function retrySeconds(answer: Pick<RemoteAnswer, 'headers' | 'body'>, now = Date.now()): number {
   const error = (answer.body as { error?: unknown } | undefined)?.error
   if (typeof error === 'string') {
     const match = /retry in (\d+(?:\.\d+)?) seconds?/i.exec(error)
@@ -298,19 +461,25 @@ export function retrySeconds(answer: Pick<RemoteAnswer, 'headers' | 'body'>): nu
   if (header) {
     if (/^\d+$/.test(header)) return Number(header)
     const at = Date.parse(header)
-    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - Date.now()) / 1000))
+    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000))
   }
   return DEFAULT_429_SECONDS
 }
 
-/** Waits `ms`, or rejects as soon as `signal` aborts. */
+/** The longest delay setTimeout takes (past it, Node waits 1 ms instead). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** Waits `ms` (at most about 24 days), or rejects as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal))
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      },
+      Math.min(Math.max(0, ms), MAX_TIMER_MS),
+    )
     const onAbort = () => {
       clearTimeout(timer)
       reject(abortReason(signal))
@@ -327,9 +496,4 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
   return `${error.message}${cause}`
-}
-
-function failure(what: string, error: unknown): unknown {
-  if (error instanceof LostAnswer) return new Error(`Failed to ${what}: ${error.message}`)
-  return error
 }

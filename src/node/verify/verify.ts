@@ -3,7 +3,13 @@ import type { Expected, Fix } from './expected.js'
 import { discover, DISCOVERY_REQUESTS, OutOfRequests } from './discover.js'
 import type { ProbeOutcome, ProbeRequest, ProbeRequestInit } from './probe.js'
 import { probes } from './probes.js'
-import { createRemoteClient, type RemoteClient } from '../remote/client.js'
+import {
+  createRemoteClient,
+  LostAnswerError,
+  type RemoteClient,
+  type RemoteClientOptions,
+  type RemoteEvent,
+} from '../remote/client.js'
 
 /** What `verifyApi` takes. */
 export type VerifyOptions = {
@@ -21,6 +27,22 @@ export type VerifyOptions = {
   concurrency?: number
   /** For tests. */
   fetch?: typeof fetch
+  /** The client's bounds and retries (timeouts, the longest 429 wait, the largest page, redirects); its defaults otherwise. */
+  bounds?: Partial<
+    Pick<
+      RemoteClientOptions,
+      | 'retries'
+      | 'retryDelayMs'
+      | 'connectTimeoutMs'
+      | 'idleTimeoutMs'
+      | 'answerTimeoutMs'
+      | 'maxWaitSeconds'
+      | 'maxPageBytes'
+      | 'crossOriginRedirects'
+    >
+  >
+  /** Told of each request, retry and 429 wait of the client (for progress). */
+  onEvent?: (event: RemoteEvent) => void
   signal?: AbortSignal
   /** Hears the plan before the first request. */
   onPlan?: (plan: VerifyPlan) => void
@@ -78,6 +100,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
     concurrency: options.concurrency ?? 4,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...options.bounds,
   })
   let sent = 0
   let counted = 0
@@ -132,8 +156,12 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
       try {
         outcome = await probe.run({ request, found, expected: options.expected, keys: options.apiKeys.length })
       } catch (error) {
-        if (!(error instanceof OutOfRequests)) throw error
-        outcome = { result: 'not-checkable', detail: `--max-requests ${max} was reached during it` }
+        if (error instanceof LostAnswerError) {
+          // One lost answer (a reset connection, a timeout, a 5xx to a request that must not get one) spoils this probe only.
+          outcome = { result: 'not-checkable', detail: `no answer to use: ${error.message}` }
+        } else if (error instanceof OutOfRequests) {
+          outcome = { result: 'not-checkable', detail: `--max-requests ${max} was reached during it` }
+        } else throw error
       }
     }
     const result = { id: probe.id, assumption: probe.assumption, ...outcome }
