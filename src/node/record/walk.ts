@@ -1,5 +1,11 @@
 import { rmSync } from 'node:fs'
-import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../world/recording.js'
+import {
+  idMap,
+  RECORDING_FORMAT,
+  type RecordedAccount,
+  type RecordedPage,
+  type Recording,
+} from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
 import {
   CHECKPOINT_FORMAT,
@@ -376,7 +382,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   const accounts: RecordedAccount[] = states.map((state, i) => {
     const ids = [...state.listed.keys()]
     const pick = (map: Map<string, Chain>) =>
-      Object.fromEntries(ids.flatMap((id) => (map.has(id) ? [[id, map.get(id)!.pages]] : [])))
+      idMap(ids.flatMap((id) => (map.has(id) ? [[id, map.get(id)!.pages] as const] : [])))
     return {
       apiKey: apiKeys[i]!,
       premium: !state.participants.forbidden,
