@@ -268,6 +268,29 @@ describe('recordAccounts', () => {
     expect(second.startedAt).toBe(first.startedAt)
   })
 
+  it('counts, on resume, the activations the checkpoint already holds whole as done (issue 35, point 18)', async () => {
+    const { url } = await serve()
+    const checkpoint = join(dir, 'ckpt')
+    await recordAccounts({ client: client(url), apiKeys: [PREMIUM_KEY], limits: LIMITS, checkpoint })
+    // Keep the first two thirds of the pages, as a run killed there would.
+    const lines = readFileSync(checkpoint, 'utf8').split('\n')
+    writeFileSync(checkpoint, `${lines.slice(0, Math.floor(lines.length * 0.66)).join('\n')}\n`)
+    const reports: RecordProgress[] = []
+    await recordAccounts({
+      client: client(url, { concurrency: 1 }),
+      apiKeys: [PREMIUM_KEY],
+      limits: LIMITS,
+      checkpoint,
+      resume: true,
+      onProgress: (p) => reports.push(p),
+    })
+    // The first report (the one a progress line shows first) counts every activation the checkpoint
+    // finished, not just the first of them to be seen again.
+    // (A count of one there is the bug: each finished activation reported in turn, the first alone shown.)
+    expect(reports[0]!.activations.done).toBeGreaterThan(1)
+    expect(reports.at(-1)!.activations).toEqual({ listed: 9, done: 9 })
+  })
+
   it('starts afresh on resume when the checkpoint holds no whole line (killed as it began)', async () => {
     const { url } = await serve()
     const checkpoint = join(dir, 'ckpt')

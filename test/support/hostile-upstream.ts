@@ -49,6 +49,8 @@ export type HostileOptions = {
   protoFields?: boolean
   /** The size of a `huge` body, in bytes. */
   hugeBytes?: number
+  /** A fault for every request whose path holds `match`, whatever its number (the first that matches). */
+  always?: Array<{ match: string; fault: Fault }>
 }
 
 export type HostileUpstream = {
@@ -219,7 +221,8 @@ export async function startHostileUpstream(options: HostileOptions): Promise<Hos
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').replace(/^\/__again/, '')
-    const fault = options.faults?.[requests.length] ?? 'none'
+    const fault =
+      options.always?.find((rule) => path.includes(rule.match))?.fault ?? options.faults?.[requests.length] ?? 'none'
     requests.push({ path, fault })
     const auth = req.headers.authorization ?? ''
     const [status, body] = answer(data, auth.startsWith('Api-Key ') ? auth.slice(8) : null, path)
