@@ -7,6 +7,7 @@ import { createRemoteClient, type RemoteClientOptions } from '../../src/node/rem
 import type { CheckpointPage } from '../../src/node/record/checkpoint.js'
 import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../../src/node/record/walk.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
+import { startHostileUpstream } from '../support/hostile-upstream.js'
 import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream } from '../support/upstream.js'
 
 // The walker of `record` against the hand-written upstream: every page of both accounts, in order,
@@ -289,6 +290,27 @@ describe('recordAccounts', () => {
     // (A count of one there is the bug: each finished activation reported in turn, the first alone shown.)
     expect(reports[0]!.activations.done).toBeGreaterThan(1)
     expect(reports.at(-1)!.activations).toEqual({ listed: 9, done: 9 })
+  })
+
+  it('percent-encodes `next`: upstream ids with +, & and % page on (issue 36)', async () => {
+    const ids = ['x+1', 'y&limit=1', 'z%41', 'w%zz', 'plain']
+    const upstream = await startHostileUpstream({ ids })
+    onTestFinished(() => upstream.close())
+    const recording = await recordAccounts({
+      client: client(upstream.url),
+      apiKeys: [upstream.key],
+      limits: { activations: 1, entries: 1, participants: 1 },
+      checkpoint: join(dir, 'ckpt'),
+    })
+    const paths = upstream.requests.map((r) => r.path)
+    expect(paths).toContain('/activations/list?limit=1&next=y%26limit%3D1')
+    expect(paths).toContain('/activations/list?limit=1&next=z%2541')
+    expect(paths).toContain('/activations/list?limit=1&next=w%25zz')
+    expect(paths).toContain('/activations/x%2B1?limit=1&next=x%2B1-e')
+    const listed = recording.accounts[0]!.activations.flatMap(
+      (page) => (page.body as { activations: Array<{ id: string }> }).activations,
+    )
+    expect(listed.map((a) => a.id)).toEqual(ids)
   })
 
   it('starts afresh on resume when the checkpoint holds no whole line (killed as it began)', async () => {
