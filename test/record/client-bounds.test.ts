@@ -156,7 +156,7 @@ describe('the remote client, bounded', () => {
     expect((await client.request('/here', { apiKey: 'k' })).body).toEqual({ here: true })
     expect(seen).toEqual(['GET /here Api-Key k', 'GET /there Api-Key k'])
     await expect(client.request('/away', { apiKey: 'k' })).rejects.toThrow(
-      `Failed to GET /away: it was redirected to another origin, ${other.url}/stolen: not followed (--allow-cross-origin-redirects follows it, without the API key)`,
+      `Failed to GET /away: it was redirected to another origin, ${other.url}/stolen: not followed (--allow-redirects follows it, without the API key)`,
     )
     expect(other.seen).toEqual([])
     const allowing = createRemoteClient({ baseUrl: url, ...fast, crossOriginRedirects: true })

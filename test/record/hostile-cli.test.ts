@@ -117,7 +117,7 @@ describe('record and verify against a misbehaving upstream (the built command li
     const run = await record(u)
     expect(run.code).toBe(1)
     expect(lastLine(run.stderr)).toMatch(
-      /^activation-emulator: Failed to GET \/activations\/list\?state=ended&limit=2: it was redirected to another origin, http:\/\/127\.0\.0\.1:\d+\/activations\/list: not followed \(--allow-cross-origin-redirects follows it, without the API key\)/,
+      /^activation-emulator: Failed to GET \/activations\/list\?state=ended&limit=2: it was redirected to another origin, http:\/\/127\.0\.0\.1:\d+\/activations\/list: not followed \(--allow-redirects follows it, without the API key\)/,
     )
   })
 

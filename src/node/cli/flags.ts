@@ -349,9 +349,10 @@ const politeFlags: FlagTable = {
       'The largest answer read, in bytes; a larger one stops the run, naming the page (default 67108864, 64 MiB)',
     coerce: integer('max-page-bytes', 1024, 2 ** 40),
   },
-  'allow-cross-origin-redirects': {
+  'allow-redirects': {
     type: 'boolean',
-    describe: 'Follow a redirect to another origin, without the API key (default: refused, naming where it pointed)',
+    describe:
+      "Follow a redirect to another origin too, without the API key (default: only redirects within the URL's origin are followed; others are refused, naming where they pointed)",
   },
 }
 

@@ -10,7 +10,7 @@ export type RemoteBoundArgs = {
   answerTimeout?: number | undefined
   maxWait?: number | undefined
   maxPageBytes?: number | undefined
-  allowCrossOriginRedirects?: boolean | undefined
+  allowRedirects?: boolean | undefined
 }
 
 /** The client's bounds the flags give (seconds turned to milliseconds); the client's defaults for the rest. */
@@ -22,7 +22,7 @@ export function remoteBounds(args: RemoteBoundArgs): Partial<RemoteClientOptions
     answerTimeoutMs: ms(args.answerTimeout),
     maxWaitSeconds: args.maxWait,
     maxPageBytes: args.maxPageBytes,
-    crossOriginRedirects: args.allowCrossOriginRedirects,
+    crossOriginRedirects: args.allowRedirects,
   }
   return Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined))
 }

@@ -319,7 +319,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
       if (target.origin !== origin) {
         if (!bounds.crossOriginRedirects) {
           throw new Refused(
-            `it was redirected to another origin, ${where}: not followed (--allow-cross-origin-redirects follows it, without the API key)`,
+            `it was redirected to another origin, ${where}: not followed (--allow-redirects follows it, without the API key)`,
           )
         }
         // The key is for the base URL's origin only.
