@@ -107,6 +107,22 @@ describe('record and verify against a misbehaving upstream (the built command li
     expect(`${against.stdout}${against.stderr}`).not.toContain('s3cret')
   })
 
+  it('never prints a key an upstream echoes in its error (point 11)', async () => {
+    const u = await serve({
+      always: [
+        { match: 'state=ended', fault: 'echo-key' },
+        { match: '/activations/list?limit=100', fault: 'echo-key' },
+      ],
+    })
+    const run = await record(u)
+    expect(run.code).toBe(1)
+    expect(lastLine(run.stderr)).toMatch(/the upstream answered 400 \{"error":"Bad request from Api-Key <key>"\}/)
+    const checked = await verify(u)
+    expect(checked.code).toBe(1)
+    expect(lastLine(checked.stderr)).toMatch(/answered 400 \{"error":"Bad request from Api-Key <key>"\}$/)
+    for (const text of [run.stdout, run.stderr, checked.stdout, checked.stderr]) expect(text).not.toContain(u.key)
+  })
+
   it('refuses a redirect to another origin, saying where it pointed; same-origin ones are followed (point 12)', async () => {
     const u = await serve({
       always: [

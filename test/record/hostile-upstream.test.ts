@@ -39,7 +39,10 @@ const ID = fc.constantFrom(
 const FAULT: fc.Arbitrary<Fault> = fc.oneof(
   { arbitrary: fc.constant<Fault>('none'), weight: 16 },
   { arbitrary: fc.constantFrom<Fault>('stall', 'trickle', 'drop', 'half', '503', 'invalid', 'redirect'), weight: 8 },
-  { arbitrary: fc.constantFrom<Fault>('429', 'cross-redirect', 'huge', 'loop-next', 'wrong-shape'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom<Fault>('429', 'cross-redirect', 'huge', 'loop-next', 'wrong-shape', 'echo-key'),
+    weight: 1,
+  },
 )
 const RETRY_AFTER = fc.constantFrom(
   '1',

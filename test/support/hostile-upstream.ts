@@ -8,7 +8,7 @@ import type { RecordedPage } from '../../src/world/recording.js'
 // URL-safe, and a fault for each request by its number: a stall, a body trickled a byte at a time, a
 // dropped connection, half a body, a 503, a body that is not JSON, a 429 with an odd Retry-After, a
 // redirect within the origin or to another, a body past the size bound, a `next` that loops, a page of
-// the wrong shape. `pagesAt(limits)` gives every page a clean run records, to check a world against.
+// the wrong shape, an error that echoes the key it was sent. `pagesAt(limits)` gives every page a clean run records, to check a world against.
 
 /** What the upstream does to one request. */
 export type Fault =
@@ -25,6 +25,7 @@ export type Fault =
   | 'huge'
   | 'loop-next'
   | 'wrong-shape'
+  | 'echo-key'
 
 /** The faults a client gets past by asking again (with enough retries); the others end the run. */
 export const PASSING_FAULTS: readonly Fault[] = [
@@ -267,6 +268,8 @@ export async function startHostileUpstream(options: HostileOptions): Promise<Hos
       }
       case 'wrong-shape':
         return send(200, '{"activations":"none","entries":7,"next":3}')
+      case 'echo-key':
+        return send(400, JSON.stringify({ error: `Bad request from ${auth}` }))
       default:
         return send(status, text)
     }

@@ -7,6 +7,7 @@ import {
   type Recording,
 } from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
+import { redactKeys } from '../remote/redact.js'
 import {
   CHECKPOINT_FORMAT,
   hashKeys,
@@ -304,7 +305,9 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
         return
       }
       if (answer.status !== 200) {
-        throw new Error(`${what}: the upstream answered ${answer.status} ${answer.text.slice(0, 200)}`)
+        throw new Error(
+          `${what}: the upstream answered ${answer.status} ${redactKeys(answer.text, apiKeys).slice(0, 200)}`,
+        )
       }
       const body = answer.body as Record<string, unknown> | null
       const next = body?.['next']

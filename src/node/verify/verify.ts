@@ -3,6 +3,7 @@ import type { Expected, Fix } from './expected.js'
 import { discover, DISCOVERY_REQUESTS, OutOfRequests } from './discover.js'
 import type { ProbeOutcome, ProbeRequest, ProbeRequestInit } from './probe.js'
 import { probes } from './probes.js'
+import { redactKeys } from '../remote/redact.js'
 import {
   createRemoteClient,
   LostAnswerError,
@@ -128,6 +129,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
       sent++
       answer = await send(false)
     }
+    // What the report shows of an answer never holds a key, even one the upstream echoed.
+    answer = { ...answer, text: redactKeys(answer.text, options.apiKeys) }
     // What a rate limit counts: the first key's requests that got past the key check and the limit.
     const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
     if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
