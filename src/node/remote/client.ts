@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { LostAnswerError, WaitTooLongError } from './errors.js'
+import { abortReason, attempts, LostAnswer, Refused, TooLarge, type RemoteAnswer } from './attempt.js'
 import { fetchTransport, nodeTransport, type Transport } from './transport.js'
 
 // The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
@@ -11,9 +12,7 @@ import { fetchTransport, nodeTransport, type Transport } from './transport.js'
 // 20 429s for one request, and redirects followed only within the base URL's origin.
 
 export { LostAnswerError, WaitTooLongError } from './errors.js'
-
-/** An answer of the upstream: its status, headers, body text and, when the text is JSON, the parsed body. */
-export type RemoteAnswer = { status: number; headers: Headers; text: string; body: unknown }
+export type { RemoteAnswer } from './attempt.js'
 
 /** What the client is doing, for progress lines and reports. */
 export type RemoteEvent =
@@ -91,8 +90,6 @@ export type RemoteClient = {
 }
 
 const RETRIED_STATUSES = new Set([500, 502, 503, 504])
-const REDIRECTS = new Set([301, 302, 303, 307, 308])
-const MAX_REDIRECTS = 5
 const MAX_RETRY_DELAY_MS = 30_000
 const DEFAULT_429_SECONDS = 60
 /** A 429 asking for less is waited this long: a `Retry-After: 0` must not make the client spin. */
@@ -106,19 +103,6 @@ export const REMOTE_DEFAULTS = {
   maxPageBytes: 64 * 1024 * 1024,
   maxWaitSeconds: 300,
 }
-
-/** An answer that is lost on the way: the request is worth asking again. */
-class LostAnswer extends Error {}
-
-/** A body past the size bound: not worth asking again. */
-class TooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super(`larger than the bound (${bytes} bytes or more)`)
-  }
-}
-
-/** A redirect the client does not follow. */
-class Refused extends Error {}
 
 /** The options given, without those left undefined, among the bounds. */
 function definedOf(options: RemoteClientOptions): Partial<typeof REMOTE_DEFAULTS & { crossOriginRedirects: boolean }> {
@@ -139,7 +123,6 @@ function definedOf(options: RemoteClientOptions): Partial<typeof REMOTE_DEFAULTS
  */
 export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
   const base = parseBase(options.baseUrl)
-  const origin = new URL(base).origin
   const concurrency = options.concurrency ?? 4
   const rps = options.rps ?? 10
   const retries = options.retries ?? 5
@@ -162,6 +145,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
 
   const stats: RemoteStats = { requests: 0, retries: 0, waits: 0, waitedMs: 0 }
   const emit = (event: RemoteEvent) => options.onEvent?.(event)
+  const follow = attempts({ base, transport, bounds, emit })
 
   // The concurrency limit: `active` requests hold a slot; the others queue in order.
   let active = 0
@@ -218,115 +202,6 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
     if (until > pausedUntil) {
       stats.waitedMs += until - Math.max(pausedUntil, Date.now())
       pausedUntil = until
-    }
-  }
-
-  /** One attempt at `url`, its body read within the idle and answer timeouts and the size bound. */
-  async function once(
-    what: { method: string; path: string },
-    url: string,
-    method: string,
-    headers: Record<string, string>,
-    signal: AbortSignal | undefined,
-  ): Promise<RemoteAnswer> {
-    const attempt = new AbortController()
-    const onAbort = () => attempt.abort(abortReason(signal))
-    if (signal?.aborted) onAbort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    let idle: NodeJS.Timeout | undefined
-    let stage = 'no answer'
-    const arm = () => {
-      clearTimeout(idle)
-      idle = setTimeout(
-        () => attempt.abort(new LostAnswer(`${stage}: nothing came for ${bounds.idleTimeoutMs / 1000} s`)),
-        bounds.idleTimeoutMs,
-      )
-    }
-    const whole = setTimeout(
-      () => attempt.abort(new LostAnswer(`${stage}: the answer took more than ${bounds.answerTimeoutMs / 1000} s`)),
-      bounds.answerTimeoutMs,
-    )
-    arm()
-    let status = 0
-    try {
-      const answer = await transport(url, { method, headers, signal: attempt.signal })
-      status = answer.status
-      stage = `the connection dropped in the body of a ${status}`
-      const length = Number(answer.headers.get('content-length'))
-      if (length > bounds.maxPageBytes) throw new TooLarge(length)
-      arm()
-      const chunks: Uint8Array[] = []
-      let size = 0
-      if (answer.body) {
-        for await (const chunk of answer.body) {
-          arm()
-          size += chunk.byteLength
-          if (size > bounds.maxPageBytes) throw new TooLarge(size)
-          chunks.push(chunk)
-        }
-      }
-      const text = new TextDecoder().decode(Buffer.concat(chunks))
-      let body: unknown = undefined
-      if (text !== '') {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          body = undefined
-        }
-      }
-      return { status, headers: answer.headers, text, body }
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal)
-      if (error instanceof TooLarge) throw error
-      const reason: unknown = attempt.signal.reason
-      if (reason instanceof LostAnswer) throw reason
-      throw new LostAnswer(`${stage} (${describe(error)})`)
-    } finally {
-      clearTimeout(idle)
-      clearTimeout(whole)
-      signal?.removeEventListener('abort', onAbort)
-      // Whatever is left of an answer given up (too large, timed out) is not read.
-      attempt.abort()
-      emit({ type: 'answer', ...what, status })
-    }
-  }
-
-  /** One attempt, following redirects within the base URL's origin (or to any with `crossOriginRedirects`). */
-  async function follow(
-    path: string,
-    method: string,
-    headers: Record<string, string>,
-    signal: AbortSignal | undefined,
-  ): Promise<RemoteAnswer> {
-    let url = base + path
-    let sending = headers
-    const what = { method, path }
-    for (let hops = 0; ; hops++) {
-      const answer = await once(what, url, method, sending, signal)
-      const location = answer.headers.get('location')
-      if (!REDIRECTS.has(answer.status) || location === null) return answer
-      let target: URL
-      try {
-        target = new URL(location, url)
-      } catch {
-        throw new Refused(`it was redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL`)
-      }
-      const where = `${target.origin}${target.pathname}`
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new Refused(`it was redirected to ${target.protocol} (only http: and https: are followed)`)
-      }
-      if (hops >= MAX_REDIRECTS) throw new Refused(`more than ${MAX_REDIRECTS} redirects, the last to ${where}`)
-      if (target.origin !== origin) {
-        if (!bounds.crossOriginRedirects) {
-          throw new Refused(
-            `it was redirected to another origin, ${where}: not followed (--allow-redirects follows it, without the API key)`,
-          )
-        }
-        // The key is for the base URL's origin only.
-        sending = Object.fromEntries(Object.entries(sending).filter(([name]) => name !== 'authorization'))
-      }
-      if (answer.status === 303 && method !== 'HEAD') method = 'GET'
-      url = target.href
     }
   }
 
@@ -486,14 +361,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', onAbort, { once: true })
   })
-}
-
-function abortReason(signal: AbortSignal | undefined): unknown {
-  return signal?.reason ?? new DOMException('The operation was aborted', 'AbortError')
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error.message}${cause}`
 }
