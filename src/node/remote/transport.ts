@@ -30,7 +30,11 @@ export function nodeTransport(connectTimeoutMs: number): Transport {
       const target = new URL(url)
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest
       const req = send(target, { method: init.method, headers: init.headers, signal: init.signal })
-      const timer = setTimeout(() => req.destroy(new ConnectTimeout(connectTimeoutMs)), connectTimeoutMs)
+      // Rejected here: a request destroyed while its socket still connects may emit no 'error' at all.
+      const timer = setTimeout(() => {
+        reject(new ConnectTimeout(connectTimeoutMs))
+        req.destroy()
+      }, connectTimeoutMs)
       req.once('socket', (socket) => {
         if (!socket.connecting) clearTimeout(timer)
         else socket.once('connect', () => clearTimeout(timer))
