@@ -42,6 +42,26 @@ describe('record, with ids and fields named like Object.prototype properties', (
     expect(await expectFaithful(out, upstream, LIMITS)).toBeGreaterThan(20)
   })
 
+  it('anonymizes such a recording: the same ids, the fields kept, the e-mails replaced', async () => {
+    upstream = await startHostileUpstream({ ids: PROTO_IDS, protoFields: true })
+    const out = join(dir, 'w.json')
+    const client = createRemoteClient({ baseUrl: upstream.url, rps: Infinity })
+    const made = await recordWorld({
+      client,
+      apiKeys: [upstream.key],
+      limits: LIMITS,
+      checkpoint: `${out}.checkpoint`,
+      out,
+      anonymize: { seed: 1 },
+    })
+    expect(made.dump.activations.map((a) => a.id).sort()).toEqual([...PROTO_IDS].sort())
+    expect(made.problems).toEqual([])
+    const text = readFileSync(out, 'utf8')
+    expect(text).not.toContain('p0@example.com')
+    expect(text).toContain('"__proto__":{"polluted":true}')
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
   it('through the built command line: exit 0 and a world that serves every page back', async () => {
     upstream = await startHostileUpstream({ ids: PROTO_IDS, protoFields: true })
     const out = join(dir, 'w.json')
