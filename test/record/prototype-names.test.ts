@@ -26,8 +26,8 @@ afterEach(async () => {
 })
 
 describe('record, with ids and fields named like Object.prototype properties', () => {
-  it('records activations whose ids are constructor, toString, __proto__... and serves every page back as sent', async () => {
-    upstream = await startHostileUpstream({ ids: PROTO_IDS, protoFields: true })
+  it('records activations and participants whose ids are constructor, toString, __proto__... and serves every page back as sent', async () => {
+    upstream = await startHostileUpstream({ ids: PROTO_IDS, protoFields: true, premium: true })
     const out = join(dir, 'w.json')
     const client = createRemoteClient({ baseUrl: upstream.url, rps: Infinity })
     const made = await recordWorld({
@@ -39,6 +39,7 @@ describe('record, with ids and fields named like Object.prototype properties', (
     })
     expect(made.dump.activations.map((a) => a.id).sort()).toEqual([...PROTO_IDS].sort())
     expect(made.problems).toEqual([])
+    expect(made.dump.participants.map((p) => p.id).sort()).toEqual(['__proto__', 'constructor', 'toString'])
     expect(await expectFaithful(out, upstream, LIMITS)).toBeGreaterThan(20)
   })
 

@@ -50,6 +50,8 @@ export type HostileOptions = {
   protoFields?: boolean
   /** The size of a `huge` body, in bytes. */
   hugeBytes?: number
+  /** The account has the premium feature: participants (whose ids are `constructor`, `__proto__` and `toString`) answer 200. */
+  premium?: boolean
   /** A fault for every request whose path holds `match`, whatever its number (the first that matches). */
   always?: Array<{ match: string; fault: Fault }>
 }
@@ -60,7 +62,7 @@ export type HostileUpstream = {
   /** Every request's path and fault, in order. */
   requests: Array<{ path: string; fault: Fault }>
   /** Every page a clean recording at `limits` holds, in no particular order. */
-  pagesAt(limits: { activations: number; entries: number }): RecordedPage[]
+  pagesAt(limits: { activations: number; entries: number; participants?: number }): RecordedPage[]
   close(): Promise<void>
 }
 
@@ -76,11 +78,14 @@ function own(pairs: Array<[string, unknown]>): Json {
   return out
 }
 
+const PARTICIPANT_IDS = ['constructor', '__proto__', 'toString']
+
 function dataset(options: HostileOptions): {
   activations: Json[]
   entries: Map<string, Json[]>
   completed: Map<string, Json[]>
   winners: Map<string, Json[]>
+  participants: Json[]
 } {
   const activations: Json[] = []
   const entries = new Map<string, Json[]>()
@@ -154,7 +159,35 @@ function dataset(options: HostileOptions): {
       )
     }
   })
-  return { activations, entries, completed, winners }
+  // Each person entered every activation, the oldest (the last listed) first.
+  const participants = [0, 1, 2].map((k) => {
+    const entered = activations
+      .map((a, i) => ({ a, at: `2026-01-${String(28 - i).padStart(2, '0')}T1${k}:00:00.000Z` }))
+      .sort((x, y) => (x.at !== y.at ? (x.at < y.at ? -1 : 1) : String(x.a['id']) < String(y.a['id']) ? -1 : 1))
+    return own([
+      ['id', PARTICIPANT_IDS[k]!],
+      ['email', `p${k}@example.com`],
+      ['firstName', `First${k}`],
+      ['lastName', `Last${k}`],
+      ['extras', []],
+      [
+        'activationsEntered',
+        entered.map(({ a, at: first }) => ({
+          id: a['id'],
+          type: a['type'],
+          title: a['title'],
+          firstEnteredAt: at(first),
+        })),
+      ],
+      ['firstEnteredAt', at(entered[0]!.at)],
+      ...(options.protoFields ? ([['__proto__', { polluted: true }]] as Array<[string, unknown]>) : []),
+    ])
+  })
+  participants.sort((x, y) => {
+    const [a, b] = [(x['firstEnteredAt'] as { iso: string }).iso, (y['firstEnteredAt'] as { iso: string }).iso]
+    return a !== b ? (a < b ? -1 : 1) : String(x['id']) < String(y['id']) ? -1 : 1
+  })
+  return { activations, entries, completed, winners, participants: options.premium ? participants : [] }
 }
 
 /** One page of `items` from `next` (the id of its first item). */
@@ -179,7 +212,11 @@ function answer(data: ReturnType<typeof dataset>, key: string | null, path: stri
     return [400, { error: `Malformed path: ${url.pathname}` }]
   }
   if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) return [400, { error: `Invalid limit: ${limit}` }]
-  if (url.pathname === '/experience/participants') return [403, { error: 'The premium data feature is not enabled' }]
+  if (url.pathname === '/experience/participants') {
+    if (data.participants.length === 0) return [403, { error: 'The premium data feature is not enabled' }]
+    const got = page(data.participants, limit, next)
+    return got ? [200, { participants: got.items, next: got.next }] : [400, { error: `Invalid next: ${next}` }]
+  }
   if (segments[0] === 'activations' && segments[1] === 'list' && segments.length === 2) {
     const state = q.get('state')
     const listed = state === null || state === 'ended' ? data.activations : []
@@ -293,6 +330,7 @@ export async function startHostileUpstream(options: HostileOptions): Promise<Hos
         } while (next !== null)
       }
       walk('/activations/list', '', limits.activations)
+      if (options.premium) walk('/experience/participants', '', limits.participants ?? 2)
       for (const state of ['not_started', 'running', 'ended'])
         walk('/activations/list', `state=${state}&`, limits.activations)
       for (const [i, id] of options.ids.entries()) {
