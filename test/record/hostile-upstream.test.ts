@@ -60,6 +60,7 @@ const PLAN = fc.record({
   faults: fc.array(FAULT, { minLength: 30, maxLength: 80 }),
   retryAfter: fc.array(RETRY_AFTER, { minLength: 1, maxLength: 3 }),
   protoFields: fc.boolean(),
+  premium: fc.boolean(),
 })
 
 let upstream: HostileUpstream | undefined
