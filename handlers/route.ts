@@ -185,7 +185,7 @@ export function endpoint(
           record.retryInSeconds = retryIn
           throw apiError(
             429,
-            `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds. Retry in ${retryIn} seconds.`,
+            `Rate limit exceeded: ${count(limit, 'request')} per ${count(windowSeconds, 'second')}. Retry in ${count(retryIn, 'second')}.`,
             ctx.options.rateLimitHeaders ? { 'retry-after': String(retryIn) } : {},
           )
         }
@@ -240,4 +240,9 @@ export function endpoint(
       return respond(request, params, record, started, later, new Date(later).toISOString())
     })
   })
+}
+
+/** `1 second`, `60 seconds`: a count and its noun. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }

@@ -22,12 +22,15 @@ function pickKeys(record: Record<string, unknown>, keys: readonly string[]): Rec
  */
 function asRecorded(made: Record<string, unknown>, recorded: Recorded): Record<string, unknown> {
   const out: Record<string, unknown> = {}
+  // A recorded key may be any string, `__proto__` too: defined as an own field, never assigned (which would set the prototype).
+  const put = (key: string, value: unknown) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
   const pinned = new Set(recorded.pinned)
   for (const key of Object.keys(recorded.as)) {
-    if (pinned.has(key)) out[key] = recorded.as[key]
-    else if (made[key] !== undefined) out[key] = made[key]
+    if (pinned.has(key)) put(key, recorded.as[key])
+    else if (Object.hasOwn(made, key) && made[key] !== undefined) put(key, made[key])
   }
-  for (const key of Object.keys(made)) if (!(key in out) && !pinned.has(key)) out[key] = made[key]
+  for (const key of Object.keys(made)) if (!Object.hasOwn(out, key) && !pinned.has(key)) put(key, made[key])
   return out
 }
 

@@ -47,7 +47,12 @@ export const activationConfigSchema = z.strictObject({
  * than the schema allows). Every other field comes from the record, so it still follows the clock.
  */
 export const recordedSchema = z.strictObject({
-  as: z.record(z.string(), z.unknown()),
+  // Checked, not copied: a copy would assign each key, and a recorded field named `__proto__` would set
+  // the copy's prototype instead of being kept (and served back).
+  as: z.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'expected an object of the fields as sent',
+  ),
   pinned: z.array(z.string()),
 })
 

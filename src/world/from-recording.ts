@@ -17,7 +17,7 @@ import type {
 } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import { DUMP_FORMAT, type WorldDump } from './dump.js'
-import { pagesOf, type RecordedAccount, type RecordedPage, type Recording } from './recording.js'
+import { pagesFor, pagesOf, type RecordedAccount, type RecordedPage, type Recording } from './recording.js'
 import { parseScenario } from './scenario.js'
 
 // A recording (every page an upstream sent) turned into a world that serves the same pages back.
@@ -137,7 +137,7 @@ function rebuild(
   const value: Raw = {}
   const pinned: string[] = []
   for (const key of Object.keys(raw)) {
-    if (!(key in shape) && !derived.includes(key)) {
+    if (!Object.hasOwn(shape, key) && !derived.includes(key)) {
       pinned.push(key)
       unknown.add(`${where}.${key}`)
     }
@@ -179,7 +179,7 @@ function recordedOf(raw: Raw, made: Raw, pinned: string[]): Recorded | undefined
     if (pin.has(key) || raw[key] === made[key]) continue
     if (JSON.stringify(raw[key]) !== JSON.stringify(made[key])) pin.add(key)
   }
-  for (const key of own) if (!(key in raw)) pin.add(key)
+  for (const key of own) if (!Object.hasOwn(raw, key)) pin.add(key)
   return pin.size === 0 && sameOrder ? undefined : { as: raw, pinned: [...pin] }
 }
 
@@ -264,7 +264,8 @@ export function recordedInstant(recording: Recording): string {
   for (const account of recording.accounts) {
     const activations = itemsOf(account.activations, 'activations')
     const state = new Map<string, string>()
-    for (const s of STATES) for (const a of itemsOf(account.states?.[s], 'activations')) state.set(String(a.id), s)
+    for (const s of STATES)
+      for (const a of itemsOf(pagesFor(account.states, s), 'activations')) state.set(String(a.id), s)
     for (const a of activations) {
       const start = dateFrom(a.startTime)?.iso
       const end = dateFrom(a.endTime)?.iso
@@ -378,17 +379,18 @@ export function worldFromRecording(recording: Recording, options: WorldFromRecor
       activationIds.add(value.id)
       if ((UNLISTED_TYPES as readonly string[]).includes(value.type)) undocumented = true
       fitActivationRules(value, built.pinned)
-      const pages = account.entries[value.id] ?? []
+      const pages = pagesFor(account.entries, value.id) ?? []
       const entryRaws = itemsOf(pages, 'entries')
       const rules = TYPE_RULES[value.type]
       const completedIds =
-        account.completed[value.id] && new Set(itemsOf(account.completed[value.id], 'entries').map((e) => e.id))
+        pagesFor(account.completed, value.id) &&
+        new Set(itemsOf(pagesFor(account.completed, value.id), 'entries').map((e) => e.id))
       let questionCount: number | null = null
       if (rules.questions) {
         const known =
           rules.winners === 'allCorrect'
-            ? itemsOf(account.winners[value.id], 'entries')
-            : itemsOf(account.completed[value.id], 'entries')
+            ? itemsOf(pagesFor(account.winners, value.id), 'entries')
+            : itemsOf(pagesFor(account.completed, value.id), 'entries')
         const correct = entryRaws.map((e) => (typeof e.totalCorrect === 'number' ? e.totalCorrect : 0))
         const first = known[0]?.totalCorrect
         questionCount = typeof first === 'number' && first >= 1 ? first : Math.max(0, ...correct) + 1

@@ -48,6 +48,28 @@ export type Recording = {
   accounts: RecordedAccount[]
 }
 
+/**
+ * The pages of one activation in a map keyed by activation id (`entries`, `completed`, `winners`): only
+ * its own property counts, so that an id named `constructor` or `toString` finds nothing it was not given.
+ */
+export function pagesFor(
+  map: Readonly<Record<string, RecordedPage[]>> | undefined,
+  id: string,
+): RecordedPage[] | undefined {
+  return map !== undefined && Object.hasOwn(map, id) ? map[id] : undefined
+}
+
+/**
+ * A map keyed by upstream ids, with no prototype: `__proto__` is a key like any other, and no key finds
+ * Object.prototype's properties. It turns into the same JSON as a plain object.
+ */
+export function idMap<T>(pairs: Iterable<readonly [string, T]>): Record<string, T> {
+  const map = Object.create(null) as Record<string, T>
+  for (const [key, value] of pairs)
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+  return map
+}
+
 /** Every page of an account, in one fixed order: its lists, each state's, each activation's and its filters', its participants. */
 export function pagesOf(account: RecordedAccount): RecordedPage[] {
   return [

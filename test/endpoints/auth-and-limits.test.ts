@@ -125,9 +125,15 @@ describe('rate limiting', () => {
     api.emulator.clock.advance(30_500)
     expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 30 seconds.')
     api.emulator.clock.advance(29_499)
-    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 seconds.')
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 second.')
     api.emulator.clock.advance(1)
     expect((await api.get(LIST)).status).toBe(200)
+  })
+
+  it('says "1 request per 1 second" and "Retry in 1 second" in the singular (issue 35, point 18)', async () => {
+    api.emulator.set({ rateLimit: { limit: 1, windowSeconds: 1 } })
+    expect((await api.get(LIST)).status).toBe(200)
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 1 request per 1 second. Retry in 1 second.')
   })
 
   it('closes the window after its length in real time while the clock is frozen, counting down', async () => {
@@ -137,7 +143,7 @@ describe('rate limiting', () => {
     vi.advanceTimersByTime(20_000)
     expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 40 seconds.')
     vi.advanceTimersByTime(39_999)
-    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 seconds.')
+    expectError(await api.get(LIST), 429, 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 1 second.')
     vi.advanceTimersByTime(1)
     expect((await api.get(LIST)).status).toBe(200)
   })

@@ -637,3 +637,25 @@ describe('anonymizeRecording over small random recordings (fast-check, seed 2718
     )
   })
 })
+
+describe('anonymizeRecording in select and checkbox extras (issue 36)', () => {
+  it('replaces an e-mail or a phone number given as a select or checkbox value, and keeps a plain option', () => {
+    const person = { local: 'ana.diaz', domain: 'mail.test', firstName: 'Ana', lastName: 'Diaz' }
+    const recording = smallRecording(
+      [person],
+      [{ who: 0, activation: 0, upper: false, note: false, unknown: false }],
+      5,
+    )
+    const page = recording.accounts[0]!.entries['Act0']![0]!
+    const entry = (page.body as { entries: Obj[] }).entries[0]!
+    entry.extras = [
+      { key: 'size', label: 'Size', type: 'select', value: 'M' },
+      { key: 'referrer', label: 'Who sent you', type: 'select', value: 'bob.stone@club.example' },
+      { key: 'call', label: 'Call me', type: 'checkbox', value: '+1 (555) 123-4567' },
+    ]
+    const out = JSON.stringify(anonymizeRecording(recording, { seed: 5 }))
+    expect(out).not.toContain('bob.stone@club.example')
+    expect(out).not.toMatch(/555\D*123\D*4567/)
+    expect(out).toContain('{"key":"size","label":"Size","type":"select","value":"M"}')
+  })
+})

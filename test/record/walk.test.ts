@@ -7,6 +7,7 @@ import { createRemoteClient, type RemoteClientOptions } from '../../src/node/rem
 import type { CheckpointPage } from '../../src/node/record/checkpoint.js'
 import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../../src/node/record/walk.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
+import { startHostileUpstream } from '../support/hostile-upstream.js'
 import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream } from '../support/upstream.js'
 
 // The walker of `record` against the hand-written upstream: every page of both accounts, in order,
@@ -236,17 +237,17 @@ describe('recordAccounts', () => {
     const again = (baseUrl: string, apiKeys: string[], limits = LIMITS) =>
       recordAccounts({ client: client(baseUrl), apiKeys, limits, checkpoint, resume: true })
     await expect(again(`${url}/v2`, [BASIC_KEY])).rejects.toThrow(
-      `The checkpoint ${checkpoint} was made recording ${url}, not ${url}/v2: remove it to record afresh`,
+      `The checkpoint ${checkpoint} was made recording ${url}, not ${url}/v2: add --restart (it deletes the checkpoint) to record afresh`,
     )
     await expect(again(url, [PREMIUM_KEY])).rejects.toThrow(
-      `The checkpoint ${checkpoint} was made with other API keys (or in another order): remove it to record afresh`,
+      `The checkpoint ${checkpoint} was made with other API keys (or in another order): add --restart (it deletes the checkpoint) to record afresh`,
     )
     await expect(again(url, [BASIC_KEY], { ...LIMITS, entries: 3 })).rejects.toThrow(
       `The checkpoint ${checkpoint} was made at other limits (activations 2, entries 2, participants 2), not activations 2, entries 3, participants 2`,
     )
     expect(readFileSync(checkpoint, 'utf8')).not.toContain(BASIC_KEY)
     await expect(recordAccounts({ client: client(url), apiKeys: [BASIC_KEY], checkpoint })).rejects.toThrow(
-      `The checkpoint ${checkpoint} already exists: add --resume to go on with it, or remove it`,
+      `The checkpoint ${checkpoint} already exists: add --resume to go on with it, or --restart to delete it and record afresh`,
     )
   })
 
@@ -266,6 +267,50 @@ describe('recordAccounts', () => {
     expect(second.accounts).toEqual(first.accounts)
     expect(second.serverDate).toBe(first.serverDate)
     expect(second.startedAt).toBe(first.startedAt)
+  })
+
+  it('counts, on resume, the activations the checkpoint already holds whole as done (issue 35, point 18)', async () => {
+    const { url } = await serve()
+    const checkpoint = join(dir, 'ckpt')
+    await recordAccounts({ client: client(url), apiKeys: [PREMIUM_KEY], limits: LIMITS, checkpoint })
+    // Keep the first two thirds of the pages, as a run killed there would.
+    const lines = readFileSync(checkpoint, 'utf8').split('\n')
+    writeFileSync(checkpoint, `${lines.slice(0, Math.floor(lines.length * 0.66)).join('\n')}\n`)
+    const reports: RecordProgress[] = []
+    await recordAccounts({
+      client: client(url, { concurrency: 1 }),
+      apiKeys: [PREMIUM_KEY],
+      limits: LIMITS,
+      checkpoint,
+      resume: true,
+      onProgress: (p) => reports.push(p),
+    })
+    // The first report (the one a progress line shows first) counts every activation the checkpoint
+    // finished, not just the first of them to be seen again.
+    // (A count of one there is the bug: each finished activation reported in turn, the first alone shown.)
+    expect(reports[0]!.activations.done).toBeGreaterThan(1)
+    expect(reports.at(-1)!.activations).toEqual({ listed: 9, done: 9 })
+  })
+
+  it('percent-encodes `next`: upstream ids with +, & and % page on (issue 36)', async () => {
+    const ids = ['x+1', 'y&limit=1', 'z%41', 'w%zz', 'plain']
+    const upstream = await startHostileUpstream({ ids })
+    onTestFinished(() => upstream.close())
+    const recording = await recordAccounts({
+      client: client(upstream.url),
+      apiKeys: [upstream.key],
+      limits: { activations: 1, entries: 1, participants: 1 },
+      checkpoint: join(dir, 'ckpt'),
+    })
+    const paths = upstream.requests.map((r) => r.path)
+    expect(paths).toContain('/activations/list?limit=1&next=y%26limit%3D1')
+    expect(paths).toContain('/activations/list?limit=1&next=z%2541')
+    expect(paths).toContain('/activations/list?limit=1&next=w%25zz')
+    expect(paths).toContain('/activations/x%2B1?limit=1&next=x%2B1-e')
+    const listed = recording.accounts[0]!.activations.flatMap(
+      (page) => (page.body as { activations: Array<{ id: string }> }).activations,
+    )
+    expect(listed.map((a) => a.id)).toEqual(ids)
   })
 
   it('starts afresh on resume when the checkpoint holds no whole line (killed as it began)', async () => {

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type RunningServer } from '../../src/index.js'
-import { cleanEnv } from '../support/cli.js'
+import { cleanEnv, runCli } from '../support/cli.js'
 
 // `activation-emulator verify` as a user runs it, from the sources (tsx), against a server in this test.
 
@@ -120,4 +122,54 @@ describe('activation-emulator verify', () => {
     const runs = await Promise.all(cases.map(([args]) => verify([...args])))
     expect(runs).toEqual(cases.map(([, message]) => ({ code: 1, stdout: '', stderr: message })))
   }, 60_000)
+})
+
+describe('activation-emulator verify (the built command line), against an API that differs with no setting to match', () => {
+  let clean: RunningServer
+  let proxy: Server
+  let url = ''
+  beforeAll(async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00Z' })
+    clean = await serve(emulator, { port: 0 })
+    // The default emulator, except that a broken percent-encoding is answered 500.
+    proxy = createServer(async (req, res) => {
+      if (req.url === '/activations/%zz')
+        return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}')
+      const answer = await fetch(`${clean.url}${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+      })
+      res
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(Buffer.from(await answer.arrayBuffer()))
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+  }, 60_000)
+  afterAll(async () => {
+    proxy.closeAllConnections()
+    await new Promise((resolve) => proxy.close(resolve))
+    await clean.close()
+  })
+
+  it('exits 1 on a difference that comes without a suggested setting (a probe answered 500) (issue 36)', async () => {
+    const run = await runCli([
+      'verify',
+      '--against',
+      url,
+      '--api-key',
+      'demo-key',
+      '--rps',
+      '0',
+      '--max-requests',
+      '80',
+    ])
+    // Every difference found comes without a setting that matches it: none suggests a fix.
+    expect(run.stdout).toMatch(/: \d+ confirmed, [1-9] differ, \d+ not checkable/)
+    expect(run.stdout).not.toContain('setting: `')
+    expect(run.stdout).toMatch(
+      /\| `malformed-path`: [^|]+ \| \*\*differs\*\* \| [^|]*500[^|]*; no setting matches it \|/,
+    )
+    expect(run.code).toBe(1)
+  })
 })

@@ -218,6 +218,38 @@ describe('verify when the API does what no setting matches', () => {
     ])
   })
 
+  it.each([
+    ['not_started', 'startTime', '2020-01-01T00:00:00.000Z'],
+    ['running', 'endTime', '2020-01-01T00:00:00.000Z'],
+    ['running', 'startTime', '2099-01-01T00:00:00.000Z'],
+    ['ended', 'endTime', '2099-01-01T00:00:00.000Z'],
+  ])(
+    'state-from-times: differs when a %s activation has a %s of %s, against the rule (issue 36)',
+    async (state, field, iso) => {
+      const served = await defaultServer()
+      // The state filter answers as before, but one of its activations has times no single instant fits.
+      const upstream: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init)
+        if (!String(input).includes(`state=${state}&`)) return response
+        const body = (await response.json()) as { activations: Array<Record<string, unknown>> }
+        body.activations[0]![field] = { iso, ts: Date.parse(iso) / 1000 }
+        return Response.json(body)
+      }
+      const report = await verifyApi({
+        baseUrl: served.server.url,
+        apiKeys: [served.key],
+        expected: DEFAULTS,
+        rps: Infinity,
+        maxRequests: 100,
+        fetch: upstream,
+      })
+      expect(report.results.find((r) => r.id === 'state-from-times')).toMatchObject({
+        result: 'differs',
+        detail: expect.stringMatching(/^no single instant puts every listed activation in its state by its times/),
+      })
+    },
+  )
+
   it('stops, naming the request and the answer, when the key is refused', async () => {
     const served = await defaultServer()
     await expect(

@@ -26,13 +26,31 @@ const integer = (flag: string, min: number, max: number) =>
     return n
   })
 
-/** An http(s) URL flag, such as `example`; its trailing slashes are dropped. */
-const httpUrl = (flag: string, example: string) =>
+/**
+ * An http(s) URL flag, such as `example`; its trailing slashes are dropped. With `noUserinfo` a user
+ * name or password in it is refused, and the URL is not repeated (it holds a secret).
+ */
+const httpUrl = (flag: string, example: string, noUserinfo = false) =>
   needs(flag, `an http(s) URL such as ${example}`, (text) => {
-    if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) {
+    const url = URL.canParse(text) ? new URL(text) : null
+    if (noUserinfo && (/^[^:/?#]+:\/\/[^/?#]*@/.test(text) || url?.username || url?.password)) {
+      throw new UsageError(
+        `--${flag} must hold no user name or password (user:password@ before the host): give the API key with --api-key`,
+      )
+    }
+    if (!/^https?:\/\/[^/]/.test(text) || !url) {
       throw new UsageError(`--${flag} must be an http(s) URL such as ${example}, got ${JSON.stringify(text)}`)
     }
     return text.replace(/\/+$/, '')
+  })
+
+/** A number of seconds from `min` to `max`, decimals allowed (`0.5`). */
+const seconds = (flag: string, min: number, max: number) =>
+  needs(flag, `seconds from ${min} to ${max}, such as 30`, (text) => {
+    const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
+    if (!(n >= min && n <= max))
+      throw new UsageError(`--${flag} must be seconds from ${min} to ${max}, got ${JSON.stringify(text)}`)
+    return n
   })
 
 /** A flag that may be given several times, each value matching `pattern`. */
@@ -299,6 +317,43 @@ const politeFlags: FlagTable = {
     describe: 'Requests in flight at most (default 4)',
     coerce: integer('concurrency', 1, 64),
   },
+  retries: {
+    type: 'string',
+    describe: 'How often a request that fails with a 5xx, a dropped connection or a timeout is asked again (default 5)',
+    coerce: integer('retries', 0, 100),
+  },
+  'connect-timeout': {
+    type: 'string',
+    describe: 'Seconds to open a connection before the attempt counts as lost (default 10)',
+    coerce: seconds('connect-timeout', 0.01, 3600),
+  },
+  'idle-timeout': {
+    type: 'string',
+    describe:
+      'Seconds the upstream may send nothing, before its answer or within it, before the attempt counts as lost (default 30)',
+    coerce: seconds('idle-timeout', 0.01, 3600),
+  },
+  'answer-timeout': {
+    type: 'string',
+    describe: 'Seconds one answer may take in all, before the attempt counts as lost (default 120)',
+    coerce: seconds('answer-timeout', 0.01, 86_400),
+  },
+  'max-wait': {
+    type: 'string',
+    describe: 'The longest wait a 429 may ask for, in seconds; a longer one stops the run (default 300)',
+    coerce: seconds('max-wait', 1, 86_400),
+  },
+  'max-page-bytes': {
+    type: 'string',
+    describe:
+      'The largest answer read, in bytes; a larger one stops the run, naming the page (default 67108864, 64 MiB)',
+    coerce: integer('max-page-bytes', 1024, 2 ** 40),
+  },
+  'allow-redirects': {
+    type: 'boolean',
+    describe:
+      "Follow a redirect to another origin too, without the API key (default: only redirects within the URL's origin are followed; others are refused, naming where they pointed)",
+  },
 }
 
 /** The flags of `activation-emulator record`. */
@@ -306,7 +361,7 @@ export const recordFlags: FlagTable = {
   from: {
     type: 'string',
     describe: 'The base URL of the API to record, which may have a path prefix (required)',
-    coerce: httpUrl('from', 'https://api.example.com'),
+    coerce: httpUrl('from', 'https://api.example.com', true),
   },
   'api-key': {
     type: 'string',
@@ -334,6 +389,10 @@ export const recordFlags: FlagTable = {
     type: 'boolean',
     describe: 'Go on from the checkpoint of an interrupted run, asking no recorded page again',
   },
+  restart: {
+    type: 'boolean',
+    describe: 'Delete the checkpoint of an earlier run, if any, and record afresh',
+  },
   limits: {
     type: 'string',
     describe:
@@ -350,11 +409,6 @@ export const recordFlags: FlagTable = {
     }),
   },
   ...politeFlags,
-  retries: {
-    type: 'string',
-    describe: 'How often a page that fails with a 5xx or a dropped connection is asked again (default 5)',
-    coerce: integer('retries', 0, 100),
-  },
   anonymize: {
     type: 'boolean',
     describe: 'Replace names, e-mails, addresses, phone numbers and free-text answers with seeded fakes',
@@ -468,7 +522,7 @@ export const verifyFlags: FlagTable = {
   against: {
     type: 'string',
     describe: 'The base URL of the real API, which may have a path prefix (required)',
-    coerce: httpUrl('against', 'https://api.example.com'),
+    coerce: httpUrl('against', 'https://api.example.com', true),
   },
   'api-key': {
     type: 'string',

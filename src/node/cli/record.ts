@@ -1,20 +1,19 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { recordProgressLine } from '../record/progress.js'
 import { recordWorld } from '../record/record-world.js'
 import { RecordInterruptedError } from '../record/walk.js'
-import { createRemoteClient } from '../remote/client.js'
+import { createRemoteClient, WaitTooLongError } from '../remote/client.js'
 import { UsageError } from './flags.js'
+import { remoteBounds, type RemoteBoundArgs } from './remote-bounds.js'
 
-export type RecordArgs = {
+export type RecordArgs = RemoteBoundArgs & {
   from?: string | undefined
   apiKey?: string[] | undefined
   out?: string | undefined
   checkpoint?: string | undefined
   resume?: boolean | undefined
+  restart?: boolean | undefined
   limits?: { activations: number; entries: number; participants: number } | undefined
-  concurrency?: number | undefined
-  rps?: number | undefined
-  retries?: number | undefined
   anonymize?: boolean | undefined
   seed?: number | undefined
   keepEmailDomains?: boolean | undefined
@@ -44,9 +43,12 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
   const checkpoint = args.checkpoint ?? `${out}.checkpoint`
   const rps = args.rps ?? RECORD_DEFAULTS.rps
   const concurrency = args.concurrency ?? RECORD_DEFAULTS.concurrency
-  if (!args.resume && existsSync(checkpoint)) {
+  if (args.resume && args.restart) {
+    throw new UsageError('--resume and --restart go against each other: give one (--restart deletes the checkpoint)')
+  }
+  if (!args.resume && !args.restart && existsSync(checkpoint)) {
     throw new UsageError(
-      `The checkpoint ${checkpoint} already exists (an interrupted recording): add --resume to go on from it, or delete it to start afresh`,
+      `The checkpoint ${checkpoint} already exists (an interrupted recording): add --resume to go on from it, or --restart to delete it and record afresh`,
     )
   }
   const say = (line: string) => {
@@ -54,7 +56,7 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
   }
   say(
     `Recording ${args.from} (${plural(args.apiKey.length, 'account')}) to ${out}: ` +
-      `at most ${rps === 0 ? 'unlimited' : rps} requests/s, ${concurrency} at once; checkpoint ${checkpoint}`,
+      `${rps === 0 ? 'no limit on requests/s' : `at most ${rps} requests/s`}, ${concurrency} at once; checkpoint ${checkpoint}`,
   )
 
   const stop = new AbortController()
@@ -66,6 +68,7 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
     concurrency,
     rps: rps === 0 ? Infinity : rps,
     retries: args.retries ?? RECORD_DEFAULTS.retries,
+    ...remoteBounds(args),
     signal: stop.signal,
     ...(progress ? { onEvent: progress.onEvent } : {}),
   })
@@ -76,6 +79,7 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
       apiKeys: args.apiKey,
       checkpoint,
       resume: args.resume === true,
+      restart: args.restart === true,
       ...(args.limits ? { limits: args.limits } : {}),
       signal: stop.signal,
       ...(progress ? { onProgress: progress.onProgress } : {}),
@@ -89,11 +93,13 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
     if (error instanceof RecordInterruptedError) {
       progress?.done()
       stderr.write(
-        `activation-emulator: stopped; ${checkpoint} holds ${plural(error.pages, 'page')}: run the same command with --resume to go on\n`,
+        error.pages === 0
+          ? 'activation-emulator: stopped before the first page was recorded; no checkpoint is kept\n'
+          : `activation-emulator: stopped; ${checkpoint} holds ${plural(error.pages, 'page')}: run the same command with --resume to go on\n`,
       )
       return 130
     }
-    throw error
+    throw withWayOut(error, checkpoint)
   } finally {
     progress?.done()
     process.removeListener('SIGINT', onSigint)
@@ -116,4 +122,18 @@ export async function recordCommand(args: RecordArgs, stderr: NodeJS.WriteStream
   const keys = dump.scenario.accounts.map((a) => `${a.apiKeys[0]} (${a.premium ? 'premium' : 'no premium'})`)
   say(`Serve it: npx activation-emulator --data ${out}   keys: ${keys.join(', ')}`)
   return 0
+}
+
+/** A failure's message with the way on: the checkpoint's pages and --resume, or (none kept) when to try again. */
+function withWayOut(error: unknown, checkpoint: string): unknown {
+  if (!(error instanceof Error)) return error
+  const held = existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8').split('\n').length - 2 : 0
+  const later = error instanceof WaitTooLongError ? 'wait, then ' : ''
+  const way =
+    held > 0
+      ? `; ${checkpoint} holds ${plural(held, 'page')}: ${later}run the same command with --resume to go on, or with --restart to record afresh`
+      : error instanceof WaitTooLongError
+        ? '; no page was recorded: wait, then run the same command again'
+        : ''
+  return new Error(`${error.message}${way}`, { cause: error })
 }

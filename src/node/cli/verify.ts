@@ -6,18 +6,18 @@ import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { expectedOf } from '../verify/expected.js'
 import { jsonReport, markdownReport, planLine } from '../verify/report.js'
 import { suggestedScenario, type VerifiedScenario } from '../verify/suggest.js'
-import { fixesOf, verifyApi } from '../verify/verify.js'
+import { fixesOf, planOf, verifyApi } from '../verify/verify.js'
+import { verifyProgressLine } from '../verify/progress.js'
 import { UsageError } from './flags.js'
+import { remoteBounds, type RemoteBoundArgs } from './remote-bounds.js'
 
 /** The flags of `verify` as parsed. */
-export type VerifyArgs = {
+export type VerifyArgs = RemoteBoundArgs & {
   against?: string | undefined
   apiKey?: string[] | undefined
   json?: string | undefined
   suggestConfig?: string | undefined
   maxRequests?: number | undefined
-  rps?: number | undefined
-  concurrency?: number | undefined
   scenario?: string | undefined
 }
 
@@ -62,6 +62,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
   const stop = new AbortController()
   const onSignal = () => stop.abort(new Error('verify was interrupted (SIGINT)'))
   process.once('SIGINT', onSignal)
+  const progress = verifyProgressLine(process.stderr, planOf(args.maxRequests).probeCount)
   try {
     const report = await verifyApi({
       baseUrl: args.against,
@@ -71,7 +72,10 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}),
       ...(args.rps !== undefined ? { rps: args.rps === 0 ? Infinity : args.rps } : {}),
       ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      bounds: { ...(args.retries !== undefined ? { retries: args.retries } : {}), ...remoteBounds(args) },
       onPlan: (plan) => process.stderr.write(`${planLine(plan)}\n`),
+      onEvent: progress.onEvent,
+      onResult: progress.onResult,
     })
     process.stdout.write(markdownReport(report))
     if (args.json !== undefined) await write(args.json, jsonReport(report), 'the report')
@@ -85,6 +89,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
     }
     return report.counts.differs > 0 ? 1 : 0
   } finally {
+    progress.done()
     process.off('SIGINT', onSignal)
   }
 }

@@ -63,12 +63,16 @@ export function readCheckpoint(
   try {
     header = JSON.parse(lines[0]!) as CheckpointHeader
   } catch {
-    throw new Error(`The checkpoint ${file} is not a recording's checkpoint: its first line is not JSON`)
+    throw new Error(
+      `The checkpoint ${file} is not a recording's checkpoint: its first line is not JSON; add --restart (it deletes it) to record afresh`,
+    )
   }
   if (header.format !== CHECKPOINT_FORMAT) {
-    throw new Error(`The checkpoint ${file} is not a recording's checkpoint (format ${JSON.stringify(header.format)})`)
+    throw new Error(
+      `The checkpoint ${file} is not a recording's checkpoint (format ${JSON.stringify(header.format)}); add --restart (it deletes it) to record afresh`,
+    )
   }
-  const redo = 'remove it to record afresh'
+  const redo = 'add --restart (it deletes the checkpoint) to record afresh'
   if (header.from !== expected.from) {
     throw new Error(`The checkpoint ${file} was made recording ${header.from}, not ${expected.from}: ${redo}`)
   }
@@ -86,7 +90,9 @@ export function readCheckpoint(
     try {
       return JSON.parse(line) as CheckpointPage
     } catch {
-      throw new Error(`Failed to read the checkpoint ${file}: line ${i + 2} is not JSON`)
+      throw new Error(
+        `Failed to read the checkpoint ${file}: line ${i + 2} is not JSON; add --restart (it deletes it) to record afresh`,
+      )
     }
   })
   return { startedAt: header.startedAt, pages }
@@ -111,9 +117,12 @@ export function openCheckpoint(file: string, header: CheckpointHeader | null, re
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new Error(`The checkpoint ${file} already exists: add --resume to go on with it, or remove it`, {
-        cause: error,
-      })
+      throw new Error(
+        `The checkpoint ${file} already exists: add --resume to go on with it, or --restart to delete it and record afresh`,
+        {
+          cause: error,
+        },
+      )
     }
     throw new Error(`Failed to open the checkpoint ${file}: ${(error as Error).message}`, { cause: error })
   }

@@ -1,5 +1,13 @@
-import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../world/recording.js'
+import { rmSync } from 'node:fs'
+import {
+  idMap,
+  RECORDING_FORMAT,
+  type RecordedAccount,
+  type RecordedPage,
+  type Recording,
+} from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
+import { redactKeys } from '../remote/redact.js'
 import {
   CHECKPOINT_FORMAT,
   hashKeys,
@@ -50,18 +58,27 @@ export type RecordOptions = {
   checkpoint: string
   /** Go on with the checkpoint if it exists (it must have been made for the same URL, keys and limits). */
   resume?: boolean
+  /** Delete the checkpoint if it exists, and record afresh (not with `resume`). */
+  restart?: boolean
   /** Stops the recording (Ctrl-C), its requests in flight and its waits: recordAccounts then rejects with a RecordInterruptedError. */
   signal?: AbortSignal
   onProgress?: (progress: RecordProgress) => void
 }
 
-/** The recording stopped on its signal; its checkpoint holds every page recorded and can be resumed. */
+/**
+ * The recording stopped on its signal; its checkpoint holds every page recorded and can be resumed (or,
+ * when no page was recorded, it is gone).
+ */
 export class RecordInterruptedError extends Error {
   constructor(
     readonly checkpoint: string,
     readonly pages: number,
   ) {
-    super(`The recording stopped; its checkpoint ${checkpoint} holds ${pages} pages`)
+    super(
+      pages === 0
+        ? `The recording stopped before its first page; no checkpoint is kept`
+        : `The recording stopped; its checkpoint ${checkpoint} holds ${pages} pages`,
+    )
     this.name = 'RecordInterruptedError'
   }
 }
@@ -160,6 +177,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   const limits = options.limits ?? DEFAULT_RECORD_LIMITS
   checkLimits(limits)
   if (apiKeys.length === 0) throw new Error('At least one API key is needed to record')
+  if (options.resume && options.restart) throw new Error('Resume or restart a recording, not both')
+  if (options.restart) rmSync(checkpoint, { force: true })
   const from = client.baseUrl
   const keys = hashKeys(apiKeys)
   const states: AccountState[] = apiKeys.map(() => ({
@@ -220,6 +239,15 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     startedAt = loaded.startedAt
     for (const page of loaded.pages) take(page)
     recordsBefore = records
+    // What the progress counts as done: the activations whose every list the checkpoint holds whole.
+    states.forEach((state, account) => {
+      for (const [id, type] of state.listed) {
+        const lists = [state.entries.get(id)]
+        if (COMPLETED_TYPES.has(type)) lists.push(state.completed.get(id))
+        if (WINNER_TYPES.has(type)) lists.push(state.winners.get(id))
+        if (lists.every((chain) => chain?.done)) activationsDone.add(`${account} ${id}`)
+      }
+    })
     writer = openCheckpoint(checkpoint, null)
   } else {
     writer = openCheckpoint(
@@ -277,7 +305,9 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
         return
       }
       if (answer.status !== 200) {
-        throw new Error(`${what}: the upstream answered ${answer.status} ${answer.text.slice(0, 200)}`)
+        throw new Error(
+          `${what}: the upstream answered ${answer.status} ${redactKeys(answer.text, apiKeys).slice(0, 200)}`,
+        )
       }
       const body = answer.body as Record<string, unknown> | null
       const next = body?.['next']
@@ -344,6 +374,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   } finally {
     signal?.removeEventListener('abort', onAbort)
     writer.close()
+    // A checkpoint that holds no page is of no use, and would only stand in the way of the next run.
+    if ((stopped || failure) && pages === 0) rmSync(checkpoint, { force: true })
   }
   if (signal?.aborted) throw new RecordInterruptedError(checkpoint, pages)
   if (failure) throw failure
@@ -353,7 +385,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   const accounts: RecordedAccount[] = states.map((state, i) => {
     const ids = [...state.listed.keys()]
     const pick = (map: Map<string, Chain>) =>
-      Object.fromEntries(ids.flatMap((id) => (map.has(id) ? [[id, map.get(id)!.pages]] : [])))
+      idMap(ids.flatMap((id) => (map.has(id) ? [[id, map.get(id)!.pages] as const] : [])))
     return {
       apiKey: apiKeys[i]!,
       premium: !state.participants.forbidden,

@@ -19,8 +19,10 @@ function detailOf(result: ProbeResult): string {
 
 /** The plan in one line, as printed before the first request. */
 export function planLine(plan: VerifyPlan): string {
-  const short = plan.discovery + plan.probes > plan.total ? '; the probes that do not fit are not checkable' : ''
-  return `Plan: at most ${plan.total} requests: ${plan.discovery} to read the account, ${plan.probes} for ${plan.probeCount} probes, up to ${plan.rateLimit} to look for a rate limit (--max-requests ${plan.total})${short}`
+  if (plan.discovery + plan.probes > plan.total) {
+    return `Plan: at most ${plan.total} requests (--max-requests ${plan.total}), fewer than reading the account (up to ${plan.discovery}) and the ${plan.probeCount} probes (up to ${plan.probes}) take: the probes that do not fit are not checkable, and no rate limit is looked for`
+  }
+  return `Plan: at most ${plan.total} requests: ${plan.discovery} to read the account, ${plan.probes} for ${plan.probeCount} probes, up to ${plan.rateLimit} to look for a rate limit (--max-requests ${plan.total})`
 }
 
 /**

@@ -3,7 +3,14 @@ import type { Expected, Fix } from './expected.js'
 import { discover, DISCOVERY_REQUESTS, OutOfRequests } from './discover.js'
 import type { ProbeOutcome, ProbeRequest, ProbeRequestInit } from './probe.js'
 import { probes } from './probes.js'
-import { createRemoteClient, type RemoteClient } from '../remote/client.js'
+import { redactKeys } from '../remote/redact.js'
+import {
+  createRemoteClient,
+  LostAnswerError,
+  type RemoteClient,
+  type RemoteClientOptions,
+  type RemoteEvent,
+} from '../remote/client.js'
 
 /** What `verifyApi` takes. */
 export type VerifyOptions = {
@@ -21,6 +28,22 @@ export type VerifyOptions = {
   concurrency?: number
   /** For tests. */
   fetch?: typeof fetch
+  /** The client's bounds and retries (timeouts, the longest 429 wait, the largest page, redirects); its defaults otherwise. */
+  bounds?: Partial<
+    Pick<
+      RemoteClientOptions,
+      | 'retries'
+      | 'retryDelayMs'
+      | 'connectTimeoutMs'
+      | 'idleTimeoutMs'
+      | 'answerTimeoutMs'
+      | 'maxWaitSeconds'
+      | 'maxPageBytes'
+      | 'crossOriginRedirects'
+    >
+  >
+  /** Told of each request, retry and 429 wait of the client (for progress). */
+  onEvent?: (event: RemoteEvent) => void
   signal?: AbortSignal
   /** Hears the plan before the first request. */
   onPlan?: (plan: VerifyPlan) => void
@@ -78,6 +101,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
     concurrency: options.concurrency ?? 4,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...options.bounds,
   })
   let sent = 0
   let counted = 0
@@ -104,6 +129,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
       sent++
       answer = await send(false)
     }
+    // What the report shows of an answer never holds a key, even one the upstream echoed.
+    answer = { ...answer, text: redactKeys(answer.text, options.apiKeys) }
     // What a rate limit counts: the first key's requests that got past the key check and the limit.
     const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
     if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
@@ -132,8 +159,12 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
       try {
         outcome = await probe.run({ request, found, expected: options.expected, keys: options.apiKeys.length })
       } catch (error) {
-        if (!(error instanceof OutOfRequests)) throw error
-        outcome = { result: 'not-checkable', detail: `--max-requests ${max} was reached during it` }
+        if (error instanceof LostAnswerError) {
+          // One lost answer (a reset connection, a timeout, a 5xx to a request that must not get one) spoils this probe only.
+          outcome = { result: 'not-checkable', detail: `no answer to use: ${error.message}` }
+        } else if (error instanceof OutOfRequests) {
+          outcome = { result: 'not-checkable', detail: `--max-requests ${max} was reached during it` }
+        } else throw error
       }
     }
     const result = { id: probe.id, assumption: probe.assumption, ...outcome }
