@@ -89,7 +89,10 @@ const cases: Array<[string, (door: Door) => Promise<void>]> = [
       const firstMs = await door.clock({ set: Date.parse('0000-01-01T00:00:00.000Z') })
       expect(firstMs.body).toEqual({ now: '0000-01-01T00:00:00.000Z', frozen: true })
       const before = await door.clock({ advance: -1 })
-      expect([before.status, before.body.error]).toEqual([400, expect.stringMatching(/^advance must be an instant from/)])
+      expect([before.status, before.body.error]).toEqual([
+        400,
+        expect.stringMatching(/^advance must be an instant from/),
+      ])
       await door.clock({ set: '9999-12-31T23:59:59.999Z' })
       // The world at the last instant: every activation has ended, and every list still answers.
       const ended = (await door.api('/activations/list?state=ended&limit=100')).body.activations.length
