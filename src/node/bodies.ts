@@ -55,7 +55,7 @@ export async function dropBody(res: ServerResponse, response: Response): Promise
 /** The most bytes of a request body (an admin request's JSON is far smaller): past it, a 413. */
 export const MAX_BODY_BYTES = 1 << 20
 
-/** The most bytes of a body that opens a sandbox, which may carry a dumped world (`data`): the world cache's largest. */
+/** The most bytes of a body that opens a sandbox, which may carry a dumped world (`data`). */
 export const MAX_DUMP_BYTES = 512 << 20
 
 /**
