@@ -1,5 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   createRemoteClient,
@@ -28,7 +29,35 @@ async function serve(handler: Handler): Promise<{ url: string; seen: string[] }>
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
 }
 
+const children: ChildProcess[] = []
+const sockets: Socket[] = []
+
+/**
+ * A port where a connection never opens: a process listens with a backlog of one, then stops taking
+ * connections (its thread waits forever, using no CPU); once two connections fill its queue, the
+ * kernel drops every further SYN, so a connect waits as it would for a host that never answers.
+ */
+async function unanswered(): Promise<string> {
+  const script = `require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () {
+    console.log(this.address().port)
+    setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50)
+  })`
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  children.push(child)
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d)))))
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  // Fill the queue: these two connect; the kernel holds them for an accept that never comes.
+  for (let i = 0; i < 2; i++) {
+    const socket = connect(port, '127.0.0.1')
+    sockets.push(socket)
+    await new Promise((resolve) => socket.once('connect', resolve))
+  }
+  return `http://127.0.0.1:${port}`
+}
+
 afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy()
+  for (const child of children.splice(0)) child.kill('SIGKILL')
   for (const timer of timers.splice(0)) clearInterval(timer)
   for (const server of servers.splice(0)) {
     server.closeAllConnections()
@@ -44,6 +73,16 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 const fast = { rps: Infinity, retryDelayMs: 1, retries: 1 }
 
 describe('the remote client, bounded', () => {
+  it('gives up a connection that never opens after the connect timeout, retries it, then throws a LostAnswerError', async () => {
+    const url = await unanswered()
+    const client = createRemoteClient({ baseUrl: url, ...fast, connectTimeoutMs: 300, idleTimeoutMs: 60_000 })
+    const error = await client.request('/never').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(LostAnswerError)
+    expect((error as Error).message).toBe(
+      'Failed to GET /never: no answer (no connection within 0.3 s), after 2 attempts',
+    )
+  })
+
   it('gives up an answer that never comes after the idle timeout, retries it, then throws a LostAnswerError', async () => {
     const { url, seen } = await serve(() => {})
     const client = createRemoteClient({ baseUrl: url, ...fast, idleTimeoutMs: 200 })
