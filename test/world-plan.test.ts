@@ -170,11 +170,16 @@ describe('an emulator over a planned world', () => {
           minLength: 1,
           maxLength: 20,
         }),
-        async (input, requests) => {
+        fc.constantFrom(0, 0, 2, 7, 20),
+        async (input, requests, daysBack) => {
           const now = new Date(NOW).toISOString()
           const lazy = await createEmulator({ scenario: input, now })
           const whole = await createEmulator({ scenario: input, now })
           whole.db.participants.count() // reads the whole world
+          // Sometimes at an earlier instant: what was entered after it is not shown.
+          const at = new Date(NOW - daysBack * 86_400_000).toISOString()
+          lazy.clock.set(at)
+          whole.clock.set(at)
           const keys = input.accounts.map((a) => a.apiKeys![0]!)
           const ids = [...whole.db.index.activations.keys()]
           for (const [k, which, limit, filter, kind] of requests) {
@@ -185,13 +190,13 @@ describe('an emulator over a planned world', () => {
                 ? keys[k % keys.length]!
                 : keys[input.accounts.findIndex((a) => a.name === activation.account)]!
             const query = ['', '&is_winner=1', '&is_completed=1', '&start_date=2026-05-20'][filter % 4]
-            // Mostly an activation's pages; the participants (which make the store read every entry) seldom.
+            // An activation's pages most, then the participants, then the activations.
             const path =
-              kind < 7
+              kind < 6
                 ? `/activations/${ids[which % ids.length]}?limit=${limit}${query}`
-                : kind < 9
+                : kind < 7
                   ? `/activations/list?limit=${limit}`
-                  : `/experience/participants?limit=${limit}`
+                  : `/experience/participants?limit=${limit}${['', '&start_date=2026-05-20', '&end_date=2026-05-25', '&last_updated_since=2026-05-28'][filter % 4]}`
             expect(await answer(lazy, path, key)).toBe(await answer(whole, path, key))
             // The next page too, where there is one.
             const next = /"next":"([^"]+)"/.exec(await answer(whole, path, key))?.[1]

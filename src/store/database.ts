@@ -1,4 +1,6 @@
 import type { Collection } from '@msw/data'
+import type { DateObject } from '../contract/date-object.js'
+import type { ActivationEntered } from '../contract/nested.js'
 import {
   entryProblems,
   storedActivationSchema,
@@ -30,12 +32,30 @@ export type DeferredWorld = {
    * entry was by then): so that counting a world nobody has read yet does not load it.
    */
   countsAt?: (nowIso: string) => { activations: number; entries: number; participants: number }
+  /** Each account's participants, read without loading the rest (`of`), and the account of a participant built before (`found`). */
+  people?: { of(account: string): DeferredPeople | undefined; found(id: string): DeferredPeople | undefined }
   participants(): StoredParticipant[]
   /**
    * The world's entries, as runs in order; a run may also give its activation's entry lists built as
    * they are read (`lists`), and find an entry it built by id (`found`).
    */
   entryRuns: readonly DeferredRun[]
+}
+
+/** One account's participants in a deferred world, each built when first read (then the same object). */
+export type DeferredPeople = {
+  /** Those who entered, by first entry then id. */
+  readonly list: readonly StoredParticipant[]
+  /** A participant built before, by id. */
+  found(id: string): StoredParticipant | undefined
+  /** How many of the list first entered at or before `nowIso`. */
+  enteredBy(nowIso: string): number
+  /** When a participant built before first entered. */
+  firstEnteredAt(id: string): DateObject | undefined
+  /** Where a participant built before stands in the list. */
+  position(participant: StoredParticipant): number | undefined
+  /** The activations a participant built before entered, as `StoreIndex.activationsEntered` gives them. */
+  activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
 }
 
 /** One activation's entries in a deferred world. */
@@ -144,6 +164,7 @@ function loadingView(
   index: StoreIndex,
   listsOf: (activationId: string) => EntryLists,
   found: (id: string, activationId?: string) => { entry: StoredEntry; n: number } | undefined,
+  people: DeferredWorld['people'],
   load: () => void,
 ): StoreIndex {
   const entries: ReadonlyMap<string, StoredEntry> = {
@@ -159,6 +180,19 @@ function loadingView(
     [Symbol.iterator]: () => (load(), index.entries[Symbol.iterator]()),
   }
   const placeOf = (entry: StoredEntry | undefined) => entry && found(entry.id, entry.activationId)?.n
+  const participant = (id: string) => people?.found(id)?.found(id)
+  const participants: ReadonlyMap<string, StoredParticipant> = {
+    get: (id) => participant(id) ?? (load(), index.participants.get(id)),
+    has: (id) => participant(id) !== undefined || (load(), index.participants.has(id)),
+    get size() {
+      return (load(), index.participants.size)
+    },
+    keys: () => (load(), index.participants.keys()),
+    values: () => (load(), index.participants.values()),
+    entries: () => (load(), index.participants.entries()),
+    forEach: (callback, thisArg?: unknown) => (load(), index.participants.forEach(callback, thisArg)),
+    [Symbol.iterator]: () => (load(), index.participants[Symbol.iterator]()),
+  }
   return {
     activations: index.activations,
     activationsOf: (account) => index.activationsOf(account),
@@ -166,10 +200,7 @@ function loadingView(
     entryListsOf: listsOf,
     enteredBy: (lists, list, nowIso) => index.enteredBy(lists, list, nowIso),
     entries,
-    get participants() {
-      load()
-      return index.participants
-    },
+    participants,
     seqOf: (entry) => (load(), index.seqOf(entry)),
     entryPosition(list, entry) {
       // Within one activation's lists, the place in its run orders entries as the serving position does.
@@ -180,11 +211,13 @@ function loadingView(
       load()
       return index.entryPosition(list, entry)
     },
-    participantPosition: (participant) => (load(), index.participantPosition(participant)),
-    participantsOf: (account) => (load(), index.participantsOf(account)),
-    firstEnteredAt: (participantId) => (load(), index.firstEnteredAt(participantId)),
-    activationsEntered: (participantId, nowIso) => (load(), index.activationsEntered(participantId, nowIso)),
-    participantsBy: (account, nowIso) => (load(), index.participantsBy(account, nowIso)),
+    participantPosition: (p) => people?.of(p.account)?.position(p) ?? (load(), index.participantPosition(p)),
+    participantsOf: (account) => (people ? (people.of(account)?.list ?? []) : (load(), index.participantsOf(account))),
+    firstEnteredAt: (id) => people?.found(id)?.firstEnteredAt(id) ?? (load(), index.firstEnteredAt(id)),
+    activationsEntered: (id, nowIso) =>
+      people?.found(id)?.activationsEntered(id, nowIso) ?? (load(), index.activationsEntered(id, nowIso)),
+    participantsBy: (account, nowIso) =>
+      people ? (people.of(account)?.enteredBy(nowIso) ?? 0) : (load(), index.participantsBy(account, nowIso)),
   }
 }
 
@@ -300,7 +333,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     }
     return undefined
   }
-  const view = loadingView(index, listsOf, found, load)
+  const view = loadingView(index, listsOf, found, 'entryRuns' in world ? world.people : undefined, load)
   const db: Database = {
     activations,
     get entries() {

@@ -1,13 +1,13 @@
 import { createActivation } from '../../factories/activation.js'
 import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
-import { createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
-import { toDateObject, toMillis } from '../contract/date-object.js'
+import { toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
-import type { StoredActivation, StoredParticipant } from '../contract/stored-records.js'
+import type { StoredActivation } from '../contract/stored-records.js'
 import type { DeferredWorld } from '../store/database.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
+import { PlannedPeople } from './planned-people.js'
 import { plannedRun } from './planned-run.js'
 import type { Account, Scenario } from './scenario.js'
 import { groupKeys, instantOf, personOf } from './world-parts.js'
@@ -53,6 +53,26 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
   const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now), 0)
+  // Each account's participants, read off its skeletons when first needed.
+  const made = new Map<number, PlannedPeople>()
+  const peopleOf = (a: number): PlannedPeople => {
+    let people = made.get(a)
+    if (!people) {
+      const account = scenario.accounts[a]!
+      people = new PlannedPeople({
+        account: account.name,
+        activations: planned
+          .filter((p) => p.a === a)
+          .map((p) => ({ activation: p.activation, skeleton: () => skeletonOf(p) })),
+        idOf: (index) => ids.person(a, index),
+        person: (index) => personAt(a, index),
+        seedOf: (index) => deriveSeed(scenario.seed, account.name, 'participant', index),
+        faker: () => fakers.records,
+      })
+      made.set(a, people)
+    }
+    return people
+  }
   // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
   let times: WorldTimes | undefined
   const runs = planned
@@ -78,17 +98,20 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
       return times.countsAt(at)
     },
     entryRuns: runs,
-    participants: () =>
-      scenario.accounts.flatMap((account, a) =>
-        participantsOf(
-          account.name,
-          planned.filter((p) => p.a === a),
-          (index) => personAt(a, index),
-          skeletonOf,
-          (index) => deriveSeed(scenario.seed, account.name, 'participant', index),
-          fakers,
-        ),
-      ),
+    participants: () => scenario.accounts.flatMap((_, a) => peopleOf(a).inPoolOrder()),
+    people: {
+      of: (account) => {
+        const a = scenario.accounts.findIndex((x) => x.name === account)
+        return a < 0 ? undefined : peopleOf(a)
+      },
+      found: (id) => {
+        for (const people of made.values()) {
+          const participant = people.found(id)
+          if (participant) return people
+        }
+        return undefined
+      },
+    },
   }
 }
 
@@ -215,35 +238,4 @@ function enteredPeople(planned: readonly Planned[], a: number, now: number): num
     }
   }
   return count
-}
-
-/**
- * The participants of one account: the people who entered, in pool order, each with their entries'
- * times (in the order the activations and their entries come), read off the skeletons.
- */
-function participantsOf(
-  account: string,
-  planned: readonly Planned[],
-  personAt: (index: number) => Person,
-  skeletonOf: (p: Planned) => EntrySkeleton,
-  seedOf: (index: number) => number,
-  fakers: WorldFakers,
-): StoredParticipant[] {
-  const times = new Map<number, number[]>()
-  for (const p of planned) {
-    const skeleton = skeletonOf(p)
-    for (let n = 0; n < skeleton.length; n++) {
-      const index = skeleton.people[n]!
-      const list = times.get(index)
-      if (list) list.push(skeleton.times[n]!)
-      else times.set(index, [skeleton.times[n]!])
-    }
-  }
-  const faker = fakers.records
-  return [...times.keys()]
-    .sort((x, y) => x - y)
-    .map((index) => {
-      faker.seed(seedOf(index))
-      return createParticipant(faker, personAt(index), account, (times.get(index) as number[]).map(toDateObject))
-    })
 }

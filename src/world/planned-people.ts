@@ -1,0 +1,190 @@
+import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { createParticipant } from '../../factories/participant.js'
+import type { Person } from '../../factories/person.js'
+import { toDateObject, type DateObject } from '../contract/date-object.js'
+import type { ActivationEntered } from '../contract/nested.js'
+import type { StoredActivation, StoredParticipant } from '../contract/stored-records.js'
+import { compareStrings } from '../store/sorted.js'
+import type { SeededFaker } from '../time/random.js'
+
+/** Where one account's participants come from: its activations' skeletons, in the world's order. */
+export type PeopleSource = {
+  account: string
+  activations: readonly { activation: StoredActivation; skeleton(): EntrySkeleton }[]
+  /** The id of the person at a place in the pool (the world's, unique). */
+  idOf(index: number): string
+  person(index: number): Person
+  /** The seed a participant's profile is drawn from. */
+  seedOf(index: number): number
+  faker(): SeededFaker
+}
+
+/**
+ * The participants of one account, read off its activations' skeletons without building an entry:
+ * who entered, when first, and which activations (each person's entries, a time and an activation
+ * each, in the order the activations and their entries come). A participant is built when first
+ * read, then kept: the same object every time, and in `inPoolOrder()`.
+ */
+export class PlannedPeople {
+  readonly #source: PeopleSource
+  /** Each participant's place in the pool, by slot (slots in the order people first appear). */
+  readonly #persons: number[] = []
+  /** Each slot's entries: `#start[slot]` to `#start[slot + 1]` in `#activationOf` and `#timeOf`. */
+  readonly #start: Uint32Array
+  readonly #activationOf: Uint32Array
+  readonly #timeOf: Float64Array
+  readonly #first: Float64Array
+  /** Slots by first entry, then id: the order the participants list serves them in. */
+  readonly #order: Uint32Array
+  readonly #firstsInOrder: Float64Array
+  readonly #made: Array<StoredParticipant | undefined>
+  readonly #slotOfId = new Map<string, number>()
+  readonly list: readonly StoredParticipant[]
+
+  constructor(source: PeopleSource) {
+    this.#source = source
+    const skeletons = source.activations.map((a) => a.skeleton())
+    const slotOf = new Map<number, number>()
+    const counts: number[] = []
+    let total = 0
+    for (const skeleton of skeletons) {
+      total += skeleton.length
+      for (let n = 0; n < skeleton.length; n++) {
+        const person = skeleton.people[n]!
+        let slot = slotOf.get(person)
+        if (slot === undefined) {
+          slotOf.set(person, (slot = this.#persons.length))
+          this.#persons.push(person)
+          counts.push(0)
+        }
+        counts[slot]!++
+      }
+    }
+    const slots = this.#persons.length
+    this.#start = new Uint32Array(slots + 1)
+    for (let s = 0; s < slots; s++) this.#start[s + 1] = this.#start[s]! + counts[s]!
+    const next = this.#start.slice(0, slots)
+    this.#activationOf = new Uint32Array(total)
+    this.#timeOf = new Float64Array(total)
+    this.#first = new Float64Array(slots).fill(Infinity)
+    skeletons.forEach((skeleton, j) => {
+      for (let n = 0; n < skeleton.length; n++) {
+        const slot = slotOf.get(skeleton.people[n]!)!
+        const at = next[slot]!++
+        const time = skeleton.times[n]!
+        this.#activationOf[at] = j
+        this.#timeOf[at] = time
+        if (time < this.#first[slot]!) this.#first[slot] = time
+      }
+    })
+    const order = Array.from({ length: slots }, (_, s) => s)
+    const first = this.#first
+    order.sort((x, y) => first[x]! - first[y]! || compareStrings(this.#idOf(x), this.#idOf(y)))
+    this.#order = Uint32Array.from(order)
+    this.#firstsInOrder = Float64Array.from(order, (s) => first[s]!)
+    this.#made = new Array(slots)
+    const participantAt = (i: number) => this.#participant(this.#order[i]!)
+    this.list = new Proxy(new Array<StoredParticipant>(slots), {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
+          const i = Number(key)
+          if (Number.isInteger(i) && i < slots) return participantAt(i)
+        }
+        return Reflect.get(target, key, receiver)
+      },
+      set: () => false,
+    })
+  }
+
+  #idOf(slot: number): string {
+    return this.#source.idOf(this.#persons[slot]!)
+  }
+
+  #participant(slot: number): StoredParticipant {
+    let made = this.#made[slot]
+    if (!made) {
+      const index = this.#persons[slot]!
+      const faker = this.#source.faker()
+      faker.seed(this.#source.seedOf(index))
+      const times: DateObject[] = []
+      for (let e = this.#start[slot]!; e < this.#start[slot + 1]!; e++) times.push(toDateObject(this.#timeOf[e]!))
+      made = this.#made[slot] = createParticipant(faker, this.#source.person(index), this.#source.account, times)
+      this.#slotOfId.set(made.id, slot)
+    }
+    return made
+  }
+
+  /** Every participant, in pool order (as the world lists them). */
+  inPoolOrder(): StoredParticipant[] {
+    const slots = Array.from({ length: this.#persons.length }, (_, s) => s)
+    slots.sort((x, y) => this.#persons[x]! - this.#persons[y]!)
+    return slots.map((s) => this.#participant(s))
+  }
+
+  /** A participant built before, by id. */
+  found(id: string): StoredParticipant | undefined {
+    const slot = this.#slotOfId.get(id)
+    return slot === undefined ? undefined : this.#made[slot]
+  }
+
+  /** How many of the list first entered at or before `nowIso`. */
+  enteredBy(nowIso: string): number {
+    const at = Date.parse(nowIso)
+    let lo = 0
+    let hi = this.#firstsInOrder.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.#firstsInOrder[mid]! <= at) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** When a participant built before first entered. */
+  firstEnteredAt(id: string): DateObject | undefined {
+    const slot = this.#slotOfId.get(id)
+    return slot === undefined ? undefined : toDateObject(this.#first[slot]!)
+  }
+
+  /** Where a participant built before stands in the list (by first entry, then id). */
+  position(participant: StoredParticipant): number | undefined {
+    const slot = this.#slotOfId.get(participant.id)
+    if (slot === undefined || this.#made[slot] !== participant) return undefined
+    const first = this.#first[slot]!
+    let lo = 0
+    let hi = this.#order.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const other = this.#order[mid]!
+      const before = this.#first[other]! - first || compareStrings(this.#idOf(other), participant.id)
+      if (before < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** The activations a participant built before entered by `nowIso` (all without it), each with its first entry, by first entry then id. */
+  activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined {
+    const slot = this.#slotOfId.get(id)
+    if (slot === undefined) return undefined
+    const at = nowIso === undefined ? Infinity : Date.parse(nowIso)
+    const firsts = new Map<number, number>()
+    for (let e = this.#start[slot]!; e < this.#start[slot + 1]!; e++) {
+      const time = this.#timeOf[e]!
+      if (time > at) continue
+      const j = this.#activationOf[e]!
+      const seen = firsts.get(j)
+      if (seen === undefined || time < seen) firsts.set(j, time)
+    }
+    return [...firsts]
+      .sort(([j, t], [k, u]) => t - u || compareStrings(this.#activationAt(j).id, this.#activationAt(k).id))
+      .map(([j, time]) => {
+        const activation = this.#activationAt(j)
+        return { id: activation.id, type: activation.type, title: activation.title, firstEnteredAt: toDateObject(time) }
+      })
+  }
+
+  #activationAt(j: number): StoredActivation {
+    return this.#source.activations[j]!.activation
+  }
+}
