@@ -1,6 +1,4 @@
 import type { Collection } from '@msw/data'
-import type { DateObject } from '../contract/date-object.js'
-import type { ActivationEntered } from '../contract/nested.js'
 import {
   entryProblems,
   storedActivationSchema,
@@ -14,7 +12,8 @@ import {
 import { ChangeLog } from './change-log.js'
 import { entryListsFrom, WritableStoreIndex, type EntryLists, type StoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
-import { lowerBound } from './sorted.js'
+import { loadingView, type DeferredAccounts } from './loading-view.js'
+export type { DeferredAccounts, DeferredPeople } from './loading-view.js'
 
 /**
  * A world whose participants and entries are read when first needed: its activations now; each run
@@ -33,29 +32,13 @@ export type DeferredWorld = {
    */
   countsAt?: (nowIso: string) => { activations: number; entries: number; participants: number }
   /** Each account's participants, read without loading the rest (`of`), and the account of a participant built before (`found`). */
-  people?: { of(account: string): DeferredPeople | undefined; found(id: string): DeferredPeople | undefined }
+  people?: DeferredAccounts
   participants(): StoredParticipant[]
   /**
    * The world's entries, as runs in order; a run may also give its activation's entry lists built as
    * they are read (`lists`), and find an entry it built by id (`found`).
    */
   entryRuns: readonly DeferredRun[]
-}
-
-/** One account's participants in a deferred world, each built when first read (then the same object). */
-export type DeferredPeople = {
-  /** Those who entered, by first entry then id. */
-  readonly list: readonly StoredParticipant[]
-  /** A participant built before, by id. */
-  found(id: string): StoredParticipant | undefined
-  /** How many of the list first entered at or before `nowIso`. */
-  enteredBy(nowIso: string): number
-  /** When a participant built before first entered. */
-  firstEnteredAt(id: string): DateObject | undefined
-  /** Where a participant built before stands in the list. */
-  position(participant: StoredParticipant): number | undefined
-  /** The activations a participant built before entered, as `StoreIndex.activationsEntered` gives them. */
-  activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
 }
 
 /** One activation's entries in a deferred world. */
@@ -152,73 +135,6 @@ export function writerOf(db: Database): StoreWriter {
   const writer = writers.get(db)
   if (!writer) throw new Error('Failed to write to the store: it was not made by createDatabase')
   return writer
-}
-
-/**
- * A view of the index for a store that has not loaded the rest of its deferred world: an
- * activation's entry lists come from `listsOf` (its run alone), an entry by id and its place from
- * `found` (the entries its runs built); anything else but activations loads the rest first. What
- * `db.index` is until then.
- */
-function loadingView(
-  index: StoreIndex,
-  listsOf: (activationId: string) => EntryLists,
-  found: (id: string, activationId?: string) => { entry: StoredEntry; n: number } | undefined,
-  people: DeferredWorld['people'],
-  load: () => void,
-): StoreIndex {
-  const entries: ReadonlyMap<string, StoredEntry> = {
-    get: (id) => found(id)?.entry ?? (load(), index.entries.get(id)),
-    has: (id) => found(id) !== undefined || (load(), index.entries.has(id)),
-    get size() {
-      return (load(), index.entries.size)
-    },
-    keys: () => (load(), index.entries.keys()),
-    values: () => (load(), index.entries.values()),
-    entries: () => (load(), index.entries.entries()),
-    forEach: (callback, thisArg?: unknown) => (load(), index.entries.forEach(callback, thisArg)),
-    [Symbol.iterator]: () => (load(), index.entries[Symbol.iterator]()),
-  }
-  const placeOf = (entry: StoredEntry | undefined) => entry && found(entry.id, entry.activationId)?.n
-  const participant = (id: string) => people?.found(id)?.found(id)
-  const participants: ReadonlyMap<string, StoredParticipant> = {
-    get: (id) => participant(id) ?? (load(), index.participants.get(id)),
-    has: (id) => participant(id) !== undefined || (load(), index.participants.has(id)),
-    get size() {
-      return (load(), index.participants.size)
-    },
-    keys: () => (load(), index.participants.keys()),
-    values: () => (load(), index.participants.values()),
-    entries: () => (load(), index.participants.entries()),
-    forEach: (callback, thisArg?: unknown) => (load(), index.participants.forEach(callback, thisArg)),
-    [Symbol.iterator]: () => (load(), index.participants[Symbol.iterator]()),
-  }
-  return {
-    activations: index.activations,
-    activationsOf: (account) => index.activationsOf(account),
-    activationPosition: (activation) => index.activationPosition(activation),
-    entryListsOf: listsOf,
-    enteredBy: (lists, list, nowIso) => index.enteredBy(lists, list, nowIso),
-    entries,
-    participants,
-    seqOf: (entry) => (load(), index.seqOf(entry)),
-    entryPosition(list, entry) {
-      // Within one activation's lists, the place in its run orders entries as the serving position does.
-      const n = placeOf(entry)
-      if (n !== undefined && (list.length === 0 || placeOf(list[0]) !== undefined)) {
-        return lowerBound(list, n, (e, at) => (placeOf(e) ?? 0) - at)
-      }
-      load()
-      return index.entryPosition(list, entry)
-    },
-    participantPosition: (p) => people?.of(p.account)?.position(p) ?? (load(), index.participantPosition(p)),
-    participantsOf: (account) => (people ? (people.of(account)?.list ?? []) : (load(), index.participantsOf(account))),
-    firstEnteredAt: (id) => people?.found(id)?.firstEnteredAt(id) ?? (load(), index.firstEnteredAt(id)),
-    activationsEntered: (id, nowIso) =>
-      people?.found(id)?.activationsEntered(id, nowIso) ?? (load(), index.activationsEntered(id, nowIso)),
-    participantsBy: (account, nowIso) =>
-      people ? (people.of(account)?.enteredBy(nowIso) ?? 0) : (load(), index.participantsBy(account, nowIso)),
-  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Person } from '../../factories/person.js'
 import { toDateObject, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredParticipant } from '../contract/stored-records.js'
+import { lazyList } from '../store/lazy-list.js'
 import { compareStrings } from '../store/sorted.js'
 import type { SeededFaker } from '../time/random.js'
 
@@ -83,17 +84,7 @@ export class PlannedPeople {
     this.#order = Uint32Array.from(order)
     this.#firstsInOrder = Float64Array.from(order, (s) => first[s]!)
     this.#made = new Array(slots)
-    const participantAt = (i: number) => this.#participant(this.#order[i]!)
-    this.list = new Proxy(new Array<StoredParticipant>(slots), {
-      get: (target, key, receiver) => {
-        if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
-          const i = Number(key)
-          if (Number.isInteger(i) && i < slots) return participantAt(i)
-        }
-        return Reflect.get(target, key, receiver)
-      },
-      set: () => false,
-    })
+    this.list = lazyList(slots, (i) => this.#participant(this.#order[i]!))
   }
 
   #idOf(slot: number): string {
