@@ -126,4 +126,31 @@ describe('the id scheme', () => {
     expect(() => ids.entry(0, 0, 0, 62 ** 6)).toThrow(RangeError)
     expect(() => ids.person(0, ID_LIMITS.people)).toThrow(RangeError)
   })
+
+  it('reads an entry id back to its slot and number, and no other string', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.nat(ID_LIMITS.accounts - 1),
+        fc.nat(ID_LIMITS.groups - 1),
+        fc.nat(ID_LIMITS.activationsPerGroup - 1),
+        fc.oneof(fc.nat(2000), fc.nat(2 ** 34 - 1)),
+        (seed, account, group, index, n) => {
+          const ids = createIds(seed)
+          const id = ids.entry(account, group, index, n)
+          expect(ids.entryPlace(id)).toEqual({ slot: ids.slot(account, group, index), n })
+          // The slot as a plain formula, not the function under test.
+          expect(ids.slot(account, group, index)).toBe(
+            (account * ID_LIMITS.groups + group) * ID_LIMITS.activationsPerGroup + index,
+          )
+        },
+      ),
+      { numRuns: 300 },
+    )
+    const ids = createIds(7)
+    for (const bad of ['', 'x', 'Xn6QAaGaTqmHn', 'Xn6QAaGaTqmHntt', 'Xn6QAaGa-qmHnt', 'xn6QAaGaTqmHnt']) {
+      expect(ids.entryPlace(bad)).toBeUndefined()
+    }
+    expect(ids.entryPlace(ids.liveEntry(3, 9))).toEqual({ slot: 3, n: 2 ** 34 + 9 })
+  })
 })

@@ -39,6 +39,8 @@ export type DeferredWorld = {
    * they are read (`lists`), and find an entry it built by id (`found`).
    */
   entryRuns: readonly DeferredRun[]
+  /** The activation an entry id belongs to, if it is one of the runs' (so that finding it reads one run). */
+  entryActivation?(id: string): string | undefined
 }
 
 /** One activation's entries in a deferred world. */
@@ -243,13 +245,18 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
   changes.mark()
   const found = (id: string, activationId?: string) => {
     if (activationId !== undefined) return runOf.get(activationId)?.found?.(id)
+    if ('entryRuns' in world && world.entryActivation) {
+      const of = world.entryActivation(id)
+      return of === undefined ? undefined : runOf.get(of)?.found?.(id)
+    }
     for (const run of runs) {
       const made = run.found?.(id)
       if (made) return made
     }
     return undefined
   }
-  const view = loadingView(index, listsOf, found, 'entryRuns' in world ? world.people : undefined, load)
+  const deferred = 'entryRuns' in world ? world : undefined
+  const view = loadingView(index, listsOf, found, deferred?.people, load, deferred?.entryActivation !== undefined)
   const db: Database = {
     activations,
     get entries() {

@@ -29,15 +29,17 @@ export type DeferredAccounts = {
 /**
  * A map whose `get` and `has` answer from `built` (the records a deferred world has built) where it
  * can, and from the whole map otherwise; anything else (size, iteration) reads the whole map.
- * `whole` loads the rest of the world before it gives the map.
+ * `whole` loads the rest of the world before it gives the map. Where `built` knows every record
+ * (`complete`), an id it does not know is not in the map, and asking for it loads nothing.
  */
 function loadingMap<V>(
   built: (id: string) => V | undefined,
   whole: () => ReadonlyMap<string, V>,
+  complete = false,
 ): ReadonlyMap<string, V> {
   const map: ReadonlyMap<string, V> = {
-    get: (id) => built(id) ?? whole().get(id),
-    has: (id) => built(id) !== undefined || whole().has(id),
+    get: (id) => built(id) ?? (complete ? undefined : whole().get(id)),
+    has: (id) => built(id) !== undefined || (!complete && whole().has(id)),
     get size() {
       return whole().size
     },
@@ -53,8 +55,8 @@ function loadingMap<V>(
 /**
  * A view of the index for a store that has not loaded the rest of its deferred world: an
  * activation's entry lists come from `listsOf` (its run alone), an entry by id and its place from
- * `found` (the entries its runs built); anything else but activations loads the rest first. What
- * `db.index` is until then.
+ * `found` (the entries of its runs; every entry of the world where `foundAll`); anything else but
+ * activations loads the rest first. What `db.index` is until then.
  */
 export function loadingView(
   index: StoreIndex,
@@ -62,10 +64,12 @@ export function loadingView(
   found: (id: string, activationId?: string) => { entry: StoredEntry; n: number } | undefined,
   people: DeferredAccounts | undefined,
   load: () => void,
+  foundAll = false,
 ): StoreIndex {
   const entries = loadingMap(
     (id) => found(id)?.entry,
     () => (load(), index.entries),
+    foundAll,
   )
   const placeOf = (entry: StoredEntry | undefined) => entry && found(entry.id, entry.activationId)?.n
   const participants = loadingMap(

@@ -57,6 +57,20 @@ function feistel(key: number, m: number, left: number, right: number): void {
   outRight = r
 }
 
+/** The halves that `feistel` maps to `left` and `right`: its inverse, written to the same module state. */
+function unfeistel(key: number, m: number, left: number, right: number): void {
+  let l = left
+  let r = right
+  for (let round = 3; round >= 0; round--) {
+    const diff = r - roundValue(key, round, l, m)
+    const previous = diff >= 0 ? diff : diff + m
+    r = l
+    l = previous
+  }
+  outLeft = l
+  outRight = r
+}
+
 /** The round function: a hash of the key, the round and a value under 2^53, reduced modulo m. */
 function roundValue(key: number, round: number, x: number, m: number): number {
   const lo = x >>> 0
@@ -104,6 +118,31 @@ function mixedCaseId(l: number, r: number, digits: number): string {
   return String.fromCharCode(...codes)
 }
 
+/** Reads `digits` characters of `alphabet` from `at` as a number; -1 if one is not of the alphabet. */
+function readDigits(id: string, at: number, digits: number): number {
+  let value = 0
+  for (let i = at; i < at + digits; i++) {
+    const digit = ALPHANUMERIC.indexOf(id.charAt(i))
+    if (digit < 0) return -1
+    value = value * 62 + digit
+  }
+  return value
+}
+
+/** The two halves an id of `mixedCaseId` was written from, into the module state; false if `id` is not one. */
+function readMixedCaseId(id: string, digits: number): boolean {
+  if (id.length !== 2 + 2 * digits) return false
+  const l = readDigits(id, 2, digits)
+  const r = readDigits(id, 2 + digits, digits)
+  if (l < 0 || r < 0) return false
+  const h = mix(0x2545f491, l >>> 0, r >>> 0)
+  if (id.charCodeAt(0) !== UPPER.charCodeAt(h % 26) || id.charCodeAt(1) !== LOWER.charCodeAt((h >>> 8) % 26))
+    return false
+  outLeft = l
+  outRight = r
+  return true
+}
+
 const M4 = 62 ** 4
 const M5 = 62 ** 5
 const M6 = 62 ** 6
@@ -114,6 +153,13 @@ export type WorldIds = {
   activation(account: number, group: number, index: number): { id: string; slugSuffix: string }
   /** The id (14 characters) of the `n`th entry generated for an activation. */
   entry(account: number, group: number, index: number, n: number): string
+  /**
+   * Where an entry id of this world was made: its activation's slot (`slot(account, group, index)`
+   * for a generated one) and its number there; undefined for a string no entry of this seed has.
+   */
+  entryPlace(id: string): { slot: number; n: number } | undefined
+  /** The slot of a generated activation, as `entryPlace` gives it. */
+  slot(account: number, group: number, index: number): number
   /** The id (12 characters) of the person at `index` in an account's pool. */
   person(account: number, index: number): string
   /**
@@ -177,6 +223,12 @@ export function createIds(seed: number): WorldIds {
       return entryOfSlot(slot, FIRST_LIVE_ENTRY + n)
     },
     activation: (account, group, index) => activationOfSlot(slotOf(account, group, index)),
+    slot: slotOf,
+    entryPlace(id) {
+      if (!readMixedCaseId(id, 6)) return undefined
+      unfeistel(entryKey, M6, outLeft, outRight)
+      return { slot: outLeft, n: outRight }
+    },
     entry(account, group, index, n) {
       if (!(n < FIRST_LIVE_ENTRY)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
       return entryOfSlot(slotOf(account, group, index), n)

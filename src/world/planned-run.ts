@@ -14,54 +14,48 @@ export type RunSource = {
   /** The seed of the activation's entries: entry `n`'s fields are drawn from `deriveSeed(seed, n)`. */
   entriesSeed: number
   entryId(n: number): string
+  /** The number of the entry with this id in this activation, if it is one of its ids. */
+  entryNumber(id: string): number | undefined
   person(index: number): Person
   faker(): SeededFaker
+  /** Where the entries last built are kept: read first, written after each build. */
+  made: { get(n: number): StoredEntry | undefined; set(n: number, entry: StoredEntry): StoredEntry }
 }
 
-/** The entries of a planned activation, each built when first read and then kept (the same object every time). */
+/**
+ * The entries of a planned activation, each built when read: a pure function of the seed and its
+ * place, so the same entry (equal, and the same object while the world keeps it among the last built).
+ */
 export type PlannedRun = {
   readonly activationId: string
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
   /** The activation's entry lists, their entries built as they are read; undefined where a list needs every entry's fields (a bracket's votes). */
   lists(): EntryLists | undefined
-  /** The entry with this id and its place, if it was built. */
+  /** The entry with this id and its place, if the activation has it (built then, if it was not kept). */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }
 
 /**
  * The entries of one planned activation, built as they are read: a page of 1,000 in an activation of
- * a million builds those 1,000 (and the few a binary search reads), not the million.
+ * a million builds those 1,000 (and the few a binary search reads), not the million, and keeps
+ * only what `made` keeps.
  * @example const run = plannedRun(source); run.lists()?.all[17]
  */
 export function plannedRun(source: RunSource): PlannedRun {
   const { activation } = source
-  let made: Array<StoredEntry | undefined> | undefined
-  const places = new Map<string, number>()
   let lists: EntryLists | undefined
-  const at = (n: number): StoredEntry => {
+  const build = (n: number): StoredEntry => {
     const skeleton = source.skeleton()
-    made ??= new Array<StoredEntry | undefined>(skeleton.length)
-    let entry = made[n]
-    if (!entry) {
-      const seed = deriveSeed(source.entriesSeed, n)
-      entry = entryAt(
-        source.faker(),
-        activation,
-        skeleton,
-        n,
-        seed,
-        source.entryId(n),
-        source.person(skeleton.people[n]!),
-      )
-      made[n] = entry
-      places.set(entry.id, n)
-    }
-    return entry
+    const seed = deriveSeed(source.entriesSeed, n)
+    const person = source.person(skeleton.people[n]!)
+    return entryAt(source.faker(), activation, skeleton, n, seed, source.entryId(n), person)
   }
+  const at = (n: number): StoredEntry => source.made.get(n) ?? source.made.set(n, build(n))
   return {
     activationId: activation.id,
-    entries: () => Array.from({ length: source.skeleton().length }, (_, n) => at(n)),
+    // Every entry, for the world loaded whole: those kept are the same objects; the rest are not kept here.
+    entries: () => Array.from({ length: source.skeleton().length }, (_, n) => source.made.get(n) ?? build(n)),
     lists() {
       const rules = TYPE_RULES[activation.type]
       if (rules.rounds || rules.seeds) return undefined
@@ -84,8 +78,8 @@ export function plannedRun(source: RunSource): PlannedRun {
       return lists
     },
     found(id) {
-      const n = places.get(id)
-      return n === undefined ? undefined : { entry: made![n]!, n }
+      const n = source.entryNumber(id)
+      return n === undefined || n >= source.skeleton().length ? undefined : { entry: at(n), n }
     },
   }
 }

@@ -3,8 +3,9 @@ import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../
 import type { Person } from '../../factories/person.js'
 import { toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
-import type { StoredActivation } from '../contract/stored-records.js'
+import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import type { DeferredWorld } from '../store/database.js'
+import { Recent } from '../store/recent.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
 import { PlannedPeople } from './planned-people.js'
@@ -24,7 +25,12 @@ type Planned = {
   skeletonSeed: number
   entriesSeed: number
   entryId: (n: number) => string
+  /** Its slot among the world's ids (what an entry id is read back to). */
+  slot: number
 }
+
+/** How many entries, and how many people, a planned world keeps of those it built last (see `Recent`). */
+const KEPT = { entries: 20_000, people: 20_000 }
 
 /**
  * The world a scenario describes around `now`, planned rather than built: its activations now (they
@@ -33,20 +39,19 @@ type Planned = {
  * fields are a function of the seed and its place; a person is a function of the seed, the account
  * and their place in the pool. The counts the API shows at `now` are known without building an entry.
  * Everything derives from the seed and each record's position, never from the order of reading, so
- * the same seed and instant give the same world, read in any order.
+ * the same seed and instant give the same world, read in any order. Of the entries and people it
+ * built, it keeps the last `kept` (a record read again after is built again, equal).
  * @example const world = planWorld(parseScenario(defaultScenario), Date.parse('2026-06-01T12:00:00Z'))
  */
-export function planWorld(scenario: Scenario, now: number): DeferredWorld {
+export function planWorld(scenario: Scenario, now: number, kept = KEPT): DeferredWorld {
   const fakers = new WorldFakers(now)
   const ids = createIds(scenario.seed)
   const planned = planActivations(scenario, now, fakers, ids)
-  const people = scenario.accounts.map(() => new Map<number, Person>())
-  const personAt = (a: number, index: number): Person => {
-    const pool = people[a] as Map<number, Person>
-    let person = pool.get(index)
-    if (!person) pool.set(index, (person = personOf(scenario, a, index, fakers.people, ids)))
-    return person
-  }
+  // People and entries are pure functions of their places: the world keeps those it made last, not every one.
+  const people = new Recent<Person>(kept.people)
+  const personAt = (a: number, index: number): Person =>
+    people.get(a * 2 ** 40 + index) ?? people.set(a * 2 ** 40 + index, personOf(scenario, a, index, fakers.people, ids))
+  const entriesMade = new Recent<StoredEntry>(kept.entries)
   const skeletonOf = (p: Planned): EntrySkeleton =>
     entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
 
@@ -75,19 +80,27 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
   }
   // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
   let times: WorldTimes | undefined
-  const runs = planned
-    .filter((p) => p.group.entries > 0)
-    .map((p) => {
-      let skeleton: EntrySkeleton | undefined
-      return plannedRun({
-        activation: p.activation,
-        skeleton: () => (skeleton ??= skeletonOf(p)),
-        entriesSeed: p.entriesSeed,
-        entryId: p.entryId,
-        person: (index) => personAt(p.a, index),
-        faker: () => fakers.records,
-      })
+  const withEntries = planned.filter((p) => p.group.entries > 0)
+  const bySlot = new Map(withEntries.map((p) => [p.slot, p.activation.id]))
+  const runs = withEntries.map((p, r) => {
+    let skeleton: EntrySkeleton | undefined
+    return plannedRun({
+      activation: p.activation,
+      skeleton: () => (skeleton ??= skeletonOf(p)),
+      entriesSeed: p.entriesSeed,
+      entryId: p.entryId,
+      entryNumber(id) {
+        const place = ids.entryPlace(id)
+        return place?.slot === p.slot ? place.n : undefined
+      },
+      person: (index) => personAt(p.a, index),
+      faker: () => fakers.records,
+      made: {
+        get: (n) => entriesMade.get(r * 2 ** 34 + n),
+        set: (n, entry) => entriesMade.set(r * 2 ** 34 + n, entry),
+      },
     })
+  })
   return {
     activations: planned.map((p) => p.activation),
     counts: { entries, participants },
@@ -98,6 +111,10 @@ export function planWorld(scenario: Scenario, now: number): DeferredWorld {
       return times.countsAt(at)
     },
     entryRuns: runs,
+    entryActivation(id) {
+      const place = ids.entryPlace(id)
+      return place && bySlot.get(place.slot)
+    },
     participants: () => scenario.accounts.flatMap((_, a) => peopleOf(a).inPoolOrder()),
     people: {
       of: (account) => {
@@ -200,6 +217,7 @@ function planActivations(scenario: Scenario, now: number, fakers: WorldFakers, i
           skeletonSeed: deriveSeed(scenario.seed, account.name, 'skeleton', key, i),
           entriesSeed: deriveSeed(scenario.seed, account.name, 'entries', key, i),
           entryId: (n) => ids.entry(a, g, i, n),
+          slot: ids.slot(a, g, i),
         })
       }
     })

@@ -1,0 +1,158 @@
+// A world of any size, as a user starts it: the command line over a scenario file (by default
+// bench/scenarios/ten-million.json: 10,000,000 entries over 1,000 activations, 2,000,000 people),
+// the request log on. Measured from the user's side, over HTTP:
+// - spawn to the first answer, and the participants list's first page (its time since the spawn);
+// - 1,000-entry pages at random places in the largest activation (reached by cursor), ms each;
+// - a full walk of that activation, 1,000 a page, following `next`: entries a second;
+// - the server's resident memory after the walk (VmRSS) and at its peak (VmHWM).
+// The baseline, in the same run: a bare node:http server, spawned the same way, answering every
+// request with the bytes of one real page of the walk; the same client walks it for as many pages,
+// so that the ratio is what the emulator adds to HTTP and JSON.parse on this machine.
+// Not a test: figures depend on the machine.
+// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20]
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createIds } from '../src/world/ids.js'
+import { parseScenario } from '../src/world/scenario.js'
+import { activationIdOf } from '../src/world/world.js'
+
+const argv = process.argv.slice(2)
+const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
+const FILE = flag('--scenario') ?? fileURLToPath(new URL('scenarios/ten-million.json', import.meta.url))
+const RANDOM_PAGES = Number(flag('--pages') ?? 20)
+const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
+const NOW = '2026-06-01T12:00:00Z'
+const scenario = parseScenario(JSON.parse(readFileSync(FILE, 'utf8')))
+const KEY = scenario.accounts[0]!.apiKeys[0]!
+const [a, g, size] = scenario.accounts
+  .flatMap((account, a) => account.activations.map((group, g) => [a, g, group.entries] as const))
+  .reduce((best, next) => (next[2] > best[2] ? next : best))
+const LARGEST = activationIdOf(scenario, a, g, 0)
+const ids = createIds(scenario.seed)
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Api-Key ${KEY}` } })
+  return { status: response.status, body: await response.text() }
+}
+
+/** Spawns `args` and waits for its first 200: the process, its port and the time it took. */
+async function start(args: (port: number) => string[]): Promise<{ child: ChildProcess; port: number; ms: number }> {
+  const port = await freePort()
+  const t0 = performance.now()
+  const child = spawn(process.execPath, args(port), { stdio: ['ignore', 'pipe', 'inherit'] })
+  child.stdout!.resume() // the request log, read and dropped as a terminal would show it
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The command exited with ${child.exitCode}`)
+    try {
+      if ((await get(port, '/activations/list?limit=1')).status === 200)
+        return { child, port, ms: performance.now() - t0 }
+    } catch {
+      await sleep(20)
+    }
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+/** Walks pages from `path`, following `next` for at most `pages` pages: the pages, the entries and the time. */
+async function walk(port: number, path: string, pages = Infinity) {
+  let entries = 0
+  let walked = 0
+  let next: string | null = null
+  let sample = ''
+  const t0 = performance.now()
+  do {
+    const { status, body } = await get(port, `${path}${next === null ? '' : `&next=${encodeURIComponent(next)}`}`)
+    if (status !== 200) throw new Error(`A page answered ${status}: ${body.slice(0, 200)}`)
+    const page = JSON.parse(body) as { entries: unknown[]; next: string | null }
+    entries += page.entries.length
+    walked++
+    next = page.next
+    if (walked === 2) sample = body
+  } while (next !== null && walked < pages)
+  return { pages: walked, entries, ms: performance.now() - t0, sample }
+}
+
+const memory = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') }
+}
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
+
+console.log(
+  `${scenario.name}: the largest activation ${LARGEST} has ${size.toLocaleString('en')} entries; load average ${loadavg()[0]!.toFixed(1)}`,
+)
+const bare = await start((port) => [
+  '-e',
+  `require('node:http').createServer((q, s) => s.end('{}')).listen(${port}, '127.0.0.1')`,
+])
+await stop(bare.child)
+const ours = await start((port) => [BIN, '-s', FILE, '--now', NOW, '--port', String(port)])
+try {
+  const p0 = performance.now()
+  const participants = await get(ours.port, '/experience/participants?limit=100')
+  const participantsMs = performance.now() - p0
+  if (participants.status !== 200) throw new Error(`The participants answered ${participants.status}`)
+  console.log(`spawn to first answer: ${ours.ms.toFixed(0)} ms (a bare node:http server: ${bare.ms.toFixed(0)} ms)`)
+  console.log(
+    `participants' first page: ${participantsMs.toFixed(0)} ms, ${(ours.ms + participantsMs).toFixed(0)} ms after the spawn`,
+  )
+  const random: number[] = []
+  for (let k = 0; k < RANDOM_PAGES; k++) {
+    const n = Math.floor(Math.random() * (size - 1000))
+    const p = performance.now()
+    const page = await walk(
+      ours.port,
+      `/activations/${LARGEST}?limit=1000&next=${encodeURIComponent(ids.entry(a, g, 0, n))}`,
+      1,
+    )
+    if (page.entries !== 1000) throw new Error(`A page at ${n} has ${page.entries} entries`)
+    random.push(performance.now() - p)
+  }
+  console.log(
+    `a 1,000-entry page at a random place (${RANDOM_PAGES}): median ${quantile(random, 0.5).toFixed(1)} ms, p95 ${quantile(random, 0.95).toFixed(1)} ms, max ${Math.max(...random).toFixed(1)} ms`,
+  )
+  const full = await walk(ours.port, `/activations/${LARGEST}?limit=1000`)
+  if (full.entries !== size) throw new Error(`The walk saw ${full.entries} entries of ${size}`)
+  const after = memory(ours.child.pid!)
+  // The baseline walk: the same bytes, the same client, as many pages.
+  const body = full.sample.replace(/"next":"[^"]*"/, '"next":"same"')
+  const bodyFile = join(tmpdir(), `big-world-page-${process.pid}.json`)
+  writeFileSync(bodyFile, body)
+  const flat = await start((port) => [
+    '-e',
+    `const b = require('node:fs').readFileSync(${JSON.stringify(bodyFile)}); require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end(b) }).listen(${port}, '127.0.0.1')`,
+  ])
+  const baseline = await walk(flat.port, '/activations/x?limit=1000', full.pages)
+  await stop(flat.child)
+  rmSync(bodyFile)
+  const rate = (w: { entries: number; ms: number }) => (w.entries / w.ms) * 1000
+  console.log(
+    `full walk: ${full.entries.toLocaleString('en')} entries in ${full.pages} pages, ${(full.ms / 1000).toFixed(1)} s: ${rate(full).toFixed(0)} entries/s (the same bytes from a bare server: ${rate(baseline).toFixed(0)} entries/s, ${(full.ms / baseline.ms).toFixed(2)}x its time)`,
+  )
+  console.log(`resident memory after the walk: ${after.rss.toFixed(0)} MB; peak ${after.peak.toFixed(0)} MB`)
+} finally {
+  await stop(ours.child)
+}
