@@ -4,7 +4,7 @@ import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
 import type { EntryOutcome } from './entry-fields.js'
-import { affinePermutation, int, sampleIndices } from './random-helpers.js'
+import { affinePermutation, int, sampledIndexList } from './random-helpers.js'
 
 /** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
 export type EntriesRequest = {
@@ -108,12 +108,13 @@ export function entrySkeleton(
   }
   const flags = new Uint8Array(n)
   // Replays never come first.
-  for (const i of sampleIndices(draws, Math.max(0, n - 1), replays)) flags[i + 1]! |= REPLAY
-  const completedSet = sampleIndices(draws, n, completed)
-  for (const i of completedSet) flags[i]! |= COMPLETED
-  const winnerList: number[] = []
-  if (rules.defaults.winners?.of === 'entries') winnerList.push(...sampleIndices(draws, n, winners))
-  else for (const i of completedSet) if (winnerList.length < winners) winnerList.push(i)
+  for (const i of sampledIndexList(draws, Math.max(0, n - 1), replays)) flags[i + 1]! |= REPLAY
+  const completedList = sampledIndexList(draws, n, completed)
+  for (const i of completedList) flags[i]! |= COMPLETED
+  const winnerList =
+    rules.defaults.winners?.of === 'entries'
+      ? sampledIndexList(draws, n, winners)
+      : completedList.slice(0, Math.max(0, winners))
   const voidedAt = new Map<number, number>()
   winnerList.forEach((i, w) => {
     flags[i]! |= WINNER

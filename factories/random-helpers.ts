@@ -57,6 +57,24 @@ export function sampleIndices(faker: Draws, n: number, k: number): Set<number> {
   return chosen
 }
 
+/**
+ * The indices `sampleIndices` draws, from the same draws and in the same order, as an array: its
+ * membership kept in a bitmap rather than a set, for the hundreds of thousands of winners, replays
+ * and completed entries of a large activation.
+ */
+export function sampledIndexList(faker: Draws, n: number, k: number): number[] {
+  const bits = new Uint8Array(Math.ceil(n / 8))
+  const chosen: number[] = []
+  const has = (i: number) => (bits[i >>> 3]! & (1 << (i & 7))) !== 0
+  for (let j = n - k; j < n; j++) {
+    const t = int(faker, 0, j)
+    const i = has(t) ? j : t
+    bits[i >>> 3]! |= 1 << (i & 7)
+    chosen.push(i)
+  }
+  return chosen
+}
+
 /** `k` distinct elements of a list, in the list's order. */
 export function sample<T>(faker: SeededFaker, list: readonly T[], k: number): T[] {
   const chosen = sampleIndices(faker, list.length, Math.min(k, list.length))

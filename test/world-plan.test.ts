@@ -44,13 +44,15 @@ const scenarios = fc
         entries: fc.integer({ min: 0, max: 60 }),
         replays: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
         boundaryEntries: fc.boolean(),
+        // A running group started at `now`: every entry at the same instant, so participants tie on their first entry.
+        startsNow: fc.boolean(),
       }),
       { minLength: 1, maxLength: 5 },
     ),
     second: fc.boolean(),
   })
   .map(({ seed, people, groups, second }) => {
-    const activations = groups.map(({ replays, ...g }) => {
+    const activations = groups.map(({ replays, startsNow, ...g }) => {
       // Not started: no entries; at most one entry a person (replays aside), so that the pool suffices.
       const entries = g.state === 'not_started' ? 0 : Math.min(g.entries, people)
       return {
@@ -59,6 +61,7 @@ const scenarios = fc
         ...(g.type === 'giveaway' ? { subtype: 'instant_win' as const } : {}),
         ...(g.type === 'sweepstakes' ? { subtype: 'standard' as const } : {}),
         ...(replays === undefined ? {} : { replays: Math.min(replays, entries) }),
+        ...(startsNow && g.state === 'running' ? { startAt: 'now' } : {}),
       }
     })
     const accounts = [{ name: 'one', apiKeys: ['one-key'], people, activations }]
@@ -84,6 +87,17 @@ describe('a planned world', () => {
         const participants = whole.participants.map((p) => p.id)
         expect(new Set(participants).size).toBe(participants.length)
         expect([...participants].sort()).toEqual([...entered].sort())
+        // Each account's list, by first entry then id, as a plain scan of the entries orders it (ties included).
+        for (const account of scenario.accounts) {
+          const first = new Map<string, number>()
+          for (const e of whole.entries) {
+            if (whole.activations.find((a) => a.id === e.activationId)?.account !== account.name) continue
+            const t = Date.parse(e.enteredAt.iso)
+            if (!(first.get(e.participantId)! <= t)) first.set(e.participantId, t)
+          }
+          const expected = [...first].sort(([x, t], [y, u]) => t - u || (x < y ? -1 : x > y ? 1 : 0)).map(([id]) => id)
+          expect(plan.people?.of(account.name)?.list.map((p) => p.id)).toEqual(expected)
+        }
       }),
       { numRuns: RUNS, ...replay },
     )

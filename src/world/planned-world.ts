@@ -69,6 +69,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
         activations: planned
           .filter((p) => p.a === a)
           .map((p) => ({ activation: p.activation, skeleton: () => skeletonOf(p) })),
+        poolSize: account.people,
         idOf: (index) => ids.person(a, index),
         person: (index) => personAt(a, index),
         seedOf: (index) => deriveSeed(scenario.seed, account.name, 'participant', index),
