@@ -1,6 +1,7 @@
 import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/indexes.js'
+import { Recent } from '../src/store/recent.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 
 // Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
@@ -14,6 +15,11 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // function of the record and its face alone, so even a record shared by two stores would be safe.)
 const cache = new WeakMap<object, Uint8Array>()
 const earlier = new WeakMap<object, Uint8Array>()
+// Entries are many, and a planned world builds them as they are read: the JSON of the last 20,000 or
+// so served is kept (a bounded map: a weak one with millions of short-lived keys costs the garbage
+// collector more than serializing again), for all emulators together.
+const entriesServed = new Recent<Uint8Array, object>(2_000)
+const entriesEarlier = new Recent<Uint8Array, object>(2_000)
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
 
@@ -32,11 +38,11 @@ export function activationBytes(activation: StoredActivation, nowIso: string): U
 /** The JSON of an entry of an activation as the API sends it at `nowIso`. */
 export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Uint8Array {
   const before = entryChangesAfter(entry, activation, nowIso)
-  const kept = before ? earlier : cache
+  const kept = before ? entriesEarlier : entriesServed
   let bytes = kept.get(entry)
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
-    kept.set(entry, (bytes = utf8.encode(JSON.stringify(toEntry(shown, activation)))))
+    bytes = kept.set(entry, utf8.encode(JSON.stringify(toEntry(shown, activation))))
   }
   return bytes
 }
