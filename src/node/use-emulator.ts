@@ -46,10 +46,12 @@ export type InProcessHandle = EmulatorHandle & {
  * Ties an emulator to a test file, for any runner: creates it and starts msw's `setupServer` before
  * all tests, puts the world and the handlers back as they were after each (`reset()`: the clock, the
  * data, the journal, the fault rules, and any `server.use()` override), and closes the server after all.
+ * Its handle has the shape `useServer`'s and `useSandbox`'s have: a file changes mode by changing this line.
  * @example
  * import { afterAll, afterEach, beforeAll } from 'vitest'
  * const api = useEmulator({ scenario: 'default', now: '2026-06-01T12:00:00Z' }, { beforeAll, afterEach, afterAll })
  * it('lists', async () => {
+ *   await api.clock.advance('2h')
  *   const res = await fetch(`${api.baseUrl}/activations/list`, { headers: { Authorization: `Api-Key ${api.apiKey}` } })
  * })
  */
