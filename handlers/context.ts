@@ -81,8 +81,8 @@ export type RequestRecord = {
   next?: string | null
   /** For a 429: the seconds its message told the client to wait. */
   retryInSeconds?: number
-  /** The id of the fault rule that changed the answer, if one did. */
-  fault?: string
+  /** The id of the fault rule that changed the answer; null when none did (in the library as over HTTP). */
+  fault: string | null
   /** For an answer with an `{"error"}` body (a 4xx or 5xx): its message. */
   error?: string
 }

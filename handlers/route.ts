@@ -104,6 +104,7 @@ export function arrival(
     account: key === null ? null : (ctx.accountOfKey(key)?.name ?? null),
     status: 0,
     durationMs: 0,
+    fault: null,
   }
 }
 

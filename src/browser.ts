@@ -15,6 +15,7 @@ export {
 } from './emulator/emulator.js'
 export type { EmulatorOptions, EmulatorSettings } from './emulator/emulator-options.js'
 export type { FaultRule, FaultRuleInput } from './emulator/fault-rules.js'
+export type { EmulatorHandle } from './emulator/handle.js'
 export type { Added, NewActivation } from './world/add-data.js'
 export { EmulatorError, type EmulatorErrorCode } from './contract/emulator-error.js'
 export type { AccountSettings, EndpointName, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'

@@ -3,13 +3,16 @@
 export * from './browser.js'
 export { serve, type RequestLog, type RunningServer, type ServeOptions } from './node/server.js'
 export { loadScenarioFile } from './node/scenario-file.js'
+// One handle shape in every mode (EmulatorHandle, in the browser entry): useEmulator's in-process,
+// useServer's and connect's over a running server's admin API, useSandbox's over a sandbox of one.
+// Each mode's own handle type is the return type of its function (ReturnType<typeof useSandbox>).
 // useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.
 export {
   useEmulator,
-  type EmulatorHandle,
   type LifecycleHooks,
   type MswServer,
   type UseEmulatorOptions,
 } from './node/use-emulator.js'
+export { connect, useServer } from './node/use-server.js'
 // useSandbox talks HTTP to a running server: a sandbox of its own for each test.
 export { useSandbox } from './node/use-sandbox.js'

@@ -24,6 +24,7 @@ function entry(over: Partial<JournalEntry> & { cursor?: string }): JournalEntry 
     account: 'demo',
     status: 200,
     durationMs: 1,
+    fault: null,
     next: null,
     ...rest,
   }

@@ -41,6 +41,16 @@ function matches(filter: ReturnType<typeof journalFilter>, r: RequestRecord): bo
   )
 }
 
+/**
+ * The journal's entries that pass the filters of `params` (`endpoint`, `key`, `status`; `limit` keeps
+ * the last so many), as `GET /__emulator/requests` answers them; a bad filter throws a 400 naming it.
+ */
+export function filteredJournal<T extends RequestRecord>(entries: readonly T[], params: URLSearchParams): T[] {
+  const filter = journalFilter(params)
+  const kept = entries.filter((r) => matches(filter, r))
+  return filter.limit === undefined ? kept : kept.slice(-filter.limit)
+}
+
 const SSE_KEEP_ALIVE_MS = 15_000
 
 /**
@@ -110,9 +120,7 @@ export const readJournal: AdminRoute = {
   path: '/requests',
   what: 'read the journal',
   answer: ({ control }, { request }) => {
-    const filter = journalFilter(new URL(request.url).searchParams)
-    const requests = control.journal.entries().filter((r) => matches(filter, r))
-    return json(200, { requests: filter.limit === undefined ? requests : requests.slice(-filter.limit) })
+    return json(200, { requests: filteredJournal(control.journal.entries(), new URL(request.url).searchParams) })
   },
 }
 

@@ -44,6 +44,8 @@ import {
   type SandboxOptions,
 } from './sandbox-options.js'
 import { randomToken, SandboxRegistry, type HeldSandbox, type SandboxInfo } from './sandboxes.js'
+import type { EmulatorHandle } from './handle.js'
+import { inProcessHandle } from './in-process-handle.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
 export type { SandboxOptions } from './sandbox-options.js'
@@ -164,6 +166,11 @@ export type Emulator = {
   readonly sandboxes: EmulatorSandboxes
   /** A sandbox: ends it. An emulator: ends its sandboxes. */
   close(): Promise<void>
+  /**
+   * Its controls in the shape every mode shares (`useEmulator`, `useServer`, `useSandbox`): each async,
+   * answering what the admin API answers (`await emulator.handle.clock.advance('2h')` is `{ now, frozen }`).
+   */
+  readonly handle: EmulatorHandle
 }
 
 /**
@@ -372,6 +379,7 @@ function assemble(parts: Parts): Emulator {
   const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
   const apiHandlers = createHandlers(ctx) as EndpointHandler[]
 
+  let handle: EmulatorHandle | undefined
   const emulator: Emulator = {
     handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
     adminHandlers: [],
@@ -462,6 +470,9 @@ function assemble(parts: Parts): Emulator {
       get size() {
         return registry?.size ?? 0
       },
+    },
+    get handle() {
+      return (handle ??= inProcessHandle(emulator))
     },
     close: () => {
       if (parts.sandboxOf) parts.sandboxOf.registry.end(parts.sandboxOf.id)

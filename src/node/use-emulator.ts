@@ -2,47 +2,61 @@ import type { setupServer } from 'msw/node'
 import type { Emulator } from '../emulator/emulator.js'
 import { createEmulator } from '../emulator/emulator.js'
 import type { EmulatorOptions } from '../emulator/emulator-options.js'
+import type { EmulatorHandle } from '../emulator/handle.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */
 export type MswServer = ReturnType<typeof setupServer>
 
-/** A test runner's lifecycle functions, as Vitest, Jest, Mocha (`before`/`after`) and node:test name them. */
+/**
+ * A test runner's lifecycle functions, as Vitest, Jest, Mocha (`before`/`after`) and node:test name
+ * them; each is given the hooks' timeout as its second argument. `beforeEach` is not used here: it is
+ * allowed so that the same hooks serve `useEmulator`, `useServer` and `useSandbox`.
+ */
 export type LifecycleHooks = {
-  beforeAll(fn: () => Promise<void> | void): unknown
-  afterEach(fn: () => Promise<void> | void): unknown
-  afterAll(fn: () => Promise<void> | void): unknown
+  beforeAll(fn: () => Promise<void> | void, timeout?: number): unknown
+  beforeEach?(fn: () => Promise<void> | void, timeout?: number): unknown
+  afterEach(fn: () => Promise<void> | void, timeout?: number): unknown
+  afterAll(fn: () => Promise<void> | void, timeout?: number): unknown
 }
 
-/** The emulator's options, and what msw does with a request no handler answers (msw's own default: `'warn'`). */
+/** The emulator's options, what msw does with a request no handler answers, and the hooks' timeout. */
 export type UseEmulatorOptions = EmulatorOptions & {
+  /** msw's own option (default `'warn'`); `'error'` fails a request that no handler answers. */
   onUnhandledRequest?: 'bypass' | 'warn' | 'error'
+  /**
+   * How long creating the emulator (before all tests) or putting it back (after each) may take, in
+   * milliseconds: the hooks' timeout, passed as their second argument. Default 30,000, as `useSandbox`'s.
+   */
+  timeout?: number
 }
 
-/** What `useEmulator` hands a test file: read its fields inside tests (they exist once `beforeAll` has run). */
-export type EmulatorHandle = {
-  /** The emulator (control it: clock, faults, journal, added data). */
+/**
+ * What `useEmulator` hands a test file: the handle every mode shares (`EmulatorHandle`: clock, faults,
+ * journal, reset...), over the emulator in this process, and the emulator and its msw server. Read
+ * its fields inside tests (they exist once `beforeAll` has run).
+ */
+export type InProcessHandle = EmulatorHandle & {
+  /** The emulator itself (its store, its clock's synchronous methods...). */
   readonly emulator: Emulator
   /** The msw server that serves it, to `use()` another handler for one test. */
   readonly server: MswServer
-  /** The base URL the API answers under. */
-  readonly baseUrl: string
-  /** The first account's first API key. */
-  readonly apiKey: string
 }
 
 /**
  * Ties an emulator to a test file, for any runner: creates it and starts msw's `setupServer` before
  * all tests, puts the world and the handlers back as they were after each (`reset()`: the clock, the
  * data, the journal, the fault rules, and any `server.use()` override), and closes the server after all.
+ * Its handle has the shape `useServer`'s and `useSandbox`'s have: a file changes mode by changing this line.
  * @example
  * import { afterAll, afterEach, beforeAll } from 'vitest'
  * const api = useEmulator({ scenario: 'default', now: '2026-06-01T12:00:00Z' }, { beforeAll, afterEach, afterAll })
  * it('lists', async () => {
+ *   await api.clock.advance('2h')
  *   const res = await fetch(`${api.baseUrl}/activations/list`, { headers: { Authorization: `Api-Key ${api.apiKey}` } })
  * })
  */
-export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks): EmulatorHandle {
-  const { onUnhandledRequest = 'warn', ...emulatorOptions } = options
+export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks): InProcessHandle {
+  const { onUnhandledRequest = 'warn', timeout = 30_000, ...emulatorOptions } = options
   let started: { emulator: Emulator; server: MswServer } | undefined
   const running = () => {
     if (!started) throw new Error('The emulator starts in beforeAll: read useEmulator() fields inside tests or hooks')
@@ -55,16 +69,18 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
     const server = setupServer(...emulator.handlers)
     server.listen({ onUnhandledRequest })
     started = { emulator, server }
-  })
+  }, timeout)
   hooks.afterEach(async () => {
     if (!started) return
     started.server.resetHandlers()
     await started.emulator.reset()
-  })
+  }, timeout)
   hooks.afterAll(() => {
     started?.server.close()
     started = undefined
-  })
+  }, timeout)
+  // The emulator's own handle, read when called: the emulator exists once beforeAll has run.
+  const handle = (): EmulatorHandle => running().emulator.handle
   return {
     get emulator() {
       return running().emulator
@@ -73,12 +89,34 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
       return running().server
     },
     get baseUrl() {
-      return running().emulator.baseUrl
+      return handle().baseUrl
     },
     get apiKey() {
-      const key = running().emulator.accounts[0]?.apiKeys[0]
-      if (key === undefined) throw new Error('The first account has no API key')
-      return key
+      return handle().apiKey
     },
+    get apiKeys() {
+      return handle().apiKeys
+    },
+    clock: {
+      now: () => handle().clock.now(),
+      advance: (by) => handle().clock.advance(by),
+      set: (instant) => handle().clock.set(instant),
+      freeze: () => handle().clock.freeze(),
+      run: () => handle().clock.run(),
+    },
+    faults: {
+      add: (rule) => handle().faults.add(rule),
+      list: () => handle().faults.list(),
+      remove: (id) => handle().faults.remove(id),
+      clear: () => handle().faults.clear(),
+    },
+    set: (settings) => handle().set(settings),
+    reset: () => handle().reset(),
+    state: () => handle().state(),
+    requests: (filter) => handle().requests(filter),
+    clearRequests: () => handle().clearRequests(),
+    addEntries: (activationId, count) => handle().addEntries(activationId, count),
+    addActivation: (activation) => handle().addActivation(activation),
+    dump: () => handle().dump(),
   }
 }

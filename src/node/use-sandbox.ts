@@ -1,15 +1,8 @@
-import type { AccountSettings } from '../../handlers/index.js'
-import type { EmulatorState, SandboxInfo, SandboxOptions } from '../emulator/emulator.js'
-import type { EmulatorSettings } from '../emulator/emulator-options.js'
-import type { FaultRule, FaultRuleInput } from '../emulator/fault-rules.js'
-import type { JournalEntry } from '../emulator/journal.js'
-import type { Added, NewActivation } from '../world/add-data.js'
-import type { WorldDump } from '../world/dump.js'
+import type { SandboxInfo, SandboxOptions } from '../emulator/emulator.js'
+import { adminCall, adminHeaders, httpHandle, type HttpHandle } from './http-handle.js'
 
 /** The variable `useSandbox` reads the server's URL from when its options give none (a global setup sets it). */
-const URL_VARIABLE = 'ACTIVATION_EMULATOR_URL'
-/** The variable it reads the admin token from: the one `--admin-token` reads too. */
-const TOKEN_VARIABLE = 'ACTIVATION_EMULATOR_ADMIN_TOKEN'
+export const URL_VARIABLE = 'ACTIVATION_EMULATOR_URL'
 /** The longest label a sandbox takes. */
 const LABEL_MAX = 200
 
@@ -36,46 +29,15 @@ export type UseSandboxOptions = SandboxOptions & {
   timeout?: number
 }
 
-/** What `useSandbox` hands a test file: read its fields inside tests (the sandbox is opened by the hooks). */
-export type SandboxHandle = {
+/**
+ * What `useSandbox` hands a test file: the handle every mode shares (`EmulatorHandle`: clock, faults,
+ * journal, reset...), over the sandbox's admin API, and the sandbox's own fields. Read them inside
+ * tests (the sandbox is opened by the hooks).
+ */
+export type SandboxHandle = HttpHandle & {
   readonly id: string
-  /** The API's base URL inside the sandbox (`<url>/sandboxes/<id>`), for a client whose key is fixed. */
-  readonly baseUrl: string
-  /** The first account's first key, minted for the sandbox: at the server's own URL it reaches the sandbox. */
-  readonly apiKey: string
-  /** Every key minted for it, by account. */
-  readonly apiKeys: Readonly<Record<string, string[]>>
-  /** Its admin API: `<origin>/__emulator/sandboxes/<id>`. */
-  readonly adminUrl: string
   /** What the server answered when it was opened. */
   readonly info: SandboxInfo
-  /** Its clock; each call answers `{ now, frozen }` as `POST /clock` does. */
-  readonly clock: {
-    advance(by: string | number): Promise<{ now: string; frozen: boolean }>
-    set(instant: string | number): Promise<{ now: string; frozen: boolean }>
-    freeze(): Promise<{ now: string; frozen: boolean }>
-    run(): Promise<{ now: string; frozen: boolean }>
-  }
-  /** Its fault rules. */
-  readonly faults: {
-    add(rule: FaultRuleInput): Promise<FaultRule>
-    list(): Promise<FaultRule[]>
-    remove(id: string): Promise<FaultRule>
-    clear(): Promise<void>
-  }
-  /** Changes an account's settings (the first unless `account` names another); answers the account. */
-  set(settings: Omit<EmulatorSettings, 'now'>): Promise<AccountSettings>
-  /** Puts the sandbox back as it was opened; answers its state. */
-  reset(): Promise<EmulatorState>
-  state(): Promise<EmulatorState>
-  /** Its journal (`endpoint`, `key`, `status`, `limit` filters), for the journal's checks (`expectEveryPageOnce`...). */
-  requests(filter?: Record<string, string | number>): Promise<JournalEntry[]>
-  addEntries(activationId: string, count: number): Promise<Added>
-  addActivation(activation: NewActivation): Promise<Added>
-  /** Its world at its clock's instant, as `GET /dump` answers it: `data` for a new sandbox, `--data` for a server. */
-  dump(): Promise<WorldDump>
-  /** Any other request to its admin API (`path` under its admin URL), the admin token added. */
-  admin(path: string, init?: RequestInit): Promise<Response>
 }
 
 type Opened = { info: SandboxInfo; baseUrl: string; adminUrl: string; apiKey: string }
@@ -133,41 +95,13 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
       )
     return { url, admin: `${new URL(url).origin}/__emulator` }
   }
-  const headers = (init?: HeadersInit): Headers => {
-    const all = new Headers(init)
-    const adminToken = token ?? process.env[TOKEN_VARIABLE]
-    if (adminToken) all.set('authorization', `Bearer ${adminToken}`)
-    return all
-  }
-  /** An admin request; its JSON answer, or an Error naming the request and what the server said. */
-  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const init: RequestInit = {
-      method,
-      headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-    }
-    if (body !== undefined) init.body = JSON.stringify(body)
-    const response = await fetch(url, init)
-    const text = await response.text()
-    if (!response.ok) {
-      let message = text
-      try {
-        message = (JSON.parse(text) as { error?: string }).error ?? text
-      } catch {
-        // Not JSON: said as it came.
-      }
-      throw new Error(`${method} ${url} answered ${response.status}: ${message}`)
-    }
-    return JSON.parse(text) as T
-  }
-  const at = (path: string) => `${current().adminUrl}${path}`
-
   const open = async (label: string | undefined) => {
     const { url, admin } = server()
     const body = {
       ...sandboxOptions,
       ...(sandboxOptions.label === undefined && label ? { label: label.slice(0, LABEL_MAX) } : {}),
     }
-    const info = await call<SandboxInfo>('POST', `${admin}/sandboxes`, body)
+    const info = await adminCall<SandboxInfo>('POST', `${admin}/sandboxes`, token, body)
     const apiKey = Object.values(info.apiKeys)[0]?.[0]
     if (apiKey === undefined) throw new Error('The sandbox has no API key: its first account has none')
     // Its URLs as this client reaches the server, whatever name the server knows itself by.
@@ -178,7 +112,7 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
     const { adminUrl } = opened
     opened = undefined
     // Ended already (by the test, or its time to live) is as good as ended now.
-    const response = await fetch(adminUrl, { method: 'DELETE', headers: headers() })
+    const response = await fetch(adminUrl, { method: 'DELETE', headers: adminHeaders(token) })
     if (!response.ok && response.status !== 404)
       throw new Error(`DELETE ${adminUrl} answered ${response.status}: ${await response.text()}`)
   }
@@ -191,52 +125,9 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
     afterEach(end, timeout)
   }
 
-  const clockTo = (body: Record<string, unknown>) => call<{ now: string; frozen: boolean }>('POST', at('/clock'), body)
-  return {
-    get id() {
-      return current().info.id
-    },
-    get baseUrl() {
-      return current().baseUrl
-    },
-    get apiKey() {
-      return current().apiKey
-    },
-    get apiKeys() {
-      return current().info.apiKeys
-    },
-    get adminUrl() {
-      return current().adminUrl
-    },
-    get info() {
-      return current().info
-    },
-    clock: {
-      advance: (by) => clockTo({ advance: by }),
-      set: (instant) => clockTo({ set: instant }),
-      freeze: () => clockTo({ freeze: true }),
-      run: () => clockTo({ freeze: false }),
-    },
-    faults: {
-      add: (rule) => call('POST', at('/faults'), rule),
-      list: async () => (await call<{ faults: FaultRule[] }>('GET', at('/faults'))).faults,
-      remove: (id) => call('DELETE', at(`/faults/${encodeURIComponent(id)}`)),
-      clear: async () => void (await call('DELETE', at('/faults'))),
-    },
-    set: ({ account, ...settings }) => {
-      const name = account ?? Object.keys(current().info.apiKeys)[0] ?? ''
-      return call('PATCH', at(`/accounts/${encodeURIComponent(name)}`), settings)
-    },
-    reset: () => call('POST', at('/reset')),
-    state: () => call('GET', at('/state')),
-    requests: async (filter = {}) => {
-      const query = new URLSearchParams(Object.entries(filter).map(([k, v]) => [k, String(v)])).toString()
-      return (await call<{ requests: JournalEntry[] }>('GET', at(`/requests${query ? `?${query}` : ''}`))).requests
-    },
-    addEntries: (activationId, count) =>
-      call('POST', at(`/activations/${encodeURIComponent(activationId)}/entries`), { count }),
-    addActivation: (activation) => call('POST', at('/activations'), activation),
-    dump: () => call('GET', at('/dump')),
-    admin: (path, init = {}) => fetch(at(path), { ...init, headers: headers(init.headers) }),
-  }
+  const handle = httpHandle(() => ({ ...current(), apiKeys: current().info.apiKeys }), token)
+  return Object.defineProperties(handle, {
+    id: { get: () => current().info.id, enumerable: true },
+    info: { get: () => current().info, enumerable: true },
+  }) as SandboxHandle
 }

@@ -7,7 +7,7 @@ import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_ROUTES } from '../../handlers/admin/index.js'
 import { createEmulator } from '../../src/index.js'
-import { NOW } from './doors.js'
+import { NOW_ISO as NOW } from '../support/api.js'
 
 const DOCUMENTED: Record<string, string> = {
   '/state': 'GET',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
 import { runCli, startCli } from '../support/cli.js'
 import { rawRequest } from '../server/raw-http.js'
-import { NOW } from './doors.js'
+import { NOW_ISO as NOW } from '../support/api.js'
 
 const BASE = 'https://api.activations.test'
 const KEY = { authorization: 'Api-Key demo-key' }

@@ -76,8 +76,10 @@ describe('the API report (each entry point’s exported names)', () => {
   it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: 60_000 }, async () => {
     const { report, counts } = await surface()
     await expect(report).toMatchFileSnapshot('./__snapshots__/api-surface.txt')
-    // At most about 60 names from the root, types counted (141 before it was narrowed, 66 of them values).
+    // At most about 60 names from the root, types counted (141 before it was narrowed, 66 of them values);
+    // 62 since useServer and connect, the HTTP mode of the one handle (each mode's handle type is its
+    // function's return type, not a name of its own).
     const root = counts['activation-emulator']!
-    expect(root.values + root.types).toBeLessThanOrEqual(60)
+    expect(root.values + root.types).toBeLessThanOrEqual(62)
   })
 })

@@ -34,8 +34,12 @@ import type {
   UseEmulatorOptions,
   WorldDump,
 } from '../../src/index.js'
-import { createEmulator, useEmulator } from '../../src/index.js'
+import { connect, createEmulator, useEmulator, useSandbox, useServer } from '../../src/index.js'
 import { openApiDocument, type OpenApiDocument } from '../../src/contract.js'
+import type { ClockReading, JournalFilter } from '../../src/emulator/handle.js'
+import type { InProcessHandle } from '../../src/node/use-emulator.js'
+import type { SandboxHandle } from '../../src/node/use-sandbox.js'
+import type { ServerHandle } from '../../src/node/use-server.js'
 import type { RequestRecord } from '../../handlers/index.js'
 
 // Types a consumer writes, each reachable from the package's one entry. `npm test` type-checks this
@@ -62,10 +66,27 @@ describe('the exported types', () => {
   it('the library and the lifecycle helper', () => {
     expectTypeOf(createEmulator).returns.resolves.toEqualTypeOf<Emulator>()
     expectTypeOf(useEmulator).parameters.toEqualTypeOf<[UseEmulatorOptions, LifecycleHooks]>()
-    expectTypeOf(useEmulator).returns.toEqualTypeOf<EmulatorHandle>()
+    expectTypeOf(useEmulator).returns.toEqualTypeOf<InProcessHandle>()
     expectTypeOf<EmulatorHandle['apiKey']>().toEqualTypeOf<string>()
     expectTypeOf(openApiDocument).returns.toEqualTypeOf<OpenApiDocument>()
     expectTypeOf<Emulator['state']>().returns.toEqualTypeOf<EmulatorState>()
+  })
+
+  it('one handle shape in every mode: every handle is an EmulatorHandle, async, with the same answers', () => {
+    expectTypeOf<InProcessHandle>().toExtend<EmulatorHandle>()
+    expectTypeOf<SandboxHandle>().toExtend<EmulatorHandle>()
+    expectTypeOf<ServerHandle>().toExtend<EmulatorHandle>()
+    expectTypeOf(useServer).returns.toEqualTypeOf<ServerHandle>()
+    expectTypeOf(useSandbox).returns.toEqualTypeOf<SandboxHandle>()
+    expectTypeOf(connect).returns.resolves.toEqualTypeOf<ServerHandle>()
+    expectTypeOf<Emulator['handle']>().toEqualTypeOf<EmulatorHandle>()
+    expectTypeOf<EmulatorHandle['clock']['advance']>().returns.toEqualTypeOf<Promise<ClockReading>>()
+    expectTypeOf<EmulatorHandle['faults']['add']>().returns.toEqualTypeOf<Promise<FaultRule>>()
+    expectTypeOf<EmulatorHandle['requests']>().parameters.toEqualTypeOf<[JournalFilter?]>()
+    expectTypeOf<EmulatorHandle['requests']>().returns.toEqualTypeOf<Promise<JournalEntry[]>>()
+    expectTypeOf<EmulatorHandle['state']>().returns.toEqualTypeOf<Promise<EmulatorState>>()
+    // "No fault" is null, in the library as over HTTP.
+    expectTypeOf<JournalEntry['fault']>().toEqualTypeOf<string | null>()
   })
 
   it('scenarios, control and the server', () => {

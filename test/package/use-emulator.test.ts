@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../../src/index.js'
+import { useEmulator, useSandbox } from '../../src/index.js'
+import type { SandboxHooks } from '../../src/node/use-sandbox.js'
 import { NOW_ISO } from '../support/api.js'
 
 const api = useEmulator(
@@ -36,5 +37,34 @@ describe('useEmulator before beforeAll', () => {
     const hooks = { beforeAll: () => undefined, afterEach: () => undefined, afterAll: () => undefined }
     const early = useEmulator({}, hooks)
     expect(() => early.emulator).toThrow('The emulator starts in beforeAll')
+  })
+})
+
+describe("useEmulator's timeout", () => {
+  /** The timeout each hook was given, by hook, as a runner's hooks would be handed it. */
+  function timeoutsOf(register: (hooks: SandboxHooks) => unknown): Record<string, unknown> {
+    const seen: Record<string, unknown> = {}
+    const hook = (name: string) => (_fn: unknown, timeout?: number) => void (seen[name] = timeout)
+    register({
+      beforeAll: hook('beforeAll'),
+      beforeEach: hook('beforeEach'),
+      afterEach: hook('afterEach'),
+      afterAll: hook('afterAll'),
+    })
+    return seen
+  }
+
+  it("is its hooks' timeout, 30 s by default as useSandbox's", () => {
+    const thirty = { beforeAll: 30_000, afterEach: 30_000, afterAll: 30_000 }
+    expect(timeoutsOf((hooks) => useEmulator({}, hooks))).toEqual(thirty)
+    expect(timeoutsOf((hooks) => useSandbox({ per: 'file' }, hooks))).toMatchObject({
+      beforeAll: 30_000,
+      afterAll: 30_000,
+    })
+    expect(timeoutsOf((hooks) => useEmulator({ timeout: 120_000 }, hooks))).toEqual({
+      beforeAll: 120_000,
+      afterEach: 120_000,
+      afterAll: 120_000,
+    })
   })
 })
