@@ -9,7 +9,7 @@
 // request with the bytes of one real page of the walk; the same client walks it for as many pages,
 // so that the ratio is what the emulator adds to HTTP and JSON.parse on this machine.
 // Not a test: figures depend on the machine.
-// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20]
+// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -24,6 +24,8 @@ const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
 const FILE = flag('--scenario') ?? fileURLToPath(new URL('scenarios/ten-million.json', import.meta.url))
 const RANDOM_PAGES = Number(flag('--pages') ?? 20)
+/** Whether the client asks for gzip (as fetch does by default); without --gzip, plain bytes, as curl asks. */
+const GZIP = argv.includes('--gzip')
 const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
 const scenario = parseScenario(JSON.parse(readFileSync(FILE, 'utf8')))
@@ -46,7 +48,9 @@ function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Api-Key ${KEY}` } })
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    headers: { authorization: `Api-Key ${KEY}`, 'accept-encoding': GZIP ? 'gzip' : 'identity' },
+  })
   return { status: response.status, body: await response.text() }
 }
 
