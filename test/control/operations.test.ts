@@ -290,7 +290,7 @@ for (const [doorName, open] of DOORS) {
     let door: Door
     beforeAll(async () => {
       door = await open()
-    }, 60_000)
+    })
     afterAll(() => door?.close())
     beforeEach(async () => {
       await door.reset()

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { recordWorld } from '../../src/node/record/record-world.js'
 import { createRemoteClient } from '../../src/node/remote/client.js'
 import { expectedOf } from '../../src/node/verify/expected.js'
@@ -11,6 +11,10 @@ import { resolveScenario } from '../../src/world/resolve-scenario.js'
 import { runCli } from '../support/cli.js'
 import { expectFaithful } from '../support/hostile-check.js'
 import { PASSING_FAULTS, startHostileUpstream, type Fault, type HostileUpstream } from '../support/hostile-upstream.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.longer (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.longer, hookTimeout: TEST_MS.longer })
 
 // The hostile-upstream property of issue 35: against an upstream that, request by request (seeded),
 // stalls, trickles, drops, loops `next`, redirects, sends huge or invalid bodies, odd Retry-Afters and
@@ -147,7 +151,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
       { numRuns: 15, seed: 35, endOnFailure: true, examples: [[PASSABLE]] },
     )
     expect(worlds).toBeGreaterThanOrEqual(1)
-  }, 240_000)
+  })
 
   it('verify (the library) ends with a report or one line, seed 36', async () => {
     await fc.assert(
@@ -176,7 +180,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
       }),
       { numRuns: 4, seed: 36, endOnFailure: true },
     )
-  }, 240_000)
+  })
 
   it('the built record and verify: exit 0 and a faithful world, or one line and exit 1, seed 37', async () => {
     await fc.assert(
@@ -232,5 +236,5 @@ describe('record and verify against a hostile upstream (seeded)', () => {
       }),
       { numRuns: 3, seed: 37, endOnFailure: true },
     )
-  }, 240_000)
+  })
 })
