@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, runCli } from '../support/cli.js'
 import { spawnOwned } from '../support/processes.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 // dump --out writes the world whole or not at all: beside the file, then renamed over it. Killed or
 // stopped while writing, it leaves the file that was there as it was.
@@ -71,6 +72,6 @@ describe('dump --out over an existing file', () => {
         expect(readdirSync(dir)).toEqual(['world.json'])
       }
     },
-    120_000,
+    TEST_MS.long,
   )
 })

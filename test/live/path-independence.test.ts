@@ -13,6 +13,7 @@ import { LiveWorld } from '../../src/world/live.js'
 import { NOW_ISO } from '../support/api.js'
 import { expectServedAsViewed, fetchText, viewAt } from '../support/served.js'
 import { TEST_MS } from '../support/timeouts.js'
+import { numRuns } from '../support/runs.js'
 
 // Each test and hook of this file may take up to TEST_MS.soak (test/support/timeouts.ts).
 vi.setConfig({ testTimeout: TEST_MS.soak, hookTimeout: TEST_MS.soak })
@@ -61,7 +62,7 @@ describe('the world at an instant', () => {
           expect(await worldHash(stepped)).toBe(await jumpedTo(stepped.clock.now()))
         },
       ),
-      { numRuns: 8, seed: FC_SEED },
+      { numRuns: numRuns(3, 8), seed: FC_SEED },
     )
   })
 
@@ -82,7 +83,7 @@ describe('the world at an instant', () => {
           expect(await worldHash(stepped)).toBe(await worldHash(jumped))
         },
       ),
-      { numRuns: 6, seed: FC_SEED },
+      { numRuns: numRuns(3, 6), seed: FC_SEED },
     )
   })
 

@@ -12,6 +12,7 @@ import { runCli } from '../support/cli.js'
 import { expectFaithful } from '../support/hostile-check.js'
 import { PASSING_FAULTS, startHostileUpstream, type Fault, type HostileUpstream } from '../support/hostile-upstream.js'
 import { TEST_MS } from '../support/timeouts.js'
+import { numRuns } from '../support/runs.js'
 
 // Each test and hook of this file may take up to TEST_MS.longer (test/support/timeouts.ts).
 vi.setConfig({ testTimeout: TEST_MS.longer, hookTimeout: TEST_MS.longer })
@@ -148,7 +149,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
         expectNoLeftovers(upstream.key, ended === null)
       }),
       // First a plan with three faults, all to be got past (no request can meet four): its world must be written.
-      { numRuns: 15, seed: 35, endOnFailure: true, examples: [[PASSABLE]] },
+      { numRuns: numRuns(6, 15), seed: 35, endOnFailure: true, examples: [[PASSABLE]] },
     )
     expect(worlds).toBeGreaterThanOrEqual(1)
   })
@@ -178,7 +179,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
           expect(ended.results.length).toBeGreaterThan(0)
         }
       }),
-      { numRuns: 4, seed: 36, endOnFailure: true },
+      { numRuns: numRuns(2, 4), seed: 36, endOnFailure: true },
     )
   })
 
@@ -234,7 +235,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
         if (verify.stdout === '') expect(verify.stderr).toMatch(/\nactivation-emulator: [^\n]+\n$/)
         else expect(verify.stdout).toMatch(/^# activation-emulator verify/)
       }),
-      { numRuns: 3, seed: 37, endOnFailure: true },
+      { numRuns: numRuns(1, 3), seed: 37, endOnFailure: true },
     )
   })
 })
