@@ -11,7 +11,7 @@ import { resolveScenario } from '../../src/world/resolve-scenario.js'
 import { runCli } from '../support/cli.js'
 import { expectFaithful } from '../support/hostile-check.js'
 import { PASSING_FAULTS, startHostileUpstream, type Fault, type HostileUpstream } from '../support/hostile-upstream.js'
-import { TEST_MS } from '../support/timeouts.js'
+import { scaled, TEST_MS } from '../support/timeouts.js'
 import { numRuns } from '../support/runs.js'
 
 // Each test and hook of this file may take up to TEST_MS.longer (test/support/timeouts.ts).
@@ -25,7 +25,8 @@ vi.setConfig({ testTimeout: TEST_MS.longer, hookTimeout: TEST_MS.longer })
 // replays the plans; which request meets which fault follows the order requests arrive in.
 
 const LIMITS = { activations: 2, entries: 2, participants: 2 }
-const BOUND_MS = 25_000
+/** Longer than any run's own timeouts and waits add up to: past it, a run hangs. */
+const BOUND_MS = scaled(25_000)
 const MAX_PAGE_BYTES = 64 * 1024
 const FAST = { idleTimeoutMs: 200, answerTimeoutMs: 600, maxPageBytes: MAX_PAGE_BYTES, maxWaitSeconds: 2 }
 const CLI_FLAGS = ['--rps', '0', '--retries', '3', '--idle-timeout', '0.2', '--answer-timeout', '0.6']
