@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { TEST_MS } from './test/support/timeouts.js'
 
 // The soaks of `npm test`, on their own and one after the other: other test files running beside one
 // would load the same two cores and blur the memory figures it asserts. The server's 10 s under 100
@@ -7,7 +8,9 @@ export default defineConfig({
   test: {
     include: ['test/server/soak.test.ts', 'test/server/sandbox-soak.test.ts'],
     fileParallelism: false,
-    testTimeout: 300_000,
-    globalSetup: ['test/support/build.ts'],
+    testTimeout: TEST_MS.soak,
+    hookTimeout: TEST_MS.soak,
+    globalSetup: ['test/support/global-processes.ts', 'test/support/build.ts'],
+    setupFiles: ['test/support/end-processes.ts'],
   },
 })

@@ -2,7 +2,18 @@
 // bundler builds it (the package found by name, through its `browser` export condition), a static
 // server for it with msw's Service Worker, and Debian's chromium driven by playwright-core (nothing
 // downloads a browser). Needs dist/ built (`npm run build`).
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -76,10 +87,30 @@ export async function serveFolder(dir: string): Promise<{ url: string; close(): 
   }
 }
 
-/** The chromium that runs the tests: CHROMIUM_PATH, else Debian's /usr/bin/chromium. */
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
+/**
+ * The chromium that the benchmarks and the tests drive (test/support/chromium.ts), found one way:
+ * CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Ubuntu's /usr/bin/chromium-browser. The path to
+ * launch, or undefined when none of them is an executable file.
+ */
+export function findChromium(): string | undefined {
+  const candidates = process.env['CHROMIUM_PATH'] ? [process.env['CHROMIUM_PATH']] : CHROMIUM_PLACES
+  return candidates.find((path) => {
+    try {
+      accessSync(path, constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+/** Where chromium is looked for when CHROMIUM_PATH is not set. */
+export const CHROMIUM_PLACES = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
+
+/** The chromium found, or the first place it was looked for (for the error launching it gives). */
+export const CHROMIUM = findChromium() ?? process.env['CHROMIUM_PATH'] ?? CHROMIUM_PLACES[0]!
 
 /** Launches chromium headless (without the sandbox, which a root user in a container cannot have). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] })
+export function launchChromium(timeout?: number): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'], timeout })
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createIds, ID_LIMITS, permute } from '../src/world/ids.js'
 import { finalMix } from '../src/time/random.js'
+import { numRuns } from './support/runs.js'
 
 /** The permutation as first written, with the floating-point remainder: the oracle for the faster arithmetic. */
 function plainPermute(key: number, m: number, left: number, right: number): [number, number] {
@@ -92,7 +93,7 @@ describe('the id scheme', () => {
           expect(permute(key, m, l, r)).toEqual(plainPermute(key, m, l, r))
         },
       ),
-      { numRuns: 20_000 },
+      { numRuns: numRuns(5_000, 20_000) },
     )
   })
 

@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import { stateOf } from '../src/contract.js'
 import { createEmulator } from '../src/index.js'
 import { undocumentedTypesScenario } from '../scenarios/undocumented-types.js'
 import { NOW_ISO } from './support/api.js'
+import { TEST_MS } from './support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 // reset() undoes the store's writes since the emulator was created (src/store/change-log.ts), instead
 // of building the world again. What it must give back is the world a fresh emulator serves: every
@@ -35,7 +39,7 @@ describe('reset() after changes through the collections', () => {
     expect((await pagesHash(emulator)).hash).not.toBe(fresh.hash)
     await emulator.reset()
     expect((await pagesHash(emulator)).hash).toBe(fresh.hash)
-  }, 120_000)
+  })
 
   it('undoes added activations, cleared collections, moved entries and a refused update', async () => {
     const emulator = await createEmulator({ scenario: 'every-type', now: NOW_ISO })

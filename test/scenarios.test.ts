@@ -8,6 +8,10 @@ import { resolveScenario } from '../src/world/resolve-scenario.js'
 import type { Emulator } from '../src/index.js'
 import { scenarioList } from '../src/node/cli/run.js'
 import { call, collect, NOW_ISO } from './support/api.js'
+import { TEST_MS } from './support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url))
 const emulatorOf = (scenario: string, options = {}) => createEmulator({ scenario, now: NOW_ISO, ...options })
@@ -194,7 +198,7 @@ describe('the built-in scenarios', () => {
     expect(largest).toBeGreaterThanOrEqual(25_000)
     const participants = await collect(emulator, '/experience/participants?limit=100', 'busy-key', 'participants')
     expect(participants.length).toBeGreaterThanOrEqual(50_000)
-  }, 120_000)
+  })
 
   it('edge-cases: case-only ids, unicode, 255+ characters, apostrophes, plus addresses, exact boundaries, near-empty activations', async () => {
     const emulator = await emulatorOf('edge-cases')

@@ -8,6 +8,7 @@ import { buildWorld } from '../src/world/world.js'
 import { edgeCasesScenario } from '../scenarios/edge-cases.js'
 import { multiAccountScenario } from '../scenarios/multi-account.js'
 import { NOW } from './support/worlds.js'
+import { numRuns } from './support/runs.js'
 
 // A deferred world (what the world cache gives) loads its participants and entries when something
 // first reads them or before the first change. Whatever is done to it, it must look exactly like
@@ -278,9 +279,8 @@ describe('a deferred world', () => {
             expect(snapshot(lazy)).toBe(snapshot(eager))
           },
         ),
-        { numRuns: 60 },
+        { numRuns: numRuns(20, 60) },
       )
     },
-    60_000,
   )
 })

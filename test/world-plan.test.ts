@@ -14,8 +14,9 @@ import { parseScenario, type ScenarioInput } from '../src/world/scenario.js'
 import { planWorld } from '../src/world/planned-world.js'
 import { buildWorld } from '../src/world/world.js'
 import { NOW } from './support/worlds.js'
+import { numRuns } from './support/runs.js'
 
-const RUNS = Number(process.env['FC_RUNS'] ?? 25)
+const RUNS = Number(process.env['FC_RUNS'] ?? numRuns(25, 100))
 const replay = {
   ...(process.env['FC_SEED'] ? { seed: Number(process.env['FC_SEED']) } : { seed: 20261125 }),
   ...(process.env['FC_PATH'] ? { path: process.env['FC_PATH'] } : {}),

@@ -1,7 +1,10 @@
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../bench/browser-page.js'
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+import { WAIT } from '../support/timeouts.js'
+import { describeInChromium, launchBrowser } from '../support/chromium.js'
+
+const describe = describeInChromium(import.meta.url)
 
 // The inspector of a server with sandboxes, in Debian's chromium: the Sandboxes view lists them, and a
 // sandbox chosen there is the world every view shows (its own admin endpoints), until the way back.
@@ -19,8 +22,8 @@ let second: { id: string; key: string }
 beforeAll(async () => {
   host = await createEmulator({ scenario: 'default', now: NOW })
   server = await serve(host, { port: 0 })
-  browser = await launchChromium()
-}, 60_000)
+  browser = await launchBrowser()
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -61,7 +64,7 @@ let consoleErrors: string[] = []
 async function open(hash: string): Promise<Page> {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   // A step that waits fails on its own, well inside the test's time, saying what it waited for.
-  page.setDefaultTimeout(10_000)
+  page.setDefaultTimeout(WAIT.soon)
   consoleErrors = []
   page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())))
   page.on('pageerror', (error) => consoleErrors.push(error.message))
@@ -108,7 +111,7 @@ describe('the Sandboxes view', () => {
     await page.waitForFunction(
       (id) => document.querySelector(`#sandboxes tr[data-sandbox="${id}"] td:nth-child(6)`)?.textContent === '1',
       second.id,
-      { timeout: 8000 },
+      { timeout: WAIT.soon },
     )
 
     await page.getByRole('button', { name: 'New sandbox' }).click()
@@ -221,7 +224,7 @@ describe('a sandbox that is gone', () => {
     expect((await admin('DELETE', `/sandboxes/${second.id}`)).status).toBe(200)
     // Its journal's stream ends with it, and the page, reconnecting within 2 s, hears why.
     await page.waitForSelector(`#world-gone:has-text('Sandbox not found: "${second.id}" was ended')`, {
-      timeout: 5000,
+      timeout: WAIT.soon,
     })
     await expect(page.locator('nav').isHidden()).resolves.toBe(true)
     await expect(page.locator('main').isHidden()).resolves.toBe(true)

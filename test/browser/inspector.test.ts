@@ -1,7 +1,10 @@
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../bench/browser-page.js'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+import { WAIT } from '../support/timeouts.js'
+import { describeInChromium, launchBrowser } from '../support/chromium.js'
+
+const describe = describeInChromium(import.meta.url)
 
 // The inspector page at /__emulator/, in Debian's chromium, against a running server: each action is
 // a person's (a click, a key), and each outcome is read both in the page and from the emulator.
@@ -16,8 +19,8 @@ let page: Page
 beforeAll(async () => {
   emulator = await createEmulator({ scenario: 'default', now: NOW })
   server = await serve(emulator, { port: 0 })
-  browser = await launchChromium()
-}, 60_000)
+  browser = await launchBrowser()
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -31,6 +34,7 @@ let consoleErrors: string[] = []
 async function open(view = 'accounts'): Promise<Page> {
   await emulator.reset()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  page.setDefaultTimeout(WAIT.banner)
   consoleErrors = []
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text())
@@ -294,7 +298,7 @@ describe('the inspector tells the truth', () => {
           ),
         ) === want,
       JSON.stringify(moved),
-      { timeout: 5000 },
+      { timeout: WAIT.soon },
     )
     expect(emulator.faults.list().map((r) => [r.matched, r.fired])).toEqual([
       [1, 1],
@@ -313,7 +317,7 @@ describe('the inspector tells the truth', () => {
       delay: { min: 100, max: 300 },
       probability: 0.5,
     })
-    await page.waitForSelector('#faults tr[data-rule="from-a-test"]', { timeout: 8000 })
+    await page.waitForSelector('#faults tr[data-rule="from-a-test"]', { timeout: WAIT.soon })
     expect((await faultRows())[0]).toEqual(['from-a-test', 'participants', 'delay 100 to 300 ms', 'p 0.5', '0', '0'])
   })
 
@@ -338,16 +342,16 @@ describe('the inspector tells the truth', () => {
     await tab('Journal').click()
     expect(new URL(page.url()).hash).toBe('#journal')
     await page.goBack()
-    await page.waitForSelector('#view-faults', { state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#view-faults', { state: 'visible', timeout: WAIT.soon })
     await expect(tab('Faults').getAttribute('aria-selected')).resolves.toBe('true')
     await expect(page.locator('#view-journal').isHidden()).resolves.toBe(true)
     await page.goBack()
-    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: WAIT.soon })
     await page.goForward()
-    await page.waitForSelector('#view-faults', { state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#view-faults', { state: 'visible', timeout: WAIT.soon })
     // A link or a hand-typed hash.
     await page.evaluate(() => (location.hash = '#participants'))
-    await page.waitForSelector('#view-participants', { state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#view-participants', { state: 'visible', timeout: WAIT.soon })
     await expect(tab('Participants').getAttribute('aria-selected')).resolves.toBe('true')
     await expect(page.locator('#view-faults').isHidden()).resolves.toBe(true)
     expect(consoleErrors).toEqual([])
@@ -377,7 +381,7 @@ describe('the inspector tells the truth', () => {
     await page.getByRole('button', { name: 'Reset' }).click()
     await page.waitForSelector('#message:has-text("Reset:")')
     await tab('Accounts').click()
-    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#view-accounts', { state: 'visible', timeout: WAIT.soon })
     await expect(page.locator('#message').textContent()).resolves.toBe('')
     expect(consoleErrors).toEqual([])
   })
@@ -399,7 +403,7 @@ describe('the inspector tells the truth', () => {
       const after = lastSeq()
       away = await serve(emulator, { port })
       // The page reconnects within 2 s, and shows the journal as it is: the new request, not the old.
-      await journalRow(after).waitFor({ timeout: 10_000 })
+      await journalRow(after).waitFor({ timeout: WAIT.soon })
       await expect(page.locator('#journal tr').count()).resolves.toBe(1)
     } finally {
       await away.close()
@@ -447,7 +451,7 @@ describe('the inspector with an admin token', () => {
         void dialog.accept('secret')
       })
       await page.goto(`${served.adminUrl}/#accounts`)
-      await page.waitForSelector('#accounts tr[data-account="empty"]', { timeout: 10_000 })
+      await page.waitForSelector('#accounts tr[data-account="empty"]', { timeout: WAIT.soon })
       expect(prompts).toEqual(['This emulator has an admin token (--admin-token). Token:'])
       expect(errors).toEqual([])
     } finally {

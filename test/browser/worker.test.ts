@@ -1,8 +1,15 @@
 import { getResponse } from 'msw'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildExample, launchChromium, serveFolder, type BuiltExample } from '../../bench/browser-page.js'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { buildExample, serveFolder, type BuiltExample } from '../../bench/browser-page.js'
 import { createEmulator, type Emulator } from '../../src/index.js'
+import { describeInChromium, launchBrowser } from '../support/chromium.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
+
+const describe = describeInChromium(import.meta.url)
 
 // The README's Vite example, bundled by Vite from the package's `browser` export, in Debian's chromium:
 // the handlers run under msw's setupWorker with a real Service Worker, and every answer the page gets
@@ -21,12 +28,12 @@ let node: Emulator
 beforeAll(async () => {
   example = await buildExample()
   site = await serveFolder(example.dir)
-  browser = await launchChromium()
+  browser = await launchBrowser()
   page = await browser.newPage()
   await page.goto(`${site.url}/`)
   await page.waitForSelector('#activations li')
   node = await createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00Z' })
-}, 120_000)
+})
 
 afterAll(async () => {
   await browser?.close()

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { dumpFlags, recordFlags, serveFlags, type FlagTable } from '../../src/node/cli/flags.js'
 import { runCli, startCli, type CliServer } from '../support/cli.js'
+import { scaled, TEST_MS } from '../support/timeouts.js'
 
 // A yes-or-no flag or variable takes 1/0, true/false, yes/no, on/off in any case, and refuses anything
 // else in one line naming it; yargs alone read `--quiet=1` and ACTIVATION_EMULATOR_QUIET=1 as false.
@@ -103,11 +104,11 @@ describe('yes-or-no flags and variables', () => {
   it.each(commands.flatMap(([command, flags]) => booleansOf(flags).map((flag) => [command, flag] as const)))(
     '%s refuses --%s=maybe and its variable set to maybe, in one line',
     async (command, flag) => {
-      expectRefused(await runCli([command, `--${flag}=maybe`], {}, 25_000), `--${flag}`, 'maybe')
-      expectRefused(await runCli([command], { [variableOf(flag)]: 'maybe' }, 25_000), variableOf(flag), 'maybe')
+      expectRefused(await runCli([command, `--${flag}=maybe`], {}, scaled(25_000)), `--${flag}`, 'maybe')
+      expectRefused(await runCli([command], { [variableOf(flag)]: 'maybe' }, scaled(25_000)), variableOf(flag), 'maybe')
     },
-    // Two runs, each killed after 25 s should one serve instead of refusing.
-    60_000,
+    // Two runs, each killed after 25 s (times the factor) should one serve instead of refusing.
+    TEST_MS.default,
   )
 
   it('refuses an empty variable, a -q with another value, and a value after --no-', async () => {

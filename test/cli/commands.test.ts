@@ -1,5 +1,4 @@
 import { scenarios } from '../../scenarios/index.js'
-import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
@@ -9,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, runCli, startCli } from '../support/cli.js'
+import { spawnOwned } from '../support/processes.js'
 
 const NOW = '2026-06-01T12:00:00Z'
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url))
@@ -370,7 +370,7 @@ describe('dump', () => {
   })
 
   it('ends quietly with exit code 0 when the reader closes the pipe early (dump | head -1)', async () => {
-    const child = spawn(process.execPath, [BIN, 'dump', '-s', 'every-type', '--now', NOW], { env: cleanEnv({}) })
+    const child = spawnOwned(process.execPath, [BIN, 'dump', '-s', 'every-type', '--now', NOW], { env: cleanEnv({}) })
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     // The first chunk read, the reading end of the pipe is closed while the dump still has most of its bytes to write.

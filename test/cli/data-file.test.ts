@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
+import { scaled } from '../support/timeouts.js'
 
 // --data names a regular file of at most V8's longest string (about 512 MB): a FIFO, a directory or a
 // device is refused at once (a FIFO was waited on forever), and so is a larger file (which failed with
@@ -16,8 +17,8 @@ function expectRefused(run: { code: number | null; stdout: string; stderr: strin
   expect(run.stdout).toBe('')
 }
 
-/** Runs the command line, killed after 20 s should it wait on what it was given (it answered within a second here). */
-const run = (args: string[]) => runCli(args, {}, 20_000)
+/** Runs the command line, killed after 20 s (times the factor) should it wait on what it was given (it answered within a second here). */
+const run = (args: string[]) => runCli(args, {}, scaled(20_000))
 
 describe('--data that is not a world file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ae-data-file-'))

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, runCli } from '../support/cli.js'
+import { spawnOwned } from '../support/processes.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 // dump --out writes the world whole or not at all: beside the file, then renamed over it. Killed or
 // stopped while writing, it leaves the file that was there as it was.
@@ -40,7 +42,7 @@ describe('dump --out over an existing file', () => {
     'leaves the old file as it was when dump is stopped by %s while writing busy’s world',
     async (signal) => {
       const { dir, out } = folderWithOldFile()
-      const started = spawn(process.execPath, [BIN, 'dump', '-s', 'busy', '--now', NOW, '--out', out], {
+      const started = spawnOwned(process.execPath, [BIN, 'dump', '-s', 'busy', '--now', NOW, '--out', out], {
         env: cleanEnv({}),
       })
       child = started
@@ -70,6 +72,6 @@ describe('dump --out over an existing file', () => {
         expect(readdirSync(dir)).toEqual(['world.json'])
       }
     },
-    120_000,
+    TEST_MS.long,
   )
 })

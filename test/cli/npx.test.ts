@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { connect } from 'node:net'
@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv } from '../support/cli.js'
+import { ownPort, spawnOwned } from '../support/processes.js'
+import { WAIT } from '../support/timeouts.js'
 
 // A CI script starts the server with `npx activation-emulator ... &` and stops it with `kill $!`.
 // npm 11 runs the bin through `sh -c` and forwards SIGTERM to that shell alone, so the server,
@@ -35,17 +37,18 @@ function listening(port: number): Promise<boolean> {
 
 /** Starts `command` in its own process group and resolves with the port the banner names. */
 function startGroup(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: 'pipe' })
+  const child = spawnOwned(command, args, { cwd, env, stdio: 'pipe' })
   let out = ''
   let err = ''
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
   const port = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No banner within 30 s: ${err}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`No banner within ${WAIT.banner} ms: ${err}`)), WAIT.banner)
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d
       const m = / listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
       if (m && out.includes('Ctrl-C stops')) {
         clearTimeout(timer)
+        ownPort(child, Number(m[1]))
         resolve(Number(m[1]))
       }
     })
@@ -85,7 +88,7 @@ describe('a server started by npx', () => {
       const at = await port
       expect(await listening(at)).toBe(true)
       child.kill('SIGTERM')
-      expect(await freed(at, 5000)).toBe(true)
+      expect(await freed(at, WAIT.portFree)).toBe(true)
     } finally {
       killGroup(child)
     }

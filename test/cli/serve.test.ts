@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../support/cli.js'
+import { waitUntil } from '../support/timeouts.js'
 
 const NOW = '2026-06-01T12:00:00Z'
 const DEMO = { authorization: 'Api-Key demo-key' }
@@ -48,8 +49,8 @@ describe('activation-emulator (serve)', () => {
 
   it('logs one line per request: method, path and query, status, milliseconds', async () => {
     await fetch(`${server.url}/activations/list?limit=2&state=running`, { headers: DEMO })
-    await new Promise((r) => setTimeout(r, 100))
-    expect(server.stdout()).toMatch(/^GET \/activations\/list\?limit=2&state=running 200 \d+\.\d ms$/m)
+    const line = /^GET \/activations\/list\?limit=2&state=running 200 \d+\.\d ms$/m
+    await waitUntil(() => line.test(server.stdout()), 'log line of the request')
   })
 
   it('answers errors as JSON, including paths outside the API', async () => {
@@ -335,11 +336,10 @@ describe('signals', () => {
           .end()
       })
       const stopped = await server.stop(signal)
+      // It exited by itself while the client still held its connection open (destroyed only now).
       agent.destroy()
       expect(stopped.code).toBe(0)
       expect(stopped.signal).toBeNull()
-      // Within a second by design (a timer forces it); the bound here leaves room for a slow machine.
-      expect(stopped.ms).toBeLessThan(5_000)
     },
   )
 })
@@ -364,8 +364,12 @@ describe('activation-emulator --live', () => {
     // Entries arrive before the activation's first page: its log line counts them from the start.
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const first = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const firstLog = server.stdout().slice(server.stdout().indexOf(`GET /activations/${id}?limit=1000 200`))
+    const firstLogged = `GET /activations/${id}?limit=1000 200`
+    await waitUntil(
+      () => /since the server started\n/.test(server.stdout().slice(server.stdout().indexOf(firstLogged))),
+      'first page log',
+    )
+    const firstLog = server.stdout().slice(server.stdout().indexOf(firstLogged))
     expect(firstLog).toMatch(
       new RegExp(`^GET [^\\n]+\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since the server started\\n`),
     )
@@ -374,8 +378,8 @@ describe('activation-emulator --live', () => {
     const second = await (await fetch(`${server.url}/activations/${id}?limit=1000`, { headers: DEMO })).json()
     expect(second.entries.length).toBeGreaterThan(first.entries.length)
     expect(second.entries.slice(0, first.entries.length)).toEqual(first.entries)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(server.stdout()).toMatch(new RegExp(`\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since its last page\\n`))
+    const sinceLast = new RegExp(`\\n  \\+ \\d+ entr(y|ies) arrived in ${id} since its last page\\n`)
+    await waitUntil(() => sinceLast.test(server.stdout()), 'second page log')
     expect(server.stdout().match(/since its last page/g)).toHaveLength(1)
   })
 })

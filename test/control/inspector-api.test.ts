@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+import { WAIT } from '../support/timeouts.js'
 
 // What the inspector reads besides the Control operations: the accounts with what each key has left,
 // the API's answers without side effects (`view`), the journal as a live stream, and each error's message.
@@ -150,7 +151,7 @@ describe('GET /__emulator/requests/stream', () => {
     await api('/activations/latest')
     const response = await fetch(`${admin}/requests/stream`, {
       headers: { 'Last-Event-ID': lastId },
-      signal: AbortSignal.timeout(2000),
+      signal: AbortSignal.timeout(WAIT.soon),
     })
     const [clear, ...events] = await readEvents(response, (events) => events.length === 3)
     // It missed the clear: it hears it first, and drops what it shows.
@@ -171,7 +172,7 @@ describe('GET /__emulator/requests/stream', () => {
     const seen = emulator.journal.entries()[0]!.seq
     const response = await fetch(`${admin}/requests/stream`, {
       headers: { 'Last-Event-ID': String(seen) },
-      signal: AbortSignal.timeout(2000),
+      signal: AbortSignal.timeout(WAIT.soon),
     })
     const events = await readEvents(response, (events) => events.length === 1)
     expect(events.map((e) => [e.event, e.data.seq])).toEqual([['request', seen + 1]])
@@ -183,7 +184,7 @@ describe('GET /__emulator/requests/stream', () => {
       await fetch(`${server.url}/activations/list?limit=1`, {
         headers: { Authorization: `Api-Key ${sandbox.apiKeys['demo']![0]}` },
       })
-      const timeout = AbortSignal.timeout(5000)
+      const timeout = AbortSignal.timeout(WAIT.soon)
       const response = await fetch(`${admin}/sandboxes/${sandbox.id}/requests/stream`, { signal: timeout })
       const reading = readEvents(response, () => false)
       await new Promise((resolve) => setTimeout(resolve, 100))

@@ -1,9 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join, normalize as normalizePath } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   guideFiles,
   headingAnchors,
@@ -25,12 +24,16 @@ import {
   type Started,
 } from '../support/doc-sandbox.js'
 import type { BlockRun } from '../support/doc-block-runner.js'
+import { execOwned } from '../support/processes.js'
+import { scaled, TEST_MS, WAIT } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 // Every code block of the README and docs/ that a user would run, run as docs/development.md says:
 // shell and Python blocks guide by guide against the built command line, TypeScript blocks against
 // the packed package, each output the text shows compared with what the block printed.
 
-const run = promisify(execFile)
 const guides = guideFiles().map((file) => ({ file, blocks: readDocBlocks(file) }))
 const runnable = (b: DocBlock) => RUNNABLE.has(b.kind) && b.notRun === null
 const hasPython = spawnSync('python3', ['--version']).status === 0
@@ -110,9 +113,9 @@ async function runToEnd(
       const code = await Promise.race([started.exited, sleep(block.runForSeconds * 1000, 'running' as const)])
       if (code !== 'running') expect(code, `${where(block)} exited early: ${started.stderr()}`).toBe(0)
       // Stopped, it must have shown that it works: a poller prints what it found.
-      else await waitFor(started, () => started.stdout().trim() !== '', `output from ${where(block)}`, 20_000)
+      else await waitFor(started, () => started.stdout().trim() !== '', `output from ${where(block)}`, scaled(20_000))
     } else {
-      const code = await Promise.race([started.exited, sleep(60_000, 'timeout' as const)])
+      const code = await Promise.race([started.exited, sleep(WAIT.run, 'timeout' as const)])
       expect(code, `${where(block)}: ${started.stderr()}`).toBe(0)
     }
     return started.stdout()
@@ -158,7 +161,7 @@ async function runGuide(file: string, blocks: DocBlock[]): Promise<void> {
         const path = join(scratch, `L${block.line}.sh`)
         writeFileSync(path, source, { mode: 0o755 })
         expectOutput(block, await runToEnd(block, 'bash', [path], env, scratch), port)
-        expect(await portFreed(port, 5000), `${where(block)} left its server running`).toBe(true)
+        expect(await portFreed(port, WAIT.portFree), `${where(block)} left its server running`).toBe(true)
       } else {
         expectOutput(block, await session.run(block, source), port)
       }
@@ -181,10 +184,10 @@ let scripts: Promise<Record<string, BlockRun>> | undefined
 function runScripts(): Promise<Record<string, BlockRun>> {
   scripts ??= freePort().then(async (port) => {
     const runner = join(ROOT, 'test', 'support', 'doc-block-runner.ts')
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', runner, ...scriptBlocks.map(blockFile)], {
+    const { stdout } = await execOwned(process.execPath, ['--import', 'tsx', runner, ...scriptBlocks.map(blockFile)], {
       cwd: sandbox.project,
       env: exampleEnv(sandbox, port),
-      maxBuffer: 64 * 1024 * 1024,
+      timeoutMs: TEST_MS.long,
     })
     return JSON.parse(stdout) as Record<string, BlockRun>
   })
@@ -196,7 +199,7 @@ describe('the examples of the README and docs/', () => {
     sandbox = makeSandbox()
     mkdirSync(join(sandbox.project, 'blocks'))
     for (const block of tsBlocks) writeFileSync(join(sandbox.project, blockFile(block)), block.source)
-  }, 120_000)
+  })
   afterAll(() => rmSync(sandbox.dir, { recursive: true, force: true }))
 
   it('link to files and headings that exist', () => {
@@ -222,38 +225,40 @@ describe('the examples of the README and docs/', () => {
   describe.concurrent('shell and Python, in order, one server and one shell a guide', () => {
     for (const { file, blocks } of guides) {
       if (!blocks.some((b) => runnable(b) && b.kind !== 'typescript')) continue
-      it(file, () => runGuide(file, blocks), 180_000)
+      it(file, () => runGuide(file, blocks), TEST_MS.longer)
     }
   })
 
   describe.concurrent('TypeScript, against the packed package', () => {
     it('type-checks, strict', async () => {
       const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-      await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: sandbox.project }).catch(
-        (error: { stdout?: string }) => {
-          throw new Error(`tsc found errors in the guides' TypeScript:\n${error.stdout ?? String(error)}`)
-        },
-      )
-    }, 120_000)
+      await execOwned(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+        cwd: sandbox.project,
+        timeoutMs: TEST_MS.long,
+      }).catch((error: { stdout?: string }) => {
+        throw new Error(`tsc found errors in the guides' TypeScript:\n${error.stdout ?? String(error)}`)
+      })
+    })
 
     it('the test files pass under Vitest', async () => {
       if (!tsBlocks.some(isTestFile)) return
       const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
       const env = exampleEnv(sandbox, await freePort())
-      await run(process.execPath, [vitest, 'run', '--root', sandbox.project, 'blocks/'], {
+      await execOwned(process.execPath, [vitest, 'run', '--root', sandbox.project, 'blocks/'], {
         cwd: sandbox.project,
         env,
+        timeoutMs: TEST_MS.long,
       }).catch((error: { stdout?: string; stderr?: string }) => {
         throw new Error(`Vitest failed:\n${error.stdout ?? ''}\n${error.stderr ?? String(error)}`)
       })
-    }, 120_000)
+    })
 
     for (const block of scriptBlocks) {
       it(`${where(block)} runs`, async () => {
         const run = (await runScripts())[blockFile(block)]
         expect(run?.error ?? null, `${where(block)} failed`).toBeNull()
         expectOutput(block, run!.output, null)
-      }, 120_000)
+      })
     }
   })
 })

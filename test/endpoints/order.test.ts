@@ -22,6 +22,7 @@ import {
 import { call, expectError, NOW_ISO } from '../support/api.js'
 import { at, HAND_KEY as KEY } from '../support/hand-made.js'
 import { divisorsOf } from '../support/spec-rules.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 const REVERSED: EmulatorOptions['order'] = { activations: 'oldest-first', participants: 'newest-first' }
 const DAY = 86_400_000
@@ -255,7 +256,7 @@ function fcParameters(seed: number): fc.Parameters<unknown> {
 describe('order: activations oldest-first, participants newest-first', () => {
   it(
     'walks exactly the plain-scan list reversed, for random worlds, clocks, filters and limits, ending on page boundaries with no empty page',
-    { timeout: 120_000 },
+    { timeout: TEST_MS.long },
     async () => {
       const activationFilter: fc.Arbitrary<ActivationFilter> = fc.record({
         state: sometimes(fc.constantFrom(...STATES)),

@@ -24,6 +24,7 @@ import { activationSchema, entrySchemas, FILTER_TYPES, participantSchema, STATES
 import { createEmulator, defineScenario, serve, type Emulator, type RunningServer } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
 import { startCli } from '../support/cli.js'
+import { scaled, TEST_MS } from '../support/timeouts.js'
 
 const BASE = 'https://api.fuzz.test/v1'
 const ORIGIN = 'https://api.fuzz.test'
@@ -341,7 +342,7 @@ function checkAnswer(
 }
 
 /** A longer hunt (FC_RUNS) gets the time it needs. */
-const TIMEOUT = Number(process.env['FC_RUNS']) > 0 ? 3_600_000 : 30_000
+const TIMEOUT = Number(process.env['FC_RUNS']) > 0 ? 3_600_000 : TEST_MS.default
 
 /** The seed `npm test` runs, so that CI is deterministic; FC_SEED=random draws a fresh one. */
 const FIXED_SEED = 20261122
@@ -427,7 +428,7 @@ describe('any request, over HTTP to the command line as a user starts it (reques
   for (const live of [false, true]) {
     it(
       `${live ? 'with --live: ' : ''}gets JSON with a documented status, keeps the server alive${live ? '' : ' and the world unchanged'}, and never prints a stack trace`,
-      { timeout: Math.max(TIMEOUT, 90_000) },
+      { timeout: Math.max(TIMEOUT, scaled(90_000)) },
       async () => {
         const args = [
           '--scenario',

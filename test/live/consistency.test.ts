@@ -4,13 +4,17 @@
  * before the first activation was created, between, and after the last one ends, with entries arriving
  * all along; and every endpoint shows exactly that world, as a plain scan of the store finds it.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { toMillis } from '../../src/contract/date-object.js'
 import { undocumentedTypesScenario } from '../../scenarios/undocumented-types.js'
 import { NOW_ISO } from '../support/api.js'
 import { expectServedAsViewed, viewAt } from '../support/served.js'
 import { WORLD_RULES } from '../support/world-rules.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -68,7 +72,7 @@ describe.each([1, 2, 3])('a live world of seed %i', (seed) => {
     expect(counts[3]).toBeGreaterThan(counts[2]!)
     expect(counts[5]).toBe(0)
     expect(counts[6]).toBe(counts[2])
-  }, 120_000)
+  })
 })
 
 describe('arrivals', () => {
@@ -98,7 +102,7 @@ describe('arrivals', () => {
     const at = added.entries.map((id) => order.indexOf(id))
     expect(at.every((i, k) => i >= 0 && (k === 0 || i === at[k - 1]! + 1))).toBe(true)
     expect(at[2]).toBeLessThan(order.length - 1)
-  }, 60_000)
+  })
 })
 
 /** The end of a contest that was running when the world was built (its results are decided then). */

@@ -12,6 +12,11 @@ import { TYPE_RULES } from '../../src/contract/type-rules.js'
 import { LiveWorld } from '../../src/world/live.js'
 import { NOW_ISO } from '../support/api.js'
 import { expectServedAsViewed, fetchText, viewAt } from '../support/served.js'
+import { TEST_MS } from '../support/timeouts.js'
+import { numRuns } from '../support/runs.js'
+
+// Each test and hook of this file may take up to TEST_MS.soak (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.soak, hookTimeout: TEST_MS.soak })
 
 const HOUR = 3_600_000
 const BUILT = Date.parse(NOW_ISO)
@@ -57,9 +62,9 @@ describe('the world at an instant', () => {
           expect(await worldHash(stepped)).toBe(await jumpedTo(stepped.clock.now()))
         },
       ),
-      { numRuns: 8, seed: FC_SEED },
+      { numRuns: numRuns(3, 8), seed: FC_SEED },
     )
-  }, 300_000)
+  })
 
   it('is the same after steps of a minute to three months, live or not, as after one jump of up to three years', async () => {
     const DAY = 24 * HOUR
@@ -78,9 +83,9 @@ describe('the world at an instant', () => {
           expect(await worldHash(stepped)).toBe(await worldHash(jumped))
         },
       ),
-      { numRuns: 6, seed: FC_SEED },
+      { numRuns: numRuns(3, 6), seed: FC_SEED },
     )
-  }, 300_000)
+  })
 
   it('skips no hour in which something happens: a jump past every ranked end equals stepping hour by hour', async () => {
     for (const live of [false, true]) {
@@ -101,7 +106,7 @@ describe('the world at an instant', () => {
       jumped.clock.set(stepped.clock.now())
       expect(await worldHash(jumped)).toBe(await worldHash(stepped))
     }
-  }, 120_000)
+  })
 
   it('plans only the hours in which something can happen: a century costs what happens in it', async () => {
     for (const arrivals of [false, true]) {
@@ -136,7 +141,7 @@ describe('the world at an instant', () => {
     const once = await jumpedTo(target)
     expect(await worldHash(stepped)).toBe(once)
     expect(await jumpedTo(target)).toBe(once)
-  }, 120_000)
+  })
 
   it('is the same with the clock running in real time (here 1 hour a second, on a mocked system clock)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
@@ -153,7 +158,7 @@ describe('the world at an instant', () => {
     expect(target - BUILT).toBeGreaterThan(24 * HOUR)
     vi.useRealTimers()
     expect(await worldHash(running)).toBe(await jumpedTo(target))
-  }, 120_000)
+  })
 
   it('differs with another seed', async () => {
     const a = await createEmulator(options({ seed: 1 }))
@@ -161,5 +166,5 @@ describe('the world at an instant', () => {
     a.clock.advance('2d')
     b.clock.advance('2d')
     expect(await worldHash(a)).not.toBe(await worldHash(b))
-  }, 60_000)
+  })
 })

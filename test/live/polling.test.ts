@@ -4,10 +4,14 @@
  * New entries come last in an activation's serving order, so a walk reaches them.
  */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
 import { fetchText, viewAt } from '../support/served.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 const FC_SEED = process.env.FC_SEED === 'random' ? Date.now() : Number(process.env.FC_SEED ?? 20261122)
 
@@ -76,7 +80,7 @@ describe('a client polling a live world', () => {
       const after = await page(emulator, `/activations/${id}?limit=1000&next=${resume}`)
       expect([...seen, ...after.entries.slice(1).map((e) => e.id)]).toEqual(now)
     }
-  }, 120_000)
+  })
 
   it('sees every entry exactly once when it resumes with start_date (the second of the last entry it saw), dropping only repeats from that second', async () => {
     const { emulator, running } = await liveDefault()
@@ -113,5 +117,5 @@ describe('a client polling a live world', () => {
       expect(seen.length).toBeGreaterThan(300)
       expect(repeats).toBeGreaterThan(0)
     }
-  }, 120_000)
+  })
 })

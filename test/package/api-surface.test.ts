@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { TEST_MS } from '../support/timeouts.js'
 
 // The package's API report: every name each entry point exports, as built (dist/, which the suite's
 // global setup builds), split into values (the module's namespace at run time) and types (the rest of
@@ -73,7 +74,7 @@ async function surface(): Promise<{ report: string; counts: Record<string, { val
 }
 
 describe('the API report (each entry point’s exported names)', () => {
-  it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: 60_000 }, async () => {
+  it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: TEST_MS.default }, async () => {
     const { report, counts } = await surface()
     await expect(report).toMatchFileSnapshot('./__snapshots__/api-surface.txt')
     // At most about 60 names from the root, types counted (141 before it was narrowed, 66 of them values);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILTER_TYPES, isEntryOf } from '../../src/contract.js'
 import { createEmulator } from '../../src/index.js'
 import { describePage } from '../fixtures/typed-client.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 // A client typed by the contract: test/fixtures/typed-client.ts switches on `page.activation.type` and
 // reads each type's own entry fields, with no cast. Compiled here as a strict project would compile it.
@@ -45,13 +46,13 @@ function compile(replaced: Record<string, string> = {}): string[] {
 }
 
 describe('a client typed by activation-emulator/contract', () => {
-  it('compiles, strict, switching on the activation’s type with no cast', { timeout: 60_000 }, () => {
+  it('compiles, strict, switching on the activation’s type with no cast', { timeout: TEST_MS.default }, () => {
     const source = readFileSync(CLIENT, 'utf8').replace(/^\s*\/\/.*$/gm, '')
     expect(source).not.toMatch(/\bas\s+(?!const\b)|\bany\b|<[A-Z]\w*>\s*\w|!\./)
     expect(compile()).toEqual([])
   })
 
-  it('does not compile when EntryOf maps bracket to a giveaway’s entry', { timeout: 60_000 }, () => {
+  it('does not compile when EntryOf maps bracket to a giveaway’s entry', { timeout: TEST_MS.default }, () => {
     const entry = readFileSync(ENTRY, 'utf8')
     expect(entry).toContain(ENTRY_OF)
     const wrong = entry.replace(

@@ -1,9 +1,13 @@
 import fc from 'fast-check'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { anonymizeRecording } from '../../src/world/anonymize.js'
 import { recordEmulator } from '../support/record-emulator.js'
 import { RECORDING_FORMAT, type RecordedAccount, type RecordedPage, type Recording } from '../../src/world/recording.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 // anonymizeRecording over recordings of real emulator worlds (every type, the undocumented ones
 // included), with fields the emulator does not know and phone numbers added the way a real API
@@ -230,7 +234,7 @@ describe('anonymizeRecording over a recorded world (undocumented-types, with fie
     recording = withRealWorldFields(recorded)
     output = anonymizeRecording(recording, { seed: 7 })
     outputJson = JSON.stringify(output)
-  }, 120_000)
+  })
 
   it('records a world with addresses, media, text extras, survey answers, profile answers and unknown fields', () => {
     const all = records(recording)

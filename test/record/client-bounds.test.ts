@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import {
   WaitTooLongError,
   type RemoteEvent,
 } from '../../src/node/remote/client.js'
+import { spawnOwned } from '../support/processes.js'
 
 // The remote client as a client of a service it does not control (issue 35, points 7, 8, 9, 10, 11, 12):
 // every answer, however slow, huge or strange, ends within a bound.
@@ -39,13 +40,12 @@ const sockets: Socket[] = []
  */
 async function unanswered(): Promise<string> {
   const script = `require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () {
-    console.log(this.address().port)
-    setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50)
+    require('fs').writeSync(1, this.address().port + '\\n')
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)
   })`
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawnOwned(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(child)
   const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d)))))
-  await new Promise((resolve) => setTimeout(resolve, 200))
   // Fill the queue: these two connect; the kernel holds them for an accept that never comes.
   for (let i = 0; i < 2; i++) {
     const socket = connect(port, '127.0.0.1')

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { recordWorld } from '../../src/node/record/record-world.js'
 import { createRemoteClient } from '../../src/node/remote/client.js'
 import { expectedOf } from '../../src/node/verify/expected.js'
@@ -11,6 +11,11 @@ import { resolveScenario } from '../../src/world/resolve-scenario.js'
 import { runCli } from '../support/cli.js'
 import { expectFaithful } from '../support/hostile-check.js'
 import { PASSING_FAULTS, startHostileUpstream, type Fault, type HostileUpstream } from '../support/hostile-upstream.js'
+import { scaled, TEST_MS } from '../support/timeouts.js'
+import { numRuns } from '../support/runs.js'
+
+// Each test and hook of this file may take up to TEST_MS.longer (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.longer, hookTimeout: TEST_MS.longer })
 
 // The hostile-upstream property of issue 35: against an upstream that, request by request (seeded),
 // stalls, trickles, drops, loops `next`, redirects, sends huge or invalid bodies, odd Retry-Afters and
@@ -20,7 +25,8 @@ import { PASSING_FAULTS, startHostileUpstream, type Fault, type HostileUpstream 
 // replays the plans; which request meets which fault follows the order requests arrive in.
 
 const LIMITS = { activations: 2, entries: 2, participants: 2 }
-const BOUND_MS = 25_000
+/** Longer than any run's own timeouts and waits add up to: past it, a run hangs. */
+const BOUND_MS = scaled(25_000)
 const MAX_PAGE_BYTES = 64 * 1024
 const FAST = { idleTimeoutMs: 200, answerTimeoutMs: 600, maxPageBytes: MAX_PAGE_BYTES, maxWaitSeconds: 2 }
 const CLI_FLAGS = ['--rps', '0', '--retries', '3', '--idle-timeout', '0.2', '--answer-timeout', '0.6']
@@ -144,10 +150,10 @@ describe('record and verify against a hostile upstream (seeded)', () => {
         expectNoLeftovers(upstream.key, ended === null)
       }),
       // First a plan with three faults, all to be got past (no request can meet four): its world must be written.
-      { numRuns: 15, seed: 35, endOnFailure: true, examples: [[PASSABLE]] },
+      { numRuns: numRuns(6, 15), seed: 35, endOnFailure: true, examples: [[PASSABLE]] },
     )
     expect(worlds).toBeGreaterThanOrEqual(1)
-  }, 240_000)
+  })
 
   it('verify (the library) ends with a report or one line, seed 36', async () => {
     await fc.assert(
@@ -174,9 +180,9 @@ describe('record and verify against a hostile upstream (seeded)', () => {
           expect(ended.results.length).toBeGreaterThan(0)
         }
       }),
-      { numRuns: 4, seed: 36, endOnFailure: true },
+      { numRuns: numRuns(2, 4), seed: 36, endOnFailure: true },
     )
-  }, 240_000)
+  })
 
   it('the built record and verify: exit 0 and a faithful world, or one line and exit 1, seed 37', async () => {
     await fc.assert(
@@ -230,7 +236,7 @@ describe('record and verify against a hostile upstream (seeded)', () => {
         if (verify.stdout === '') expect(verify.stderr).toMatch(/\nactivation-emulator: [^\n]+\n$/)
         else expect(verify.stdout).toMatch(/^# activation-emulator verify/)
       }),
-      { numRuns: 3, seed: 37, endOnFailure: true },
+      { numRuns: numRuns(1, 3), seed: 37, endOnFailure: true },
     )
-  }, 240_000)
+  })
 })

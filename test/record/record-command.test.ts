@@ -1,14 +1,18 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getResponse } from 'msw'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
 import { BIN, cleanEnv, runCli, startCli, type CliRun } from '../support/cli.js'
 import { filteredPaths } from '../support/filtered-paths.js'
 import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream, type UpstreamOptions } from '../support/upstream.js'
+import { TEST_MS, WAIT } from '../support/timeouts.js'
+import { spawnOwned } from '../support/processes.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 // `activation-emulator record` as a user runs it (the built command line), against the hand-written
 // upstream: through its faults, killed and resumed, stopped with Ctrl-C, anonymized; then the world
@@ -49,7 +53,7 @@ async function expectServesUpstream(file: string, options: UpstreamOptions): Pro
 
 /** Starts `record` in a child process and stops it with `signal` once its checkpoint holds `lines` pages. */
 async function recordUntil(args: string[], checkpoint: string, lines: number, signal: NodeJS.Signals): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, 'record', ...args], { env: cleanEnv({}) })
+  const child = spawnOwned(process.execPath, [BIN, 'record', ...args], { env: cleanEnv({}) })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -57,7 +61,7 @@ async function recordUntil(args: string[], checkpoint: string, lines: number, si
   const closed = new Promise<CliRun>((resolve) =>
     child.on('close', (code, sig) => resolve({ code, signal: sig, stdout, stderr })),
   )
-  for (let waited = 0; waited < 30_000; waited += 20) {
+  for (let waited = 0; waited < WAIT.run; waited += 20) {
     const held = existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8').split('\n').length - 2 : 0
     if (held >= lines) break
     await sleep(20)
@@ -114,7 +118,7 @@ describe('activation-emulator record', () => {
     const again = await runCli(['dump', '--data', out])
     expect(again.stderr).toBe('')
     expect(again.stdout).toBe(text)
-  }, 120_000)
+  })
 
   it('resumes after being killed halfway, asking no recorded page again, and writes what a clean run writes', async () => {
     const { url, requests } = await serve({ delayMs: 15 })
@@ -146,7 +150,7 @@ describe('activation-emulator record', () => {
     const withoutTimes = (file: string) =>
       readFileSync(file, 'utf8').replace(/"description":"Recorded from [^"]*"/, '"description":"…"')
     expect(withoutTimes(out)).toBe(withoutTimes(clean))
-  }, 120_000)
+  })
 
   it('stops on Ctrl-C with exit code 130, saying how to go on, and goes on with --resume', async () => {
     const { url } = await serve({ delayMs: 15 })
@@ -161,7 +165,7 @@ describe('activation-emulator record', () => {
     const resumed = await runCli(['record', ...args, '--resume'])
     expect(resumed.code).toBe(0)
     await expectServesUpstream(out, {})
-  }, 120_000)
+  })
 
   it('anonymizes on request: no recorded name or e-mail is left in the world, and it still serves every page', async () => {
     const { url } = await serve()
@@ -200,7 +204,7 @@ describe('activation-emulator record', () => {
       }
     }
     served.close()
-  }, 120_000)
+  })
 
   it('writes a world a scenario file can extend, by its path, to serve it with other settings', async () => {
     const { url } = await serve()
@@ -230,7 +234,7 @@ describe('activation-emulator record', () => {
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/the world it extends, \.\/nowhere\.json, cannot be read: no such file/)
     expect(missing.stderr.trim().split('\n')).toHaveLength(1)
-  }, 60_000)
+  })
 
   it('records a built-in scenario from a running emulator, and --data answers every endpoint and filter as it did', async () => {
     // Started as a user starts it: the request log on.
@@ -261,7 +265,7 @@ describe('activation-emulator record', () => {
     } finally {
       await server.stop()
     }
-  }, 120_000)
+  })
 
   it('is a scenario verify compares the real API with, through a file that extends it', async () => {
     const server = await startCli(['--scenario', 'default', '--now', '2026-06-01T12:00:00Z', '--quiet'])
@@ -293,7 +297,7 @@ describe('activation-emulator record', () => {
     } finally {
       await server.stop()
     }
-  }, 120_000)
+  })
 
   it.each([
     [['record', '--api-key', 'k', '-o', 'w.json'], 'record needs --from: the base URL of the API to record'],

@@ -1,5 +1,5 @@
 import { getResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { parseWorldDump, worldDumpChunks } from '../../src/world/dump.js'
 import { worldFromRecording } from '../../src/world/from-recording.js'
@@ -7,6 +7,10 @@ import { pagesOf, type Recording } from '../../src/world/recording.js'
 import { call, NOW_ISO } from '../support/api.js'
 import { filteredPaths } from '../support/filtered-paths.js'
 import { recordEmulator } from '../support/record-emulator.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 // A built-in scenario recorded from an emulator, then served from the recorded world: every page the
 // recording read, and every filter of every endpoint, must come back byte for byte. The recording is
@@ -53,7 +57,7 @@ describe.each(['default', 'every-type', 'edge-cases', 'multi-account', 'no-premi
       expect(compared).toBeGreaterThan(50)
       upstream.close()
       served.close()
-    }, 120_000)
+    })
   },
 )
 
@@ -130,7 +134,7 @@ describe('a recording with what the emulator does not know', () => {
     const before = JSON.parse((await ask(served, `/activations/${giveaway}`, 'recorded-key-1')).text)
     expect(before.entries).toEqual([])
     served.close()
-  }, 120_000)
+  })
 
   it('is dumped and reloaded byte for byte', async () => {
     const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO })
@@ -145,7 +149,7 @@ describe('a recording with what the emulator does not know', () => {
     expect(text).toContain('"segment":"vip"')
     once.close()
     twice.close()
-  }, 60_000)
+  })
 
   it('takes other settings from a scenario that extends it, and refuses one that adds activations', async () => {
     const upstream = await createEmulator({ scenario: 'default', now: NOW_ISO })
@@ -182,7 +186,7 @@ describe('a recording with what the emulator does not know', () => {
     await expect(
       createEmulator({ data, scenario: { extends: 'default', name: 'x', description: 'x' } }),
     ).rejects.toThrow(/it extends "default", but the world it is applied to is the scenario "recorded"/)
-  }, 60_000)
+  })
 })
 
 describe('a recorded world, live', () => {
@@ -220,5 +224,5 @@ describe('a recorded world, live', () => {
     for (const a of running)
       expect((await call(live, `/activations/${a.id}?limit=1000`, 'recorded-key-1')).status).toBe(200)
     live.close()
-  }, 120_000)
+  })
 })

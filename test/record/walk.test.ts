@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,6 +8,7 @@ import { RecordInterruptedError, recordAccounts, type RecordProgress } from '../
 import { pagesOf, type RecordedAccount } from '../../src/world/recording.js'
 import { startHostileUpstream } from '../support/hostile-upstream.js'
 import { BASIC_KEY, expectedAccounts, PREMIUM_KEY, useUpstream } from '../support/upstream.js'
+import { spawnOwned } from '../support/processes.js'
 
 // The walker of `record` against the hand-written upstream: every page of both accounts, in order,
 // through a 429, a dropped connection and 503s; resumed after a kill or a Ctrl-C without asking any
@@ -56,7 +56,7 @@ function recordInChild(
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', CHILD, url, checkpoint, join(dir, 'child.json'), JSON.stringify(LIMITS), ...KEYS]
-    const child = spawn(process.execPath, args, { cwd: ROOT })
+    const child = spawnOwned(process.execPath, args, { cwd: ROOT })
     let stdout = ''
     let stderr = ''
     let sent = false

@@ -34,6 +34,7 @@ import {
   type SandboxOptions,
 } from '../../src/index.js'
 import { inProcess, overHttp, type Door, type Doors, type Route, type Seen } from '../support/sandbox-doors.js'
+import { numRuns } from '../support/runs.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const MAX_SANDBOXES = 8
@@ -755,9 +756,9 @@ function isolationSuite(transport: Transport, world: World, seeds: number[], run
   })
 }
 
-isolationSuite(IN_PROCESS, WORLDS.multi, seedsOr([1, 2]), runsOr(20))
-isolationSuite(IN_PROCESS, WORLDS.edge, seedsOr([3]), runsOr(20))
-isolationSuite(IN_PROCESS, WORLDS.live, seedsOr([4]), runsOr(12))
-isolationSuite(IN_PROCESS, WORLDS.every, seedsOr([7]), runsOr(12))
-isolationSuite(OVER_HTTP, WORLDS.multi, seedsOr([5]), runsOr(15))
-isolationSuite(OVER_HTTP, WORLDS.edge, seedsOr([6]), runsOr(15))
+isolationSuite(IN_PROCESS, WORLDS.multi, seedsOr([1, 2]), runsOr(numRuns(8, 20)))
+isolationSuite(IN_PROCESS, WORLDS.edge, seedsOr([3]), runsOr(numRuns(8, 20)))
+isolationSuite(IN_PROCESS, WORLDS.live, seedsOr([4]), runsOr(numRuns(5, 12)))
+isolationSuite(IN_PROCESS, WORLDS.every, seedsOr([7]), runsOr(numRuns(5, 12)))
+isolationSuite(OVER_HTTP, WORLDS.multi, seedsOr([5]), runsOr(numRuns(6, 15)))
+isolationSuite(OVER_HTTP, WORLDS.edge, seedsOr([6]), runsOr(numRuns(6, 15)))

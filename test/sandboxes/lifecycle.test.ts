@@ -4,7 +4,7 @@
  * the maximum; that its keys reach it and nothing else; that a dump of it seeds another exactly.
  */
 import { getResponse } from 'msw'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, EmulatorError, type Emulator, type EmulatorOptions } from '../../src/index.js'
 import type { WritableStoreIndex } from '../../src/store/indexes.js'
 
@@ -158,19 +158,29 @@ describe('a sandbox', () => {
   })
 
   it('expires after its ttl without use, and says so', async () => {
-    const emulator = await open()
-    const sandbox = await emulator.sandbox({ ttl: 150 })
-    const key = sandbox.apiKeys['demo']![0]!
-    // Used within its ttl, it lives on.
-    for (let i = 0; i < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 80))
+    // The ttl is measured on the wall clock (Date.now): the test moves it, so that no pause of a loaded
+    // machine between two requests counts as one of the sandbox's.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const emulator = await open()
+      const sandbox = await emulator.sandbox({ ttl: 150 })
+      const key = sandbox.apiKeys['demo']![0]!
+      // Used within its ttl each time, it lives on past it.
+      for (let i = 0; i < 3; i++) {
+        vi.setSystemTime(Date.now() + 100)
+        expect((await ask(emulator, `${ORIGIN}/activations/list?limit=1`, { key })).status).toBe(200)
+      }
+      vi.setSystemTime(Date.now() + 149)
       expect((await ask(emulator, `${ORIGIN}/activations/list?limit=1`, { key })).status).toBe(200)
+      // Its ttl after its last use, it has ended.
+      vi.setSystemTime(Date.now() + 150)
+      const answer = await ask(emulator, `${ORIGIN}/activations/list?limit=1`, { key })
+      expect(answer.status).toBe(404)
+      expect(answer.body.error).toMatch(new RegExp(`^Sandbox not found: "${sandbox.id}" expired`))
+      expect(emulator.sandboxes.list()).toEqual([])
+    } finally {
+      vi.useRealTimers()
     }
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    const answer = await ask(emulator, `${ORIGIN}/activations/list?limit=1`, { key })
-    expect(answer.status).toBe(404)
-    expect(answer.body.error).toMatch(new RegExp(`^Sandbox not found: "${sandbox.id}" expired`))
-    expect(emulator.sandboxes.list()).toEqual([])
   })
 
   it('is refused with 429 when the maximum is open, until one ends', async () => {

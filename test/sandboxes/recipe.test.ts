@@ -1,18 +1,20 @@
-import { execFile } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cleanEnv } from '../support/cli.js'
 import { readDocBlocks, ROOT } from '../support/doc-blocks.js'
 import { makeSandbox, type DocSandbox } from '../support/doc-sandbox.js'
+import { execOwned } from '../support/processes.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.longer (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.longer, hookTimeout: TEST_MS.longer })
 
 // The recipe of docs/sandboxes.md: a global setup that serves the busy world once, and test files in
 // which each test gets a sandbox of its own (useSandbox), run by Vitest with 8 threads. Its files are
 // test/fixtures/sandbox-recipe/, run here as a user runs them: in a project of their own that installed
 // the packed package.
 
-const run = promisify(execFile)
 const RECIPE = join(ROOT, 'test', 'fixtures', 'sandbox-recipe')
 const FILES = readdirSync(RECIPE)
   .filter((name) => name.endsWith('.ts'))
@@ -21,7 +23,7 @@ const FILES = readdirSync(RECIPE)
 let scratch: DocSandbox
 beforeAll(() => {
   scratch = makeSandbox()
-}, 120_000)
+})
 afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }))
 
 describe('the sandbox recipe', () => {
@@ -32,7 +34,7 @@ describe('the sandbox recipe', () => {
     const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
     const args = [vitest, 'run', '--pool=threads', '--maxWorkers=8', '--config', 'vitest.config.ts']
     const env = cleanEnv({ NO_COLOR: '1' })
-    const { stdout } = await run(process.execPath, args, { cwd: dir, env }).catch(
+    const { stdout } = await execOwned(process.execPath, args, { cwd: dir, env, timeoutMs: TEST_MS.longer }).catch(
       (error: { stdout?: string; stderr?: string }) => {
         throw new Error(`The recipe failed:\n${error.stdout ?? ''}\n${error.stderr ?? String(error)}`)
       },
@@ -40,7 +42,7 @@ describe('the sandbox recipe', () => {
     expect(stdout).toMatch(/Test Files {2}8 passed \(8\)/)
     expect(stdout).toMatch(/Tests {2}40 passed \(40\)/)
     for (let n = 1; n <= 8; n++) expect(stdout).toContain(`|copy ${n}| world.test.ts`)
-  }, 180_000)
+  })
 
   it('is shown whole in docs/sandboxes.md, file by file', () => {
     const shown = new Map(

@@ -7,9 +7,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startCli, type CliServer } from '../support/cli.js'
 import { rawRequest, type RawAnswer } from './raw-http.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const TOKEN = 'T'
@@ -22,7 +26,7 @@ beforeAll(async () => {
   cli = await startCli(['-s', 'default', '--now', NOW, '--host', '0.0.0.0', '--admin-token', TOKEN])
   port = Number(new URL(cli.url).port)
   local = `http://127.0.0.1:${port}`
-}, 60_000)
+})
 afterAll(() => cli?.stop('SIGKILL'))
 
 /** A request written as it is: the request line and headers given (Host is 127.0.0.1 unless given), then `body`. */
@@ -276,5 +280,5 @@ describe('memory before the token check', () => {
     )
     expect(after - before).toBeLessThan(50e6)
     expect(peak - before).toBeLessThan(50e6)
-  }, 120_000)
+  })
 })

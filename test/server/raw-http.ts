@@ -1,4 +1,5 @@
 import { connect } from 'node:net'
+import { WAIT } from '../support/timeouts.js'
 
 /** An HTTP answer read off a socket: status, headers (lower-case names) and body. */
 export type RawAnswer = { status: number; headers: Record<string, string>; body: string; bytes: Buffer }
@@ -36,6 +37,6 @@ export function rawRequest(url: string, bytes: string): Promise<RawAnswer> {
     })
     socket.on('end', done)
     socket.on('error', reject)
-    socket.setTimeout(10_000, () => reject(new Error('No answer within 10 s')))
+    socket.setTimeout(WAIT.soon, () => reject(new Error(`No answer within ${WAIT.soon} ms`)))
   })
 }

@@ -7,8 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli, startCli, type CliServer } from '../support/cli.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 const NOW = '2026-06-01T12:00:00.000Z'
 let dir: string
@@ -36,7 +40,7 @@ beforeAll(async () => {
   expect(made.stderr).toBe('')
   dump = readFileSync(join(dir, 'dump.json'))
   cli = await startCli(['-s', 'default', '--now', NOW])
-}, 120_000)
+})
 afterAll(async () => {
   await cli?.stop('SIGKILL')
   rmSync(dir, { recursive: true, force: true })
@@ -91,7 +95,7 @@ describe("a sandbox's large data", () => {
     console.log(
       `${answered} host requests answered while a sandbox was made from ${(body.length / 1e6).toFixed(0)} MB of data`,
     )
-  }, 120_000)
+  })
 
   it('data that is not JSON: a 400 naming it, from the same turns', async () => {
     const body = Buffer.concat([Buffer.from('{"data":'), dump.subarray(0, dump.length - 100)])
@@ -99,5 +103,5 @@ describe("a sandbox's large data", () => {
     const { status, body: error } = await answer
     expect(status).toBe(400)
     expect(error.error).toMatch(/^Malformed body: it must be a JSON object, got invalid JSON \(/)
-  }, 120_000)
+  })
 })

@@ -1,7 +1,7 @@
 import { getResponse } from 'msw'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   createEmulator,
   defineScenario,
@@ -11,6 +11,10 @@ import {
   type Sandbox,
 } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
+import { TEST_MS, WAIT } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.soak (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.soak, hookTimeout: TEST_MS.soak })
 
 // The lifecycle and memory soak of sandboxes: 10,000 sandboxes opened and ended on one host, each
 // with writes (added entries, an added activation, a clock move, a fault rule) and a few requests,
@@ -173,7 +177,7 @@ describe('10,000 sandboxes opened and ended, each with writes', () => {
     // The host's own world and key are untouched.
     expect((await ask(host, `${host.baseUrl}/activations/list`, 'acme-key')).status).toBe(200)
     expect(host.state().counts).toEqual({ activations: 3, entries: 50, participants: expect.any(Number) })
-  }, 300_000)
+  })
 })
 
 describe('sandboxes left to expire', () => {
@@ -213,7 +217,7 @@ describe('sandboxes left to expire', () => {
     const held = heapUsed() - before
 
     // Nothing asks the host in the meantime: its own timer ends them.
-    const deadline = Date.now() + 10_000
+    const deadline = Date.now() + WAIT.soon
     while (host.sandboxes.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200))
     expect(host.sandboxes.size).toBe(0)
     const after = heapUsed() - before
@@ -234,5 +238,5 @@ describe('sandboxes left to expire', () => {
     expect(
       (await ask(host, `${host.baseUrl}/sandboxes/${left.at(-1)!.id}/activations/list`, left.at(-1)!.key)).status,
     ).toBe(404)
-  }, 120_000)
+  })
 })

@@ -1,5 +1,9 @@
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { requestMix, soak, startServer } from '../../bench/load.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+// Each test and hook of this file may take up to TEST_MS.soak (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: TEST_MS.soak, hookTimeout: TEST_MS.soak })
 
 // The short version of `npm run soak`: the busy world from the built command line, 100 connections
 // over every endpoint and several page depths. Not timed: it asserts what was answered and how the
@@ -19,4 +23,4 @@ it('answers 10 s of 100 connections on busy with no error, only expected statuse
   } finally {
     await server.stop()
   }
-}, 300_000)
+})

@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { killGroup, ownPort, runOwned, spawnOwned, type Finished } from './processes.js'
+import { WAIT } from './timeouts.js'
 
 /**
  * The built command line, as `npx activation-emulator` runs it: this repository's, or another's named
@@ -20,23 +22,15 @@ export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** A finished run of the command line. */
-export type CliRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+export type CliRun = Finished
 
 /** Runs the command line to its end (or kills it after `timeoutMs`). */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env) })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
-    })
-  })
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs: number = WAIT.run,
+): Promise<CliRun> {
+  return runOwned(process.execPath, [BIN, ...args], { env: cleanEnv(env), timeoutMs })
 }
 
 /** A server started from the command line. */
@@ -46,15 +40,18 @@ export type CliServer = {
   /** Everything written to stdout so far. */
   stdout(): string
   stderr(): string
-  /** Sends a signal and resolves once the process has exited, with how long that took. */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>
+  /** Sends a signal (to the server alone) and resolves once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** Starts `activation-emulator` with `args` (and `--port 0` unless given) and waits for its banner. */
+/**
+ * Starts `activation-emulator` with `args` (and `--port 0` unless given) and waits up to WAIT.banner
+ * for its banner; a server that shows none by then is killed.
+ */
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
   const withPort =
     args.includes('--port') || args.includes('-p') || env['ACTIVATION_EMULATOR_PORT'] ? args : [...args, '--port', '0']
-  const child = spawn(process.execPath, [BIN, ...withPort], { env: cleanEnv(env) })
+  const child = spawnOwned(process.execPath, [BIN, ...withPort], { env: cleanEnv(env) })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8')
@@ -63,23 +60,25 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
     child.on('exit', (code, signal) => resolve({ code, signal })),
   )
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No banner within 30 s. stderr: ${stderr}`)), 30_000)
+    const timer = setTimeout(() => {
+      killGroup(child)
+      reject(new Error(`No banner within ${WAIT.banner} ms. stderr: ${stderr}`))
+    }, WAIT.banner)
     exited.then(({ code }) => reject(new Error(`Exited with ${code} before its banner. stderr: ${stderr}`)))
     child.stdout.on('data', (d: string) => {
       stdout += d
       const match = / listening on (\S+)/.exec(stdout)
       if (match && stdout.includes('Ctrl-C stops')) {
         clearTimeout(timer)
+        ownPort(child, Number(new URL(match[1]!).port))
         resolve({
           url: match[1]!,
           child,
           stdout: () => stdout,
           stderr: () => stderr,
           async stop(signal = 'SIGINT') {
-            const t0 = performance.now()
             child.kill(signal)
-            const result = await exited
-            return { ...result, ms: performance.now() - t0 }
+            return await exited
           },
         })
       }

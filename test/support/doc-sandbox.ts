@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -6,6 +6,9 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { BIN, cleanEnv } from './cli.js'
 import { ROOT } from './doc-blocks.js'
+import { signalGroup } from './process-registry.js'
+import { spawnOwned } from './processes.js'
+import { WAIT } from './timeouts.js'
 
 /**
  * Where the guides' examples run: a scratch project outside the repository whose
@@ -146,35 +149,33 @@ export type Started = {
 
 /** Starts `command` in a process group of its own, so that everything it starts can be stopped with it. */
 export function startGroup(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Started {
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawnOwned(command, args, { cwd, env })
   let out = ''
   let err = ''
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d))
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal)
-    } catch {
-      // The group is gone.
-    }
-  }
   return {
     child,
     stdout: () => out,
     stderr: () => err,
     exited,
-    async stop(signal = 'SIGINT', ms = 3000) {
-      signalGroup(signal)
+    async stop(signal = 'SIGINT', ms = WAIT.stop) {
+      signalGroup(child.pid!, signal)
       await Promise.race([exited, sleep(ms)])
-      signalGroup('SIGKILL')
+      signalGroup(child.pid!, 'SIGKILL')
       await exited
     },
   }
 }
 
 /** Resolves once `test` holds of what the process wrote, or rejects when it exits first or `ms` pass. */
-export async function waitFor(started: Started, test: () => boolean, what: string, ms = 60_000): Promise<void> {
+export async function waitFor(
+  started: Started,
+  test: () => boolean,
+  what: string,
+  ms: number = WAIT.run,
+): Promise<void> {
   const end = Date.now() + ms
   let gone = false
   void started.exited.then(() => (gone = true))

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, readFile } from 'node:fs/promises'
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, serve, type RunningServer } from '../../src/index.js'
 import { cleanEnv, runCli } from '../support/cli.js'
+import { spawnOwned } from '../support/processes.js'
 
 // `activation-emulator verify` as a user runs it, from the sources (tsx), against a server in this test.
 
@@ -17,7 +17,7 @@ type Run = { code: number | null; stdout: string; stderr: string }
 
 function verify(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'verify', ...args], { env: cleanEnv({}) })
+    const child = spawnOwned(process.execPath, ['--import', 'tsx', MAIN, 'verify', ...args], { env: cleanEnv({}) })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -38,7 +38,7 @@ beforeAll(async () => {
     unsupportedFilter: 'reject',
   })
   server = await serve(emulator, { port: 0 })
-}, 60_000)
+})
 afterAll(() => server.close())
 
 describe('activation-emulator verify', () => {
@@ -101,7 +101,7 @@ describe('activation-emulator verify', () => {
     ])
     expect(again.stdout).toMatch(/: \d+ confirmed, 0 differ, /)
     expect(again.code).toBe(0)
-  }, 60_000)
+  })
 
   it('refuses a missing --against or a bad flag value in one line, exit 1', async () => {
     const cases = [
@@ -121,7 +121,7 @@ describe('activation-emulator verify', () => {
     ] as const
     const runs = await Promise.all(cases.map(([args]) => verify([...args])))
     expect(runs).toEqual(cases.map(([, message]) => ({ code: 1, stdout: '', stderr: message })))
-  }, 60_000)
+  })
 })
 
 describe('activation-emulator verify (the built command line), against an API that differs with no setting to match', () => {
@@ -145,7 +145,7 @@ describe('activation-emulator verify (the built command line), against an API th
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-  }, 60_000)
+  })
   afterAll(async () => {
     proxy.closeAllConnections()
     await new Promise((resolve) => proxy.close(resolve))

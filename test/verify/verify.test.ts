@@ -54,7 +54,7 @@ describe('verify against an emulator with the default settings', () => {
   let report: VerifyReport
   beforeAll(async () => {
     report = await check(await defaultServer(), DEFAULTS)
-  }, 60_000)
+  })
 
   it('confirms every checkable assumption', () => {
     expect(byResult(report, 'differs')).toEqual([])
@@ -114,7 +114,7 @@ describe('verify against an emulator with other settings', () => {
     other = await start(OTHER)
     servers.push(other)
     report = await check(other, DEFAULTS)
-  }, 60_000)
+  })
 
   it('reports exactly the settings that differ, and confirms the rest', () => {
     expect(byResult(report, 'differs').sort()).toEqual(
@@ -188,7 +188,7 @@ describe('verify against an emulator with other settings', () => {
     const clean = await check(third, expected)
     expect(byResult(clean, 'differs')).toEqual([])
     expect(clean.results.find((r) => r.id === 'rate-limit')?.result).toBe('confirmed')
-  }, 60_000)
+  })
 })
 
 describe('verify when the API does what no setting matches', () => {
@@ -274,7 +274,7 @@ describe('verify with a second account', () => {
     })
     expect(byResult(report, 'differs')).toEqual([])
     expect(report.results.find((r) => r.id === 'unknown-id')?.detail).toMatch(/; 404 /)
-  }, 60_000)
+  })
 })
 
 describe('verify against an emulator with the other orders', () => {
@@ -298,5 +298,5 @@ describe('verify against an emulator with the other orders', () => {
     )
     const again = await check(served, expectedOf(resolveScenario(suggestion as never)), 120)
     expect(byResult(again, 'differs')).toEqual([])
-  }, 60_000)
+  })
 })
