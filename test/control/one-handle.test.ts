@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { useEmulator, useSandbox, useServer, type EmulatorHandle } from '../../src/index.js'
 import { NOW_ISO as NOW } from '../support/api.js'
 import { startCli, type CliServer } from '../support/cli.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 const HOUR = 3_600_000
 const at = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString()
@@ -19,7 +20,7 @@ function handleIn(mode: (typeof MODES)[number]): EmulatorHandle {
   let cli: CliServer | undefined
   beforeAll(async () => {
     cli = await startCli(['-s', 'default', '--now', NOW, '--quiet'])
-  }, 60_000)
+  }, TEST_MS.default)
   afterAll(async () => void (await cli?.stop()))
   const url = () => cli!.url
   return mode === 'http' ? useServer({ url }, hooks) : useSandbox({ url }, hooks)
