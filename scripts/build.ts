@@ -1,19 +1,22 @@
 // `npm run build`: dist/ as the package ships it. Each module of the package's code is in it once:
 // 1. tsc writes the type declarations only (dist/**/*.d.ts);
-// 2. esbuild bundles the entries that run code (the Node entry, the browser entry, the command line
-//    and the empty module random.ts probes with) in one build split into shared chunks: a module
+// 2. esbuild bundles the entries that run code (the Node entry, the browser entry, the command line)
+//    in one build split into shared chunks: a module
 //    that two entries use is in one chunk they both import, and a module loaded with `import()` (the
 //    record and verify commands, the inspector's page) is in a chunk of its own, read only when used.
 //    Every dependency is in it but msw (the test's own), Faker (loaded when a world is generated),
 //    yargs (it reads its locale files from its own folder) and the bundlers a scenario file may use;
 // 3. the contract subpath (dist/src/contract.js) is one file of its own that imports only zod, for
 //    clients that take only the schemas (it repeats the schemas' code, 25 kB);
-// 4. the inspector's page script (dist/src/inspector/client.js), bundled for a browser.
+// 4. the inspector's page script (dist/src/inspector/client.js), bundled for a browser;
+// 5. the module random.ts requires to learn whether `require` loads an ES module here (esm-probe.js):
+//    written as it is, since esbuild writes an empty file for an empty module, which any `require`
+//    loads (Jest's too, which then fails on Faker).
 // Chunks are written beside index.js (dist/src/), so that a module's paths relative to its own URL
 // (the inspector's script, esm-probe.js, the package's index.js for scenario files) are the same
 // from a chunk as from the entry.
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -28,7 +31,7 @@ const common = { bundle: true, format: 'esm', logLevel: 'warning' } as const
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src/index.ts', 'src/browser.ts', 'src/node/cli/main.ts', 'src/time/esm-probe.ts'],
+    entryPoints: ['src/index.ts', 'src/browser.ts', 'src/node/cli/main.ts'],
     outdir: 'dist/src',
     outbase: 'src',
     splitting: true,
@@ -54,3 +57,4 @@ await Promise.all([
     logOverride: { 'import-is-undefined': 'error' },
   }),
 ])
+writeFileSync('dist/src/time/esm-probe.js', readFileSync('src/time/esm-probe.ts', 'utf8'))

@@ -38,6 +38,8 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
     const files = builtCode()
     expect(files.filter((f) => !entries.includes(f) && !/^src\/[a-z-]+-[A-Z0-9]{8}\.js$/.test(f))).toEqual([])
     expect(files.filter((f) => entries.includes(f))).toEqual(entries)
+    // The probe of require(esm) is an ES module (an empty file would load as CommonJS anywhere).
+    expect(readFileSync(`${ROOT}dist/src/time/esm-probe.js`, 'utf8')).toMatch(/^export \{\}$/m)
   })
 
   it('imports only its own chunks, and of the rest only msw, Node, Faker and (the command line) yargs', () => {
