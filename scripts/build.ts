@@ -12,16 +12,45 @@
 // 5. the module random.ts requires to learn whether `require` loads an ES module here (esm-probe.js):
 //    written as it is, since esbuild writes an empty file for an empty module, which any `require`
 //    loads (Jest's too, which then fails on Faker).
+// With --if-stale (the prepare script: npm runs it on `npm ci`, and again when `npx activation-emulator`
+// installs this folder to run it), it does nothing when every built file is newer than every source.
 // Chunks are written beside index.js (dist/src/), so that a module's paths relative to its own URL
 // (the inspector's script, esm-probe.js, the package's index.js for scenario files) are the same
 // from a chunk as from the entry.
 import { execFileSync } from 'node:child_process'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 process.chdir(ROOT)
+
+const SOURCES = [
+  'src',
+  'handlers',
+  'factories',
+  'scenarios',
+  'scripts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+]
+const BUILT = ['dist/src/index.js', 'dist/src/node/cli/main.js', 'dist/src/contract.js', 'dist/src/inspector/client.js']
+
+/** The latest modification time of a file, or of any file in a folder. */
+function newest(path: string): number {
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(
+    0,
+    ...readdirSync(path, { recursive: true, encoding: 'utf8' }).map((f) => statSync(`${path}/${f}`).mtimeMs),
+  )
+}
+
+if (process.argv.includes('--if-stale') && BUILT.every((f) => existsSync(f))) {
+  const built = Math.min(...BUILT.map((f) => statSync(f).mtimeMs))
+  if (SOURCES.every((source) => newest(source) < built)) process.exit(0)
+}
 
 rmSync('dist', { recursive: true, force: true })
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
