@@ -13,7 +13,8 @@
 //    written as it is, since esbuild writes an empty file for an empty module, which any `require`
 //    loads (Jest's too, which then fails on Faker).
 // With --if-stale (the prepare script: npm runs it on `npm ci`, and again when `npx activation-emulator`
-// installs this folder to run it), it does nothing when every built file is newer than every source.
+// installs this folder to run it; and prepack, so that packing does not rebuild dist/ under the tests
+// that read it), it does nothing when every built file is newer than every source and the lock file.
 // Chunks are written beside index.js (dist/src/), so that a module's paths relative to its own URL
 // (the inspector's script, esm-probe.js, the package's index.js for scenario files) are the same
 // from a chunk as from the entry.

@@ -4,9 +4,9 @@
 // setting that leaves a script out of the packed manifest (publishConfig does not reach scripts), so
 // `prepack` writes package.json without it, keeping the file as it was, and `postpack` puts that back
 // byte for byte. npm reads the scripts again after prepack, so `prepare` does not also run on pack:
-// prepack builds.
+// prepack builds (when a source is newer than dist/).
 //   tsx scripts/pack-manifest.ts strip | restore
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const MANIFEST = fileURLToPath(new URL('../package.json', import.meta.url))
@@ -25,7 +25,10 @@ function strip(): void {
   const text = readFileSync(MANIFEST, 'utf8')
   const manifest = JSON.parse(text) as { scripts?: Record<string, string> }
   for (const name of REPOSITORY_SCRIPTS) delete manifest.scripts?.[name]
+  // Kept with its times too, so that the build after a pack does not take package.json for changed.
+  const { atime, mtime } = statSync(MANIFEST)
   writeFileSync(KEPT, text)
+  utimesSync(KEPT, atime, mtime)
   writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
