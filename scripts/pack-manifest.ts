@@ -29,7 +29,9 @@ function strip(): void {
   const { atime, mtime } = statSync(MANIFEST)
   writeFileSync(KEPT, text)
   utimesSync(KEPT, atime, mtime)
-  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)
+  // Replaced in one rename, so that a process reading package.json meanwhile reads one file or the other.
+  writeFileSync(`${KEPT}.new`, `${JSON.stringify(manifest, null, 2)}\n`)
+  renameSync(`${KEPT}.new`, MANIFEST)
 }
 
 const command = process.argv[2]
