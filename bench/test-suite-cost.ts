@@ -1,4 +1,5 @@
 // What the emulator costs a test suite, each figure beside its baseline measured in the same run:
+// 0. a cold import of the package, against a cold import of msw/node (each alone in a fresh process);
 // 1. a test file: a fresh process that imports the built package, creates the `default` emulator
 //    with a frozen clock and answers one request through msw's setupServer and fetch, against a fresh
 //    process that imports msw/node, sets up one hand-written handler and answers one request;
@@ -6,7 +7,7 @@
 //    whether every page (and the dump) is then byte-identical to the freshly created world's;
 // 3. one emulator against two in one process: time and memory, and whether they share state.
 // Each measure runs in fresh processes, alternating, and prints medians. Not a test: figures depend
-// on the machine. Run: npm run bench:suite [-- --runs 7]
+// on the machine. Run: npm run bench:suite [-- --runs 7] [import|file|reset|several]
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createEmulator } from '../src/index.js'
@@ -84,6 +85,37 @@ const MSW_FILE = `
   server.close()
   console.log(JSON.stringify({ start: t0, import: t1 - t0, first: t2 - t1, total: t2 }))
 `
+
+// A cold import alone: the time of `await import(...)` (and the CPU it took), in a fresh process.
+const importOnly = (specifier: string) => `
+  const c0 = process.cpuUsage()
+  const t0 = performance.now()
+  await import(${JSON.stringify(specifier)})
+  const t1 = performance.now()
+  const cpu = process.cpuUsage(c0)
+  console.log(JSON.stringify({ wall: t1 - t0, cpu: (cpu.user + cpu.system) / 1000 }))
+`
+type ImportCost = { wall: number; cpu: number }
+
+async function coldImport(): Promise<void> {
+  const ours: ImportCost[] = []
+  const theirs: ImportCost[] = []
+  fresh(importOnly(PACKAGE))
+  fresh(importOnly('msw/node'))
+  for (let run = 0; run < RUNS; run++) {
+    const both = [() => ours.push(fresh(importOnly(PACKAGE))), () => theirs.push(fresh(importOnly('msw/node')))]
+    for (let k = 0; k < 2; k++) both[(run + k) % 2]!()
+  }
+  const m = (list: ImportCost[], key: keyof ImportCost) => median(list.map((x) => x[key]))
+  console.log(`0. A cold import alone: fresh processes, ${RUNS} of each, alternating; medians`)
+  console.log('| | import | CPU |')
+  console.log('| --- | --- | --- |')
+  console.log(`| \`import('activation-emulator')\` | ${ms(m(ours, 'wall'))} | ${ms(m(ours, 'cpu'))} |`)
+  console.log(`| \`import('msw/node')\` | ${ms(m(theirs, 'wall'))} | ${ms(m(theirs, 'cpu'))} |`)
+  console.log(
+    `ratio: ${(m(ours, 'wall') / m(theirs, 'wall')).toFixed(2)}x (CPU ${(m(ours, 'cpu') / m(theirs, 'cpu')).toFixed(2)}x; goal at most 1.3x)\n`,
+  )
+}
 
 type FileCost = { start: number; import: number; create?: number; first: number; total: number }
 
@@ -243,7 +275,8 @@ async function childPart(kind: string, arg: string): Promise<unknown> {
 if (argv[0] === '--child') {
   console.log(JSON.stringify(await childPart(argv[1]!, argv[2]!)))
 } else {
-  const only = argv.find((a) => ['file', 'reset', 'several'].includes(a))
+  const only = argv.find((a) => ['import', 'file', 'reset', 'several'].includes(a))
+  if (!only || only === 'import') await coldImport()
   if (!only || only === 'file') await testFile()
   if (!only || only === 'reset') await reset()
   if (!only || only === 'several') await several()

@@ -1,7 +1,9 @@
 // activation-emulator's public API: everything of the browser entry, and the Node-only pieces.
 
 export * from './browser.js'
-export { serve, type RequestLog, type RunningServer, type ServeOptions } from './node/server.js'
+// serve loads the server's module when called (serve-on-call.ts).
+export { serve } from './node/serve-on-call.js'
+export type { RequestLog, RunningServer, ServeOptions } from './node/server.js'
 export { loadScenarioFile } from './node/scenario-file.js'
 // One handle shape in every mode (EmulatorHandle, in the browser entry): useEmulator's in-process,
 // useServer's and connect's over a running server's admin API, useSandbox's over a sandbox of one.

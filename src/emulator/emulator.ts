@@ -1,8 +1,8 @@
 import type { HttpHandler } from 'msw'
-import { ADMIN_PREFIX, createAdminHandlers } from '../../handlers/admin/index.js'
+import { ADMIN_PREFIX } from '../../handlers/admin/context.js'
 import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
-import { sandboxRouter } from '../../handlers/sandbox-router.js'
-import { createHandlers, MadeBodies, RateLimiter } from '../../handlers/index.js'
+import { MadeBodies } from '../../handlers/json.js'
+import { RateLimiter } from '../../handlers/rate-limit.js'
 import type { AccountSettings, EndpointOptions, HandlerContext } from '../../handlers/index.js'
 import { AccountKeys } from './account-keys.js'
 import { DataAdder, type Added, type NewActivation } from '../world/add-data.js'
@@ -205,8 +205,17 @@ export function createEmulator(options: EmulatorOptions = {}): Promise<Emulator>
   return create(options)
 }
 
+/** The handlers' makers, loaded by the first createEmulator (see handler-kit.ts). */
+let kit: typeof import('./handler-kit.js') | undefined
+
+function handlerKit(): typeof import('./handler-kit.js') {
+  if (!kit) throw new Error('Failed to make the handlers: createEmulator loads their module first')
+  return kit
+}
+
 async function create(options: EmulatorOptions): Promise<Emulator> {
   checkOptions(options)
+  kit = await import('./handler-kit.js')
   // Where Faker cannot be loaded the moment it is needed (a world built, entries added, results drawn
   // as the clock passes an end), it is loaded now.
   if (!fakerLoadsWhenNeeded()) await loadFaker()
@@ -377,6 +386,7 @@ function assemble(parts: Parts): Emulator {
 
   const registry = parts.sandboxOf ? undefined : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
   const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
+  const { createAdminHandlers, createHandlers, sandboxRouter } = handlerKit()
   const apiHandlers = createHandlers(ctx) as EndpointHandler[]
 
   let handle: EmulatorHandle | undefined

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,15 +12,97 @@ const ENTRY = `${ROOT}dist/src/index.js`
 const run = (source: string) =>
   execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8' })
 
+/** What a built module imports, statically or with `import()`. */
+function importsOf(file: string): string[] {
+  const source = readFileSync(file, 'utf8')
+  const statics = /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)";$|^import\s*"([^"]+)";$/gm
+  return [...source.matchAll(statics), ...source.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => (m[1] ?? m[2])!)
+}
+
+/** Every .js file dist/ holds, relative to dist/. */
+const builtCode = () =>
+  readdirSync(`${ROOT}dist`, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+
 describe('the built Node entry (dist/src/index.js, what `import "activation-emulator"` loads in Node)', () => {
-  it('is one file that imports nothing of the package and only msw, typescript, Node and (when needed) Faker of the rest', () => {
-    const source = readFileSync(ENTRY, 'utf8')
-    const imports = new Set(
-      [...source.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]),
+  it('ships each module once: the entries and the chunks they share, and no module of the sources beside them', () => {
+    const entries = [
+      'src/browser.js',
+      'src/contract.js',
+      'src/index.js',
+      'src/inspector/client.js',
+      'src/node/cli/main.js',
+      'src/time/esm-probe.js',
+    ]
+    const files = builtCode()
+    expect(files.filter((f) => !entries.includes(f) && !/^src\/[a-z-]+-[A-Z0-9]{8}\.js$/.test(f))).toEqual([])
+    expect(files.filter((f) => entries.includes(f))).toEqual(entries)
+    // The probe of require(esm) is an ES module (an empty file would load as CommonJS anywhere).
+    expect(readFileSync(`${ROOT}dist/src/time/esm-probe.js`, 'utf8')).toMatch(/^export \{\}$/m)
+  })
+
+  it('imports only its own chunks, and of the rest only msw, Node, Faker and (the command line) yargs', () => {
+    for (const file of builtCode().filter((f) => !['src/contract.js', 'src/inspector/client.js'].includes(f))) {
+      const foreign = importsOf(`${ROOT}dist/${file}`).filter(
+        (name) =>
+          !/^(\.\/[a-z-]+-[A-Z0-9]{8}\.js|\.\.\/\.\.\/[a-z-]+-[A-Z0-9]{8}\.js|node:.*|msw(\/node)?|@faker-js\/faker\/locale\/en)$/.test(
+            name,
+          ),
+      )
+      expect(foreign, file).toEqual(file === 'src/node/cli/main.js' ? ['yargs'] : [])
+    }
+  })
+
+  it('loads neither msw, nor the server, nor Faker, nor yargs on import; msw with the first emulator, the server with the first serve()', () => {
+    // Every module the process resolves, logged by a resolve hook.
+    const loaded = (body: string) =>
+      JSON.parse(
+        run(`
+          import { register } from 'node:module'
+          const { port1, port2 } = new MessageChannel()
+          const seen = []
+          port1.on('message', (url) => seen.push(url))
+          port1.unref()
+          register('data:text/javascript,' + encodeURIComponent(\`
+            let port
+            export function initialize(data) { port = data.port }
+            export async function resolve(specifier, context, next) {
+              const result = await next(specifier, context)
+              port.postMessage(result.url)
+              return result
+            }\`), { data: { port: port2 }, transferList: [port2] })
+          const pkg = await import(${JSON.stringify(ENTRY)})
+          ${body}
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          console.log(JSON.stringify(seen))
+        `)
+          .trim()
+          .split('\n')
+          .at(-1)!,
+      ) as string[]
+    const named = (urls: string[]) =>
+      urls
+        .map(
+          (url) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? (url === 'node:http' ? 'node:http' : null),
+        )
+        .filter((name): name is string => name !== null)
+    const onImport = loaded('')
+    expect(new Set(named(onImport))).toEqual(new Set())
+    const onCreate = new Set(
+      named(loaded(`await pkg.createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' })`)),
     )
-    expect(
-      [...imports].filter((name) => !/^(node:|msw(\/|$)|typescript$|@faker-js\/faker\/locale\/en$)/.test(name!)),
-    ).toEqual([])
+    expect(onCreate.has('msw')).toBe(true)
+    expect(onCreate.has('node:http')).toBe(false)
+    const onServe = new Set(
+      named(
+        loaded(
+          `const s = await pkg.serve(await pkg.createEmulator({ scenario: 'default', now: '2026-06-01T12:00:00.000Z' }), { port: 0 }); await s.close()`,
+        ),
+      ),
+    )
+    expect(onServe.has('node:http')).toBe(true)
+    expect([...onServe].filter((name) => name === 'yargs')).toEqual([])
   })
 
   it('loads Faker only once a Faker is needed: not for a world given as data, but for one generated or for added entries', () => {

@@ -19,7 +19,7 @@ describe('the client, against the emulator (Jest)', () => {
   })
 
   it('counts the winners of a giveaway', async () => {
-    const giveaway = (await runningActivations(api.baseUrl, api.apiKey)).find((a) => a.type === 'giveaway')
+    const giveaway = (await runningActivations(api.baseUrl, api.apiKey)).find((a) => a.type === 'giveaway')!
     expect(await winnerCount(api.baseUrl, api.apiKey, giveaway.id)).toBeGreaterThanOrEqual(0)
   })
 

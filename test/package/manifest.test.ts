@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// The package as `npm pack` makes it (its prepack builds, and leaves the repository's own scripts
+// out of the packed package.json): the manifest a user installs, and what publint and attw say of it.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+type Manifest = {
+  scripts: Record<string, string>
+  sideEffects: string[]
+  exports: Record<string, { types?: string }>
+  typesVersions: Record<string, Record<string, string[]>>
+}
+
+let dir: string
+let tarball: string
+let before: string
+
+beforeAll(() => {
+  before = readFileSync(`${ROOT}package.json`, 'utf8')
+  dir = mkdtempSync(join(tmpdir(), 'activation-emulator-pack-'))
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as [{ filename: string }]
+  tarball = join(dir, packed.filename)
+}, 300_000)
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const packedManifest = () =>
+  JSON.parse(execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' })) as Manifest
+
+/**
+ * The package's source files with a statement that runs when the module is evaluated, other than
+ * declarations (and than setting up a class or function of the file's own, such as its prototype).
+ */
+function modulesWithEffects(): string[] {
+  const files = execFileSync('git', ['ls-files', 'src', 'handlers', 'factories', 'scenarios'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  return files.filter((file) => {
+    const source = ts.createSourceFile(file, readFileSync(`${ROOT}${file}`, 'utf8'), ts.ScriptTarget.ES2022, true)
+    const own = new Set(
+      source.statements
+        .filter((s) => ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s))
+        .map((c) => (c as ts.ClassDeclaration | ts.FunctionDeclaration).name?.text),
+    )
+    return source.statements.some((s) => {
+      if (ts.isExpressionStatement(s)) {
+        const target = ts.isBinaryExpression(s.expression) ? s.expression.left.getText().split('.')[0] : undefined
+        return !own.has(target)
+      }
+      return ts.isIfStatement(s) || ts.isIterationStatement(s, false) || ts.isTryStatement(s)
+    })
+  })
+}
+
+describe('the packed package', () => {
+  it('has no prepare script (npm 11 warns of one on every install), where the repository keeps it and its package.json is as it was', () => {
+    expect(Object.keys(packedManifest().scripts)).not.toContain('prepare')
+    expect(readFileSync(`${ROOT}package.json`, 'utf8')).toBe(before)
+    expect((JSON.parse(before) as Manifest).scripts['prepare']).toMatch(/scripts\/build\.ts/)
+  })
+
+  it('names in sideEffects the built files whose modules do something when loaded, and only those', () => {
+    const built: Record<string, string> = {
+      'src/node/cli/main.ts': './dist/src/node/cli/main.js',
+      'src/inspector/client.ts': './dist/src/inspector/client.js',
+    }
+    // A module with an effect bundled into a shared chunk could not be named: it fails here.
+    expect(modulesWithEffects().map((f) => built[f] ?? `${f} (in a chunk)`)).toEqual(
+      [...packedManifest().sideEffects].sort(),
+    )
+  })
+
+  it('gives node10 resolution the types of each subpath (typesVersions), as the exports map does', () => {
+    const { exports, typesVersions } = packedManifest()
+    for (const [subpath, target] of Object.entries(exports)) {
+      if (subpath === '.' || !target.types) continue
+      expect(typesVersions['*']![subpath.slice(2)]).toEqual([target.types])
+    }
+  })
+
+  it('is clean for publint (strict) and for attw under every resolution but node16 from CommonJS (an ES module package)', () => {
+    execFileSync('npx', ['--no-install', 'publint', '--strict', tarball], { cwd: ROOT, stdio: 'pipe' })
+    execFileSync('npx', ['--no-install', 'attw', tarball, '--ignore-rules', 'cjs-resolves-to-esm'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    })
+  }, 120_000)
+})
