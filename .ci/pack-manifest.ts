@@ -5,7 +5,7 @@
 // `prepack` writes package.json without it, keeping the file as it was, and `postpack` puts that back
 // byte for byte. npm reads the scripts again after prepack, so `prepare` does not also run on pack:
 // prepack builds (when a source is newer than dist/).
-//   tsx scripts/pack-manifest.ts strip | restore
+//   tsx .ci/pack-manifest.ts strip | restore
 import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
