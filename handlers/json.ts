@@ -18,7 +18,7 @@ const earlier = new WeakMap<object, Uint8Array>()
 // Entries are many, and a planned world builds them as they are read: the JSON of the last 20,000 or
 // so served is kept (a bounded map: a weak one with millions of short-lived keys costs the garbage
 // collector more than serializing again), for all emulators together.
-const entriesServed = new Recent<Uint8Array, object>(2_000)
+const entriesServed = new Recent<Uint8Array, object>(10_000)
 const entriesEarlier = new Recent<Uint8Array, object>(2_000)
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()

@@ -30,7 +30,7 @@ type Planned = {
 }
 
 /** How many entries, and how many people, a planned world keeps of those it built last (see `Recent`). */
-const KEPT = { entries: 2_000, people: 2_000 }
+const KEPT = { entries: 10_000, people: 10_000 }
 
 /**
  * The world a scenario describes around `now`, planned rather than built: its activations now (they
