@@ -31,7 +31,7 @@ const SOURCES = [
   'handlers',
   'factories',
   'scenarios',
-  'scripts',
+  '.ci/build.ts',
   'package.json',
   'tsconfig.json',
   'tsconfig.build.json',

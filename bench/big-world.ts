@@ -16,9 +16,8 @@ import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createIds } from '../src/world/ids.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { activationIdOf } from '../src/world/world.js'
+import { activationIdOf, entryIdOf } from '../src/world/world.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -34,7 +33,6 @@ const [a, g, size] = scenario.accounts
   .flatMap((account, a) => account.activations.map((group, g) => [a, g, group.entries] as const))
   .reduce((best, next) => (next[2] > best[2] ? next : best))
 const LARGEST = activationIdOf(scenario, a, g, 0)
-const ids = createIds(scenario.seed)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -129,7 +127,7 @@ try {
     const p = performance.now()
     const page = await walk(
       ours.port,
-      `/activations/${LARGEST}?limit=1000&next=${encodeURIComponent(ids.entry(a, g, 0, n))}`,
+      `/activations/${LARGEST}?limit=1000&next=${encodeURIComponent(entryIdOf(scenario, a, g, 0, n))}`,
       1,
     )
     if (page.entries !== 1000) throw new Error(`A page at ${n} has ${page.entries} entries`)

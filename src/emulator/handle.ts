@@ -1,7 +1,7 @@
 import type { AccountSettings, EndpointName } from '../../handlers/index.js'
 import type { Added, NewActivation } from '../world/add-data.js'
 import type { WorldDump } from '../world/dump.js'
-import type { EmulatorState } from './emulator.js'
+import type { EmulatorState } from './emulator-state.js'
 import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { JournalEntry } from './journal.js'

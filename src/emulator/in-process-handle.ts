@@ -3,7 +3,7 @@ import { filteredJournal } from '../../handlers/admin/journal.js'
 import { ApiError } from '../../handlers/errors.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import type { WorldDump } from '../world/dump.js'
-import type { Emulator } from './emulator.js'
+import type { Emulator } from './emulator-type.js'
 import { asJson, type EmulatorHandle } from './handle.js'
 
 /**

@@ -178,10 +178,9 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     server.listen(options.port ?? 4010, host, () => resolve((server.address() as AddressInfo).port))
   })
 
-  // A live world that fits builds the rest of itself in the background, in turns, once the server
-  // answers: its first arrival then finds it whole. Any other world is built as read, and whole only
-  // at its first change, so that a server that is only read holds what was read, not the world.
-  if (emulator.live && emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
+  // A world that fits builds the rest of itself in the background, in turns, once the server answers:
+  // the first change, live arrival or sandbox write then finds it whole. A larger one is built as read.
+  if (emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
   const basePath = new URL(emulator.baseUrl).pathname.replace(/\/$/, '')
   const shownHost = host.includes(':') ? `[${host}]` : host
   return {

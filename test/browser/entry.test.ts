@@ -60,8 +60,8 @@ describe('the browser entry', () => {
     expect(withBuffer).toEqual([])
   })
 
-  it('exports everything the Node entry does but the server, file loading, useEmulator (msw/node) and useSandbox (process.env)', () => {
+  it('exports everything the Node entry does but the server, file loading, useEmulator (msw/node), and useSandbox, useServer and connect (process.env)', () => {
     const nodeOnly = Object.keys(nodeEntry).filter((name) => !(name in browserEntry))
-    expect(nodeOnly.sort()).toEqual(['loadScenarioFile', 'serve', 'useEmulator', 'useSandbox'])
+    expect(nodeOnly.sort()).toEqual(['connect', 'loadScenarioFile', 'serve', 'useEmulator', 'useSandbox', 'useServer'])
   })
 })
