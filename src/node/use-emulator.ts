@@ -2,6 +2,7 @@ import type { setupServer } from 'msw/node'
 import type { Emulator } from '../emulator/emulator.js'
 import { createEmulator } from '../emulator/emulator.js'
 import type { EmulatorOptions } from '../emulator/emulator-options.js'
+import { listenOptions, type UnhandledRequestStrategy } from './msw-listen-options.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */
 export type MswServer = ReturnType<typeof setupServer>
@@ -13,9 +14,12 @@ export type LifecycleHooks = {
   afterAll(fn: () => Promise<void> | void): unknown
 }
 
-/** The emulator's options, and what msw does with a request no handler answers (msw's own default: `'warn'`). */
+/**
+ * The emulator's options, and what msw does with a request no handler answers (msw's own default:
+ * `'warn'`). The same name with msw 2 and 3: msw 3 calls it `onUnhandledFrame`, and is given that.
+ */
 export type UseEmulatorOptions = EmulatorOptions & {
-  onUnhandledRequest?: 'bypass' | 'warn' | 'error'
+  onUnhandledRequest?: UnhandledRequestStrategy
 }
 
 /** What `useEmulator` hands a test file: read its fields inside tests (they exist once `beforeAll` has run). */
@@ -53,7 +57,8 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
     const { setupServer } = await import('msw/node')
     const emulator = await createEmulator(emulatorOptions)
     const server = setupServer(...emulator.handlers)
-    server.listen({ onUnhandledRequest })
+    // msw 2's types do not know msw 3's name for the option, nor msw 3's the old one.
+    server.listen(listenOptions(onUnhandledRequest) as Parameters<MswServer['listen']>[0])
     started = { emulator, server }
   })
   hooks.afterEach(async () => {
