@@ -11,6 +11,7 @@ import { NOW } from './doors.js'
 
 const DOCUMENTED: Record<string, string> = {
   '/state': 'GET',
+  '/openapi.json': 'GET',
   '/accounts': 'GET',
   '/view/:account/*': 'GET',
   '/requests/stream': 'GET',

@@ -149,7 +149,7 @@ export async function run(argv: string[], started = performance.now()): Promise<
         flagsOf(y, openApiFlags).epilogue(
           examples([
             ['Write the document to a file', '$0 openapi -o activation-data-api.json'],
-            ['The document of a standalone server', '$0 openapi --base-url http://127.0.0.1:4010'],
+            ['The document of a standalone server', '$0 openapi --server-url http://127.0.0.1:4010'],
           ]),
         ),
       async (args) => openApiCommand(args as unknown as OpenApiArgs, v),
