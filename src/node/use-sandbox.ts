@@ -5,6 +5,7 @@ import type { FaultRule, FaultRuleInput } from '../emulator/fault-rules.js'
 import type { JournalEntry } from '../emulator/journal.js'
 import type { Added, NewActivation } from '../world/add-data.js'
 import type { WorldDump } from '../world/dump.js'
+import { unreachable } from './unreachable.js'
 
 /** The variable `useSandbox` reads the server's URL from when its options give none (a global setup sets it). */
 const URL_VARIABLE = 'ACTIVATION_EMULATOR_URL'
@@ -146,7 +147,9 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
       headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
     }
     if (body !== undefined) init.body = JSON.stringify(body)
-    const response = await fetch(url, init)
+    const response = await fetch(url, init).catch((error: unknown) => {
+      throw unreachable('useSandbox', url, error, `{ url } or ${URL_VARIABLE}`)
+    })
     const text = await response.text()
     if (!response.ok) {
       let message = text
@@ -178,7 +181,9 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
     const { adminUrl } = opened
     opened = undefined
     // Ended already (by the test, or its time to live) is as good as ended now.
-    const response = await fetch(adminUrl, { method: 'DELETE', headers: headers() })
+    const response = await fetch(adminUrl, { method: 'DELETE', headers: headers() }).catch((error: unknown) => {
+      throw unreachable('useSandbox', adminUrl, error, `{ url } or ${URL_VARIABLE}`)
+    })
     if (!response.ok && response.status !== 404)
       throw new Error(`DELETE ${adminUrl} answered ${response.status}: ${await response.text()}`)
   }
