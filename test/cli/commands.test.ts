@@ -82,7 +82,12 @@ describe('--list-scenarios, --version, --help', () => {
     async (...command) => {
       const help = await runCli([...command, '--help'])
       expect(help.code).toBe(0)
-      const listed = new Set([...help.stdout.matchAll(/^ +(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]))
+      // A flag and its long alias (`--server-url, --base-url`) are listed on one line.
+      const listed = new Set(
+        [...help.stdout.matchAll(/^ +(?:-\w, )?--([a-z-]+)(?:, --([a-z-]+))?/gm)].flatMap((m) =>
+          m[2] ? [m[1], m[2]] : [m[1]],
+        ),
+      )
       // `--no-x` turns a listed --x off; `activation-emulator --list-scenarios` is a whole command.
       const mentioned = [...help.stdout.matchAll(/(?<!activation-emulator )--(?:no-)?([a-z][a-z-]*)/g)].map((m) => m[1])
       expect(mentioned.length).toBeGreaterThan(listed.size)
