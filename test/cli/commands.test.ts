@@ -77,6 +77,18 @@ describe('--list-scenarios, --version, --help', () => {
     expect(help.stdout).toContain('\n    activation-emulator -s default --now 2026-06-01T12:00:00Z --rate-limit 10\n')
   })
 
+  it('keeps each example whole on its line in a narrower terminal (60 columns)', async () => {
+    for (const command of [[], ['dump'], ['verify'], ['record'], ['openapi']]) {
+      const help = await runCli([...command, '--help'], { COLUMNS: '60' })
+      const lines = help.stdout.trimEnd().split('\n')
+      const examples = lines.slice(lines.indexOf('Examples:') + 1)
+      for (const [i, line] of examples.entries())
+        expect(line, command.join(' ')).toMatch(i % 2 ? /^ {4}activation-emulator \S/ : /^ {2}\S.*:$/)
+    }
+    const record = await runCli(['record', '--help'], { COLUMNS: '60' })
+    expect(record.stdout).toContain('\n    activation-emulator record --from URL --api-key KEY --anonymize -o w.json\n')
+  })
+
   it.each([[], ['dump'], ['openapi'], ['verify'], ['record']])(
     'mentions in %j --help only flags that command takes, each among the options it lists',
     async (...command) => {
