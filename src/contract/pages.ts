@@ -64,7 +64,10 @@ export async function* pages<P extends ApiPath>(
     const body = (await response.json().catch(() => {
       throw new Error(`GET ${url} answered ${response.status}, not JSON`)
     })) as { next?: unknown; error?: unknown }
-    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${String(body.error)}`)
+    if (!response.ok) {
+      const said = typeof body.error === 'string' ? body.error : JSON.stringify(body)
+      throw new Error(`GET ${url} answered ${response.status}: ${said}`)
+    }
     yield body as PageOf<P>
     next = typeof body.next === 'string' ? body.next : null
   } while (next !== null)
