@@ -1,7 +1,8 @@
 // activation-emulator/contract: the Activation Data API's contract on its own, for the people who
 // write its clients: the zod schemas of every body, the enums and per-type rules, the types (with
-// `EntryOf` and the `isEntryOf` guard), a DateObject and an activation's state, and the OpenAPI
-// document. No emulator, no msw, no Node built-in: it runs in any JavaScript runtime.
+// `EntryOf` and the `isEntryOf` guard), a DateObject and an activation's state, the OpenAPI document,
+// its paths as a type (for openapi-fetch) and `pages()`, which walks a list. No emulator, no msw, no
+// Node built-in: it runs in any JavaScript runtime.
 
 export * from './contract/enums.js'
 export {
@@ -32,3 +33,5 @@ export {
 } from './contract/responses.js'
 export { rateLimitSchema, type RateLimit } from './contract/rate-limit.js'
 export { openApiDocument, type OpenApiDocument, type OpenApiOptions } from './contract/openapi.js'
+export type { operations, paths } from './contract/paths.js'
+export { pages, type ApiPath, type FetchLike, type PageOf, type PagesOptions, type ParamsOf } from './contract/pages.js'

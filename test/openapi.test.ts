@@ -147,16 +147,18 @@ describe('the OpenAPI document (`activation-emulator openapi`)', () => {
     await expectMatchesOpenApi('https://api.activations.test', request, { status: 503, headers, text: '{"error":"x"}' })
   })
 
-  it('is printed by `activation-emulator openapi`, with --base-url as its server', async () => {
-    const run = await runCli(['openapi', '--base-url', 'http://127.0.0.1:4010/v1'])
+  it('is printed by `activation-emulator openapi`, with --server-url as its server (--base-url, its old name, too)', async () => {
+    const run = await runCli(['openapi', '--server-url', 'http://127.0.0.1:4010/v1'])
     expect(run.code).toBe(0)
     const printed = JSON.parse(run.stdout)
     expect(printed.servers).toEqual([{ url: 'http://127.0.0.1:4010/v1' }])
     expect(printed.paths).toEqual(JSON.parse(JSON.stringify(document.paths)))
-    const bad = await runCli(['openapi', '--base-url', 'ftp://x'])
+    const old = JSON.parse((await runCli(['openapi', '--base-url', 'http://127.0.0.1:4011'])).stdout)
+    expect(old.servers).toEqual([{ url: 'http://127.0.0.1:4011' }])
+    const bad = await runCli(['openapi', '--server-url', 'ftp://x'])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toBe(
-      'activation-emulator: --base-url must be an http(s) URL such as http://127.0.0.1:4010, got "ftp://x"\n',
+      'activation-emulator: --server-url must be an http(s) URL such as http://127.0.0.1:4010, got "ftp://x"\n',
     )
   })
 })

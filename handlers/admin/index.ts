@@ -10,6 +10,7 @@ import { moveClock, readClock } from './clock.js'
 import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, type AdminRoute } from './context.js'
 import { addFault, clearFaults, listFaults, removeFault } from './faults.js'
 import { clearJournal, readJournal, streamJournal } from './journal.js'
+import { readOpenApi } from './openapi.js'
 import { readState, reset } from './state.js'
 import { dumpWorld } from './dump.js'
 import { endSandbox, listSandboxes, openSandbox, readSandbox, sandboxAdmin } from './sandboxes.js'
@@ -22,6 +23,7 @@ export { parsedBodies } from './answers.js'
 /** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   readState,
+  readOpenApi,
   readAccounts,
   viewTheApi,
   streamJournal,

@@ -1,25 +1,16 @@
 import { getResponse } from 'msw'
 import { apiError, errorResponse } from '../errors.js'
 import { bodyOf, json, param } from './answers.js'
+import { calledAt } from './called-at.js'
 import type { AdminRoute } from './context.js'
 
 /** What a sandbox's info says of where it is. */
 type Located = { baseUrl: string; adminUrl: string }
 
-/**
- * A sandbox's info with its URLs at the origin the client called. A standalone server hands the
- * handlers each request rewritten onto the emulator's own origin (see `serve()`), whose URLs no client
- * can reach; the `Host` the client sent says where it called (plain HTTP, as `serve()` speaks).
- * In-process, the request's own origin is the one.
- */
+/** A sandbox's info with its URLs at the origin the client called (see `calledAt`). */
 function asCalled<T>(request: Request, info: T): T {
-  const url = new URL(request.url)
-  const host = request.headers.get('host')
-  if (host === null || host === url.host || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) return info
   const located = info as T & Located
-  const from = new URL(located.baseUrl).origin
-  const at = (where: string) => (where.startsWith(from) ? `http://${host}${where.slice(from.length)}` : where)
-  return { ...located, baseUrl: at(located.baseUrl), adminUrl: at(located.adminUrl) }
+  return { ...located, baseUrl: calledAt(request, located.baseUrl), adminUrl: calledAt(request, located.adminUrl) }
 }
 
 /**

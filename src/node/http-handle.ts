@@ -1,6 +1,7 @@
 import type { EmulatorHandle } from '../emulator/handle.js'
 import type { FaultRule } from '../emulator/fault-rules.js'
 import type { JournalEntry } from '../emulator/journal.js'
+import { unreachable } from './unreachable.js'
 
 /** The variable the admin token is read from when none is given: the one `--admin-token` reads too. */
 export const TOKEN_VARIABLE = 'ACTIVATION_EMULATOR_ADMIN_TOKEN'
@@ -25,13 +26,22 @@ export function adminHeaders(token: string | undefined, init?: HeadersInit): Hea
 }
 
 /** An admin request's JSON answer, or an Error naming the request and quoting the server (with `status`). */
-export async function adminCall<T>(method: string, url: string, token: string | undefined, body?: unknown): Promise<T> {
+export async function adminCall<T>(
+  method: string,
+  url: string,
+  token: string | undefined,
+  body?: unknown,
+  /** Who asks, and where its URL came from: named when nothing answers (see `unreachable`). */
+  caller?: { who: string; where: string },
+): Promise<T> {
   const init: RequestInit = {
     method,
     headers: adminHeaders(token, body === undefined ? {} : { 'content-type': 'application/json' }),
   }
   if (body !== undefined) init.body = JSON.stringify(body)
-  const response = await fetch(url, init)
+  const response = await fetch(url, init).catch((error: unknown) => {
+    throw caller ? unreachable(caller.who, url, error, caller.where) : error
+  })
   const text = await response.text()
   if (!response.ok) {
     let message = text

@@ -164,10 +164,12 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${host}:${options.port ?? 4010}`
+      // Said to a caller of serve(); the command line says it with its flag (portInUse in cli/serve.ts).
       if (error.code === 'EADDRINUSE')
         reject(
           new Error(
-            `Port ${options.port ?? 4010} is already in use on ${host}: stop what holds it, or choose another with --port (0 picks a free one)`,
+            `Port ${options.port ?? 4010} is already in use on ${host}: stop what holds it, or pass serve() another port ({ port: 0 } picks a free one)`,
+            { cause: error },
           ),
         )
       else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${where}: choose a port above 1023`))

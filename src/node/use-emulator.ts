@@ -3,6 +3,7 @@ import type { Emulator } from '../emulator/emulator.js'
 import { createEmulator } from '../emulator/emulator.js'
 import type { EmulatorOptions } from '../emulator/emulator-options.js'
 import type { EmulatorHandle } from '../emulator/handle.js'
+import { listenOptions, type UnhandledRequestStrategy } from './msw-listen-options.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */
 export type MswServer = ReturnType<typeof setupServer>
@@ -19,10 +20,13 @@ export type LifecycleHooks = {
   afterAll(fn: () => Promise<void> | void, timeout?: number): unknown
 }
 
-/** The emulator's options, what msw does with a request no handler answers, and the hooks' timeout. */
+/**
+ * The emulator's options, what msw does with a request no handler answers (msw's own default:
+ * `'warn'`; the same name with msw 2 and 3: msw 3 calls it `onUnhandledFrame`, and is given that),
+ * and the hooks' timeout.
+ */
 export type UseEmulatorOptions = EmulatorOptions & {
-  /** msw's own option (default `'warn'`); `'error'` fails a request that no handler answers. */
-  onUnhandledRequest?: 'bypass' | 'warn' | 'error'
+  onUnhandledRequest?: UnhandledRequestStrategy
   /**
    * How long creating the emulator (before all tests) or putting it back (after each) may take, in
    * milliseconds: the hooks' timeout, passed as their second argument. Default 30,000, as `useSandbox`'s.
@@ -67,7 +71,8 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
     const { setupServer } = await import('msw/node')
     const emulator = await createEmulator(emulatorOptions)
     const server = setupServer(...emulator.handlers)
-    server.listen({ onUnhandledRequest })
+    // msw 2's types do not know msw 3's name for the option, nor msw 3's the old one.
+    server.listen(listenOptions(onUnhandledRequest) as Parameters<MswServer['listen']>[0])
     started = { emulator, server }
   }, timeout)
   hooks.afterEach(async () => {

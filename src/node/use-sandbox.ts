@@ -1,5 +1,6 @@
 import type { SandboxInfo, SandboxOptions } from '../emulator/emulator.js'
 import { adminCall, adminHeaders, httpHandle, type HttpHandle } from './http-handle.js'
+import { unreachable } from './unreachable.js'
 
 /** The variable `useSandbox` reads the server's URL from when its options give none (a global setup sets it). */
 export const URL_VARIABLE = 'ACTIVATION_EMULATOR_URL'
@@ -101,7 +102,10 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
       ...sandboxOptions,
       ...(sandboxOptions.label === undefined && label ? { label: label.slice(0, LABEL_MAX) } : {}),
     }
-    const info = await adminCall<SandboxInfo>('POST', `${admin}/sandboxes`, token, body)
+    const info = await adminCall<SandboxInfo>('POST', `${admin}/sandboxes`, token, body, {
+      who: 'useSandbox',
+      where: `{ url } or ${URL_VARIABLE}`,
+    })
     const apiKey = Object.values(info.apiKeys)[0]?.[0]
     if (apiKey === undefined) throw new Error('The sandbox has no API key: its first account has none')
     // Its URLs as this client reaches the server, whatever name the server knows itself by.
@@ -112,7 +116,11 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
     const { adminUrl } = opened
     opened = undefined
     // Ended already (by the test, or its time to live) is as good as ended now.
-    const response = await fetch(adminUrl, { method: 'DELETE', headers: adminHeaders(token) })
+    const response = await fetch(adminUrl, { method: 'DELETE', headers: adminHeaders(token) }).catch(
+      (error: unknown) => {
+        throw unreachable('useSandbox', adminUrl, error, `{ url } or ${URL_VARIABLE}`)
+      },
+    )
     if (!response.ok && response.status !== 404)
       throw new Error(`DELETE ${adminUrl} answered ${response.status}: ${await response.text()}`)
   }

@@ -77,12 +77,29 @@ describe('--list-scenarios, --version, --help', () => {
     expect(help.stdout).toContain('\n    activation-emulator -s default --now 2026-06-01T12:00:00Z --rate-limit 10\n')
   })
 
+  it('keeps each example whole on its line in a narrower terminal (60 columns)', async () => {
+    for (const command of [[], ['dump'], ['verify'], ['record'], ['openapi']]) {
+      const help = await runCli([...command, '--help'], { COLUMNS: '60' })
+      const lines = help.stdout.trimEnd().split('\n')
+      const examples = lines.slice(lines.indexOf('Examples:') + 1)
+      for (const [i, line] of examples.entries())
+        expect(line, command.join(' ')).toMatch(i % 2 ? /^ {4}activation-emulator \S/ : /^ {2}\S.*:$/)
+    }
+    const record = await runCli(['record', '--help'], { COLUMNS: '60' })
+    expect(record.stdout).toContain('\n    activation-emulator record --from URL --api-key KEY --anonymize -o w.json\n')
+  })
+
   it.each([[], ['dump'], ['openapi'], ['verify'], ['record']])(
     'mentions in %j --help only flags that command takes, each among the options it lists',
     async (...command) => {
       const help = await runCli([...command, '--help'])
       expect(help.code).toBe(0)
-      const listed = new Set([...help.stdout.matchAll(/^ +(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]))
+      // A flag and its long alias (`--server-url, --base-url`) are listed on one line.
+      const listed = new Set(
+        [...help.stdout.matchAll(/^ +(?:-\w, )?--([a-z-]+)(?:, --([a-z-]+))?/gm)].flatMap((m) =>
+          m[2] ? [m[1], m[2]] : [m[1]],
+        ),
+      )
       // `--no-x` turns a listed --x off; `activation-emulator --list-scenarios` is a whole command.
       const mentioned = [...help.stdout.matchAll(/(?<!activation-emulator )--(?:no-)?([a-z][a-z-]*)/g)].map((m) => m[1])
       expect(mentioned.length).toBeGreaterThan(listed.size)

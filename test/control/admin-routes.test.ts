@@ -11,6 +11,7 @@ import { NOW_ISO as NOW } from '../support/api.js'
 
 const DOCUMENTED: Record<string, string> = {
   '/state': 'GET',
+  '/openapi.json': 'GET',
   '/accounts': 'GET',
   '/view/:account/*': 'GET',
   '/requests/stream': 'GET',

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { setupServer } from 'msw/node'
-import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILTER_TYPES, isEntryOf } from '../../src/contract.js'
 import { createEmulator } from '../../src/index.js'
 import { describePage } from '../fixtures/typed-client.js'
 import { TEST_MS } from '../support/timeouts.js'
+import { strictErrors } from '../support/strict-compile.js'
 
 // A client typed by the contract: test/fixtures/typed-client.ts switches on `page.activation.type` and
 // reads each type's own entry fields, with no cast. Compiled here as a strict project would compile it.
@@ -16,34 +16,7 @@ const ENTRY = `${ROOT}src/contract/entry.ts`
 const ENTRY_OF = 'export type EntryOf<T extends ActivationType> = z.infer<(typeof entrySchemas)[T]>'
 
 /** The client's type errors, each as `line: message`, with some files' text replaced. */
-function compile(replaced: Record<string, string> = {}): string[] {
-  const options: ts.CompilerOptions = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: [],
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    skipLibCheck: true,
-    noEmit: true,
-  }
-  const host = ts.createCompilerHost(options)
-  const readFile = host.readFile.bind(host)
-  host.readFile = (file) => replaced[file] ?? readFile(file)
-  const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (file, language, onError) =>
-    file in replaced ? ts.createSourceFile(file, replaced[file]!, language) : getSourceFile(file, language, onError)
-  const program = ts.createProgram([CLIENT], options, host)
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where =
-      d.file && d.start !== undefined
-        ? `${d.file.fileName.slice(ROOT.length)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
-        : ''
-    return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
-  })
-}
+const compile = (replaced: Record<string, string> = {}) => strictErrors(CLIENT, replaced)
 
 describe('a client typed by activation-emulator/contract', () => {
   it('compiles, strict, switching on the activation’s type with no cast', { timeout: TEST_MS.default }, () => {

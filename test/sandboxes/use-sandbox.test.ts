@@ -163,6 +163,17 @@ describe('useSandbox, with any runner', () => {
     )
   })
 
+  it('says which URL it could not reach, and what to start, when nothing listens there', async () => {
+    const closed = await serve(await createEmulator({ scenario: 'empty', now: NOW }), { port: 0 })
+    await closed.close()
+    const { hooks, run } = manualHooks()
+    useSandbox({ url: closed.url }, hooks)
+    const origin = new URL(closed.url).origin
+    await expect(run('beforeEach')).rejects.toThrow(
+      `useSandbox could not reach the emulator at ${origin} (ECONNREFUSED): start it first (npx activation-emulator, or a global setup that starts it), or point { url } or ACTIVATION_EMULATOR_URL at where it runs`,
+    )
+  })
+
   it('answers a bad option with the server’s 400, and ends quietly a sandbox ended already', async () => {
     const bad = manualHooks()
     useSandbox({ url: server.url, adminToken: 's3cret', ttl: 'soon' }, bad.hooks)

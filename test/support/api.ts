@@ -2,6 +2,7 @@ import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
+import { listenOptions } from '../../src/node/msw-listen-options.js'
 import { expectMatchesOpenApi } from './openapi.js'
 
 /** The instant the endpoint tests freeze the clock at. */
@@ -29,7 +30,8 @@ export function useEmulator(options: EmulatorOptions): Api {
   beforeAll(async () => {
     emulator = await createEmulator({ now: NOW_ISO, ...options })
     server.resetHandlers(...emulator.handlers)
-    server.listen({ onUnhandledRequest: 'error' })
+    // msw 3 (its CI job) names the option onUnhandledFrame.
+    server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
   })
   afterEach(async () => {
     server.resetHandlers(...(emulator?.handlers ?? []))

@@ -434,10 +434,12 @@ export const openApiFlags: FlagTable = {
     describe: 'Write to this file instead of stdout',
     coerce: needs('out', 'a file to write', (text) => text),
   },
-  'base-url': {
+  'server-url': {
+    alias: 'base-url',
     type: 'string',
-    describe: "The server URL the document names (default: the library's default base URL)",
-    coerce: httpUrl('base-url', 'http://127.0.0.1:4010'),
+    describe:
+      'The URL the document names as its server, where a generated client sends its requests (default: https://api.activations.test)',
+    coerce: httpUrl('server-url', 'http://127.0.0.1:4010'),
   },
 }
 

@@ -43,12 +43,21 @@ export function scenarioList(): string {
   return entries.map(([name, s]) => `${name.padEnd(width)}  ${s.description}`).join('\n') + '\n'
 }
 
+/** The width --help fits: the terminal's, else COLUMNS, else 80; at most 110. */
+function terminalWidth(): number {
+  return Math.min(110, process.stdout.columns || Number(process.env['COLUMNS']) || 80)
+}
+
 /**
- * The examples of a command's --help, each command on a line of its own under what it does, so that
- * no width cuts one in two (yargs's two-column examples wrap mid-command at 80 columns).
+ * A command's --help with its examples, each command on a line of its own under what it does (yargs's
+ * two-column examples wrap mid-command at 80 columns); the help is as wide as the terminal, or as its
+ * widest example where the terminal is narrower, so that no example is cut in two.
  */
-function examples(list: Array<[what: string, command: string]>): string {
-  return ['Examples:', ...list.flatMap(([what, command]) => [`  ${what}:`, `    ${command}`])].join('\n')
+function withExamples<T>(y: Argv<T>, list: Array<[what: string, command: string]>): Argv<T> {
+  const lines = ['Examples:', ...list.flatMap(([what, command]) => [`  ${what}:`, `    ${command}`])]
+  // $0 is written out by yargs as the program's name.
+  const widest = Math.max(...lines.map((line) => line.replace('$0', 'activation-emulator').length))
+  return y.epilogue(lines.join('\n')).wrap(Math.max(terminalWidth(), widest))
 }
 
 /**
@@ -87,56 +96,51 @@ export async function run(argv: string[], started = performance.now()): Promise<
     .alias('version', 'v')
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(110, process.stdout.columns || Number(process.env['COLUMNS']) || 80))
+    .wrap(terminalWidth())
     .command(
       ['serve', '$0'],
       'Serve the Activation Data API (the default command)',
       (y) =>
-        flagsOf(y, serveFlags)
-          .middleware((args) => {
+        withExamples(
+          flagsOf(y, serveFlags).middleware((args) => {
             if (args['listScenarios']) {
               process.stdout.write(scenarioList())
               throw new ListedScenarios()
             }
-          }, true)
-          .epilogue(
-            examples([
-              ['Serve the busy scenario on http://127.0.0.1:4010', '$0 --scenario busy'],
-              [
-                'A frozen clock and 10 requests a minute per key',
-                '$0 -s default --now 2026-06-01T12:00:00Z --rate-limit 10',
-              ],
-              ['Serve a world dumped to a file', '$0 --data world.json'],
-            ]),
-          ),
+          }, true),
+          [
+            ['Serve the busy scenario on http://127.0.0.1:4010', '$0 --scenario busy'],
+            [
+              'A frozen clock and 10 requests a minute per key',
+              '$0 -s default --now 2026-06-01T12:00:00Z --rate-limit 10',
+            ],
+            ['Serve a world dumped to a file', '$0 --data world.json'],
+          ],
+        ),
       async (args) => serveCommand(args as unknown as ServeArgs, v, started),
     )
     .command(
       'dump',
       'Write the world (the same flags build it) as JSON',
       (y) =>
-        flagsOf(y, dumpFlags).epilogue(
-          examples([
-            ['Write the default world, clock frozen, to a file', '$0 dump --now 2026-06-01T12:00:00Z -o world.json'],
-            ['A world from a scenario file, to stdout', '$0 dump -s ./my-scenario.ts --now 2026-06-01T12:00:00Z'],
-          ]),
-        ),
+        withExamples(flagsOf(y, dumpFlags), [
+          ['Write the default world, clock frozen, to a file', '$0 dump --now 2026-06-01T12:00:00Z -o world.json'],
+          ['A world from a scenario file, to stdout', '$0 dump -s ./my-scenario.ts --now 2026-06-01T12:00:00Z'],
+        ]),
       async (args) => dumpCommand(args as unknown as DumpArgs),
     )
     .command(
       'record',
       'Record accounts of a real API into a world file that --data serves back',
       (y) =>
-        flagsOf(y, recordFlags).epilogue(
-          examples([
-            ['Record one account', '$0 record --from URL --api-key KEY -o world.json'],
-            ['Two accounts', '$0 record --from URL --api-key K1 --api-key K2 -o w.json'],
-            ['Anonymized: fake names, e-mails and answers', '$0 record --from URL --api-key KEY --anonymize -o w.json'],
-            ['Gently: 2 requests a second', '$0 record --from URL --api-key KEY --rps 2 -o w.json'],
-            ['Go on after Ctrl-C or a crash', '$0 record --from URL --api-key KEY -o world.json --resume'],
-            ['Serve what was recorded', '$0 --data world.json'],
-          ]),
-        ),
+        withExamples(flagsOf(y, recordFlags), [
+          ['Record one account', '$0 record --from URL --api-key KEY -o world.json'],
+          ['Two accounts', '$0 record --from URL --api-key K1 --api-key K2 -o w.json'],
+          ['Anonymized: fake names, e-mails and answers', '$0 record --from URL --api-key KEY --anonymize -o w.json'],
+          ['Gently: 2 requests a second', '$0 record --from URL --api-key KEY --rps 2 -o w.json'],
+          ['Go on after Ctrl-C or a crash', '$0 record --from URL --api-key KEY -o world.json --resume'],
+          ['Serve what was recorded', '$0 --data world.json'],
+        ]),
       async (args) => {
         const code = await recordCommand(args as unknown as RecordArgs)
         if (code !== 0) throw new ExitCode(code)
@@ -146,31 +150,21 @@ export async function run(argv: string[], started = performance.now()): Promise<
       'openapi',
       'Print the OpenAPI 3.1 document of the API, generated from the contract',
       (y) =>
-        flagsOf(y, openApiFlags).epilogue(
-          examples([
-            ['Write the document to a file', '$0 openapi -o activation-data-api.json'],
-            ['The document of a standalone server', '$0 openapi --base-url http://127.0.0.1:4010'],
-          ]),
-        ),
+        withExamples(flagsOf(y, openApiFlags), [
+          ['Write the document to a file', '$0 openapi -o activation-data-api.json'],
+          ['The document of a standalone server', '$0 openapi --server-url http://127.0.0.1:4010'],
+        ]),
       async (args) => openApiCommand(args as unknown as OpenApiArgs, v),
     )
     .command(
       'verify',
       "Check the emulator's assumptions against the real API (read-only) and report each: confirmed, differs, not checkable",
       (y) =>
-        flagsOf(y, verifyFlags).epilogue(
-          examples([
-            ['Verify, with a JSON report for machines', '$0 verify --against URL --api-key KEY --json report.json'],
-            [
-              'Write the scenario that matches what was found',
-              '$0 verify --against URL --api-key KEY --suggest-config',
-            ],
-            [
-              'Compare with the settings of a scenario file',
-              '$0 verify --against URL --api-key KEY -s my-scenario.json',
-            ],
-          ]),
-        ),
+        withExamples(flagsOf(y, verifyFlags), [
+          ['Verify, with a JSON report for machines', '$0 verify --against URL --api-key KEY --json report.json'],
+          ['Write the scenario that matches what was found', '$0 verify --against URL --api-key KEY --suggest-config'],
+          ['Compare with the settings of a scenario file', '$0 verify --against URL --api-key KEY -s my-scenario.json'],
+        ]),
       async (args) => {
         code = await verifyCommand(args as unknown as VerifyArgs)
       },

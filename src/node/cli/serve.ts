@@ -110,6 +110,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
           unlogged.delete(id)
           process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${id} ${since}\n`)
         },
+  }).catch((error: unknown) => {
+    throw portInUse(error, args.host ?? '127.0.0.1', args.port ?? 4010) ?? error
   })
   process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
 
@@ -143,4 +145,13 @@ function orderOf(args: ServeArgs): { order?: { activations?: ListOrder; particip
       ...(args.participantOrder !== undefined ? { participants: args.participantOrder } : {}),
     },
   }
+}
+
+/** serve()'s port-in-use error, said to a user of the command line: with the flag that changes the port. */
+function portInUse(error: unknown, host: string, port: number): Error | undefined {
+  if ((error as { cause?: { code?: unknown } } | null)?.cause?.code !== 'EADDRINUSE') return undefined
+  return new Error(
+    `Port ${port} is already in use on ${host}: stop what holds it, or choose another with --port (--port 0 picks a free one)`,
+    { cause: error },
+  )
 }

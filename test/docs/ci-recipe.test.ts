@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, cleanEnv } from '../support/cli.js'
+import { readDocBlocks } from '../support/doc-blocks.js'
+
+// The CI recipe of the README and of docs/control-and-ci.md, up to the line that names the admin
+// API (`A=`), then a line that reads the state of what answers there: run as the docs tests run it
+// (4010 written as another port), with something else already answering on that port.
+const GUIDES = ['README.md', 'docs/control-and-ci.md']
+
+/** The recipe's start: its lines up to `A=...`. */
+function startOf(file: string): string {
+  const recipe = readDocBlocks(file).find((b) => b.source.startsWith('#!') && b.source.includes('emulator.log'))
+  if (!recipe) throw new Error(`${file} has no CI recipe`)
+  const lines = recipe.source.split('\n')
+  return lines.slice(0, lines.findIndex((line) => line.startsWith('A=')) + 1).join('\n')
+}
+
+let dir: string
+let decoy: Server
+let decoyPort: number
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ci-recipe-'))
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true })
+  const shim = join(dir, 'node_modules', '.bin', 'activation-emulator')
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`)
+  chmodSync(shim, 0o755)
+  // Another server, left on the port by an earlier job: it answers anything.
+  decoy = createServer((_request, response) => response.end('{"scenario":"left by another job"}'))
+  await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve))
+  decoyPort = (decoy.address() as AddressInfo).port
+})
+afterAll(async () => {
+  await new Promise<void>((resolve) => decoy.close(() => resolve()))
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Runs a script in the scratch folder: its exit code and output. */
+function bash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', script], { cwd: dir, env: cleanEnv({}), timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+}
+
+describe.each(GUIDES)('the CI recipe of %s', (file) => {
+  it('steers the server it started, even with another answering on the port the guide names', async () => {
+    const script = `${startOf(file).replaceAll('4010', String(decoyPort))}\ncurl -sf $A/state`
+    const run = await bash(script)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout).scenario).toBe('default')
+  }, 90_000)
+
+  it('stops at once, with the server’s own message, when its server exits', async () => {
+    const script = `${startOf(file).replace('--scenario default', '--scenario no-such-scenario')}\necho reached the tests`
+    const run = await bash(script)
+    expect(run.code).not.toBe(0)
+    expect(run.stdout).not.toContain('reached the tests')
+    expect(run.stderr).toMatch(/^activation-emulator: .*no-such-scenario/m)
+  }, 90_000)
+})
