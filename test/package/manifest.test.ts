@@ -70,7 +70,7 @@ describe('the packed package', () => {
   it('has no prepare script (npm 11 warns of one on every install), where the repository keeps it and its package.json is as it was', () => {
     expect(Object.keys(packedManifest().scripts)).not.toContain('prepare')
     expect(readFileSync(`${ROOT}package.json`, 'utf8')).toBe(before)
-    expect((JSON.parse(before) as Manifest).scripts['prepare']).toMatch(/scripts\/build\.ts/)
+    expect((JSON.parse(before) as Manifest).scripts['prepare']).toMatch(/\.ci\/build\.ts/)
   })
 
   it('names in sideEffects the built files whose modules do something when loaded, and only those', () => {
