@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     include: [
       // the admin guard (src/node/admin-guard.ts, request-url.ts)
+      'test/server/admin-guard-rules.test.ts',
       'test/server/admin-guard.test.ts',
       'test/server/bad-requests.test.ts',
       // the remote client (src/node/remote/*) and record's walker (src/node/record/walk.ts)

@@ -16,7 +16,11 @@ export const MODULES: readonly Module[] = [
   {
     name: 'guard',
     mutate: ['src/node/admin-guard.ts', 'src/node/request-url.ts'],
-    tests: ['test/server/admin-guard.test.ts', 'test/server/bad-requests.test.ts'],
+    tests: [
+      'test/server/admin-guard-rules.test.ts',
+      'test/server/admin-guard.test.ts',
+      'test/server/bad-requests.test.ts',
+    ],
   },
   {
     name: 'remote',
