@@ -259,7 +259,10 @@ describe('the JSON body rule', () => {
       'text/x+json',
       'application/x+jsonx',
     ]) {
-      for (const length of [{ 'content-length': '2' }, { 'transfer-encoding': 'chunked' }]) {
+      for (const length of [{ 'content-length': '2' }, { 'transfer-encoding': 'chunked' }] as Record<
+        string,
+        string
+      >[]) {
         expect(post({ 'content-type': type, ...length }), type).toEqual({
           refused: [415, notJsonMessage(type)],
           headers: {},
@@ -273,7 +276,7 @@ describe('the JSON body rule', () => {
       { 'content-type': 'text/plain' },
       { 'content-type': 'text/plain', 'content-length': '0' },
       {},
-    ]) {
+    ] as Record<string, string>[]) {
       expect(post(headers), JSON.stringify(headers)).toEqual({ refused: null, headers: {} })
     }
   })
