@@ -55,7 +55,15 @@ describe('urlOfTarget', () => {
     }
   })
   it('is null for any other target, and for an origin that is not one', () => {
-    for (const target of ['*', 'evil.example/x', 'ftp://evil.example/x', 'http://[bad/x', 'mailto:x@example.com', '']) {
+    for (const target of [
+      '*',
+      'evil.example/x',
+      'foo:/http://x/',
+      'ftp://evil.example/x',
+      'http://[bad/x',
+      'mailto:x@example.com',
+      '',
+    ]) {
       expect(urlOfTarget(origin, target), target).toBeNull()
     }
     expect(urlOfTarget('not an origin', '/x')).toBeNull()
