@@ -20,6 +20,7 @@ export default defineConfig({
       'test/server/admin-guard.test.ts',
       'test/server/bad-requests.test.ts',
       // the remote client (src/node/remote/*) and record's walker (src/node/record/walk.ts)
+      'test/record/remote-parts.test.ts',
       'test/record/client.test.ts',
       'test/record/client-bounds.test.ts',
       'test/record/walk.test.ts',

@@ -25,7 +25,7 @@ export const MODULES: readonly Module[] = [
   {
     name: 'remote',
     mutate: ['src/node/remote/*.ts'],
-    tests: ['test/record/client.test.ts', 'test/record/client-bounds.test.ts'],
+    tests: ['test/record/remote-parts.test.ts', 'test/record/client.test.ts', 'test/record/client-bounds.test.ts'],
   },
   {
     name: 'walker',
