@@ -42,6 +42,7 @@ export const MODULES: readonly Module[] = [
     name: 'sandboxes',
     mutate: ['src/emulator/sandboxes.ts'],
     tests: [
+      'test/sandboxes/registry.test.ts',
       'test/sandboxes/fixed-key.test.ts',
       'test/sandboxes/isolation.test.ts',
       'test/sandboxes/kept-bodies.test.ts',
