@@ -9,9 +9,9 @@ import { MODULES } from './bench/mutation.js'
 // of the project without dist/; the few of them that start the built command line run this tree's
 // dist/ (the script builds it first, from the code as it is), which holds no mutant.
 
-/** This project's folder, also when this file is read from Stryker's copy of it (`.stryker-tmp/sandbox-…/`). */
+/** This project's folder, also when this file is read from Stryker's copy of it (`.stryker-tmp…/sandbox-…/`). */
 function projectRoot(): string {
-  return fileURLToPath(new URL('.', import.meta.url)).replace(/[\\/]\.stryker-tmp[\\/][^\\/]+[\\/]?$/, '')
+  return fileURLToPath(new URL('.', import.meta.url)).replace(/[\\/]\.stryker-tmp[^\\/]*[\\/][^\\/]+[\\/]?$/, '')
 }
 
 export default defineConfig({
