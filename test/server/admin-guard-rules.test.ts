@@ -21,7 +21,7 @@ const ORIGIN_REFUSED = (origin: string) =>
 
 describe('isLoopback', () => {
   it('takes localhost, ::1, 127.0.0.0/8 and its IPv4-mapped form, and nothing else', () => {
-    for (const host of ['localhost', '::1', '127.0.0.1', '127.255.3.9', '::ffff:127.0.0.1']) {
+    for (const host of ['localhost', '::1', '127.0.0.1', '127.255.3.9', '127.0.10.200', '::ffff:127.0.0.1']) {
       expect(isLoopback(host), host).toBe(true)
     }
     for (const host of ['0.0.0.0', '::', '128.0.0.1', '127.0.0.1.evil', 'x127.0.0.1', '127.0.0', 'localhost.', '']) {
@@ -106,6 +106,8 @@ describe('the Host rule', () => {
       'fd00::1',
       '[::1',
       'localhost:abc',
+      'x]localhost',
+      'evil.example]localhost:4010',
       'a b',
     ]) {
       expect(guard(req({ host }), '/__emulator/state'), host).toEqual({
@@ -144,6 +146,10 @@ describe('the Origin rule', () => {
     for (const o of ['http://dashboard.test:8080', 'http://DASHBOARD.test:8080/', 'http://dashboard.test:8080//']) {
       expect(origin(o), o).toEqual({ refused: null, headers: { 'access-control-allow-origin': o, vary: 'Origin' } })
     }
+  })
+  it('takes the named origins without their trailing slashes', () => {
+    const slashes = adminGuardOf('127.0.0.1', { adminOrigins: ['http://b.test//'] })
+    expect(slashes(req({ origin: 'http://b.test' }), '/__emulator').refused).toBeNull()
   })
   it('lets through its own origin and loopback origins, http or https, with Vary and no CORS header', () => {
     for (const [o, host] of [
@@ -201,6 +207,9 @@ describe('the token rule', () => {
     const preflight = req({ origin: 'http://dashboard.test', 'access-control-request-method': 'POST' }, 'OPTIONS')
     expect(guard(preflight, '/__emulator/clock').refused).toBeNull()
     expect(asked).toEqual([])
+    // Access-Control-Request-Method makes a preflight of an OPTIONS only.
+    const notPreflight = req({ 'access-control-request-method': 'POST' }, 'GET')
+    expect(guard(notPreflight, '/__emulator/state').refused).toEqual([401, 'no token'])
     for (const [method, path] of [
       ['POST', '/__emulator'],
       ['DELETE', '/__emulator/'],
@@ -266,6 +275,7 @@ describe('the JSON body rule', () => {
       'application/+json',
       'text/x+json',
       'application/x+jsonx',
+      'text/application/x+json',
     ]) {
       for (const length of [{ 'content-length': '2' }, { 'transfer-encoding': 'chunked' }] as Record<
         string,
