@@ -2,11 +2,13 @@
  * The admin guard's rules one by one, each against every spelling of what it lets through and what it
  * refuses, on the verdict itself (admin-guard.test.ts checks them end to end over HTTP). Each rule here
  * was found missing by mutation testing (npm run test:mutation): a changed condition no test noticed.
+ * Each guard is made inside the test that asks it, so that mutation testing counts what it runs as that
+ * test's (not as code run while the file loads, which Stryker runs every test against).
  */
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { notJsonMessage } from '../../handlers/errors.js'
-import { adminGuardOf, isAdminPath, isLoopback } from '../../src/node/admin-guard.js'
+import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from '../../src/node/admin-guard.js'
 import { urlOfTarget } from '../../src/node/request-url.js'
 
 /** A request as node hands it to the guard: its method and headers (lower-case names). */
@@ -71,7 +73,7 @@ describe('urlOfTarget', () => {
 })
 
 describe('the Host rule', () => {
-  const guard = adminGuardOf('127.0.0.1', {})
+  const guard: AdminGuard = (r, p) => adminGuardOf('127.0.0.1', {})(r, p)
   it('lets through no Host, loopback names in every spelling, and the address it listens on', () => {
     for (const host of [
       'localhost',
@@ -139,7 +141,8 @@ describe('the Host rule', () => {
 })
 
 describe('the Origin rule', () => {
-  const guard = adminGuardOf('127.0.0.1', { allowedHosts: ['emulator'], adminOrigins: ['HTTP://Dashboard.test:8080/'] })
+  const guard: AdminGuard = (r, p) =>
+    adminGuardOf('127.0.0.1', { allowedHosts: ['emulator'], adminOrigins: ['HTTP://Dashboard.test:8080/'] })(r, p)
   const origin = (o: string, host = '127.0.0.1:4010') => guard(req({ host, origin: o }), '/__emulator/state')
 
   it('gives a named origin, in any case and with a slash or not, Access-Control-Allow-Origin as it was sent', () => {
@@ -192,7 +195,8 @@ describe('the token rule', () => {
     asked.push(header ?? undefined)
     return header === 'Bearer t' ? null : 'no token'
   }
-  const guard = adminGuardOf('127.0.0.1', { adminOrigins: ['http://dashboard.test'] }, refusal)
+  const guard: AdminGuard = (r, p) =>
+    adminGuardOf('127.0.0.1', { adminOrigins: ['http://dashboard.test'] }, refusal)(r, p)
 
   it('asks the token of every request but the inspector page, its script and a preflight', () => {
     for (const [method, path] of [
@@ -245,7 +249,7 @@ describe('the token rule', () => {
 })
 
 describe('the JSON body rule', () => {
-  const guard = adminGuardOf('127.0.0.1', {})
+  const guard: AdminGuard = (r, p) => adminGuardOf('127.0.0.1', {})(r, p)
   const post = (headers: Record<string, string>) => guard(req(headers, 'POST'), '/__emulator/clock')
 
   it('takes JSON and +json bodies, in any case, with parameters', () => {
