@@ -40,7 +40,14 @@ const INSPECTOR_ANSWER = `${ADMIN_PREFIX}/inspector/answer`
 /** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
 function mediaType(header: string | undefined): string {
   // Stryker disable next-line StringLiteral: no Content-Type is refused whatever stands in for it here (the message names the header as sent)
-  return (header ?? '').split(';')[0]!.trim().toLowerCase()
+  const value = header ?? ''
+  return value.split(';')[0]!.trim().toLowerCase()
+}
+
+/** A host without the brackets of an IPv6 address (`[::1]` -> `::1`). */
+function unbracketed(host: string): string {
+  // Stryker disable next-line Regex: a host holds brackets only around an IPv6 address, so stripping them at its ends or anywhere is the same
+  return host.replace(/^\[|\]$/g, '')
 }
 
 /** The host name of a Host header (`[::1]:4010` -> `::1`, `Localhost.:80` -> `localhost`), or null when it has none. */
@@ -65,8 +72,7 @@ export function adminGuardOf(
   options: { adminOrigins?: readonly string[] | undefined; allowedHosts?: readonly string[] | undefined },
   tokenRefusal: TokenRefusal = () => null,
 ): AdminGuard {
-  // Stryker disable next-line Regex: a host name holds brackets only around an IPv6 address, so stripping them at its ends or anywhere is the same
-  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase().replace(/^\[|\]$/g, '')))
+  const hosts = new Set([host, ...(options.allowedHosts ?? [])].map((h) => unbracketed(h.toLowerCase())))
   hosts.delete('0.0.0.0')
   hosts.delete('::')
   const origins = new Set((options.adminOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()))
@@ -86,6 +92,8 @@ export function adminGuardOf(
       }
     }
     const origin = req.headers.origin
+    // Stryker disable next-line StringLiteral: no origin's host equals any stand-in for a missing Host
+    const ownHost = (hostHeader ?? '').toLowerCase()
     let headers = none
     if (origin !== undefined) {
       const asked = origin.replace(/\/+$/, '').toLowerCase()
@@ -96,8 +104,7 @@ export function adminGuardOf(
           const url = new URL(origin)
           own =
             (url.protocol === 'http:' || url.protocol === 'https:') &&
-            // Stryker disable next-line StringLiteral,Regex: no origin's host equals any stand-in for a missing Host (they hold no space), and a URL's hostname has brackets only at its ends
-            (url.host === (hostHeader ?? '').toLowerCase() || isLoopbackName(url.hostname.replace(/^\[|\]$/g, '')))
+            (url.host === ownHost || isLoopbackName(unbracketed(url.hostname)))
         } catch {
           // `null` (a sandboxed frame, a file) and anything else that is not an origin.
         }
