@@ -9,12 +9,7 @@ export { loadScenarioFile } from './node/scenario-file.js'
 // useServer's and connect's over a running server's admin API, useSandbox's over a sandbox of one.
 // Each mode's own handle type is the return type of its function (ReturnType<typeof useSandbox>).
 // useEmulator starts msw/node's setupServer: in a browser, setupWorker(...emulator.handlers) instead.
-export {
-  useEmulator,
-  type LifecycleHooks,
-  type MswServer,
-  type UseEmulatorOptions,
-} from './node/use-emulator.js'
+export { useEmulator, type LifecycleHooks, type MswServer, type UseEmulatorOptions } from './node/use-emulator.js'
 export { connect, useServer } from './node/use-server.js'
 // useSandbox talks HTTP to a running server: a sandbox of its own for each test.
 export { useSandbox } from './node/use-sandbox.js'

@@ -9,13 +9,9 @@
 export function urlOfTarget(origin: string, target: string): URL | null {
   let path = target
   if (!target.startsWith('/')) {
-    if (!/^https?:\/\//i.test(target)) return null
-    try {
-      const parsed = new URL(target)
-      path = `${parsed.pathname}${parsed.search}`
-    } catch {
-      return null
-    }
+    if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null
+    const parsed = new URL(target)
+    path = `${parsed.pathname}${parsed.search}`
   }
   try {
     // Joined as text, not resolved against the origin: `//x` stays a path rather than naming a host.

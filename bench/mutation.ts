@@ -1,0 +1,144 @@
+// Mutation testing of the modules that guard and check (docs/development.md, "Mutation testing"):
+// StrykerJS mutates one module at a time and runs against each mutant only that module's own test
+// files, then this script reads each module's report and fails, naming it, when a module's score is
+// under 85 %. One module at a time, two test runners (stryker.config.json): the machine is shared.
+// Stryker 10 needs Node.js 22: on an older Node the runs go through npm's `node@22` package, as the
+// msw 3 job does (.ci/package-jobs).
+// Run: npm run test:mutation [-- guard walker ...] [-- --incremental] [-- --report-only]
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** A module: the files Stryker mutates and the test files that must kill their mutants. */
+type Module = { name: string; mutate: string[]; tests: string[] }
+
+export const MODULES: readonly Module[] = [
+  {
+    name: 'guard',
+    mutate: ['src/node/admin-guard.ts', 'src/node/request-url.ts'],
+    tests: [
+      'test/server/admin-guard-rules.test.ts',
+      'test/server/admin-guard.test.ts',
+      'test/server/bad-requests.test.ts',
+    ],
+  },
+  {
+    name: 'remote',
+    mutate: ['src/node/remote/*.ts'],
+    tests: ['test/record/remote-parts.test.ts', 'test/record/client.test.ts', 'test/record/client-bounds.test.ts'],
+  },
+  {
+    name: 'walker',
+    mutate: ['src/node/record/walk.ts'],
+    tests: ['test/record/walk-answers.test.ts', 'test/record/walk.test.ts', 'test/record/progress.test.ts'],
+  },
+  {
+    name: 'probes',
+    mutate: ['src/node/verify/probe.ts', 'src/node/verify/probes*.ts'],
+    tests: ['test/verify/verify.test.ts', 'test/verify/contract-links.test.ts'],
+  },
+  { name: 'anonymize', mutate: ['src/world/anonymize.ts'], tests: ['test/record/anonymize.test.ts'] },
+  {
+    name: 'sandboxes',
+    mutate: ['src/emulator/sandboxes.ts'],
+    tests: [
+      'test/sandboxes/registry.test.ts',
+      'test/sandboxes/fixed-key.test.ts',
+      'test/sandboxes/isolation.test.ts',
+      'test/sandboxes/kept-bodies.test.ts',
+      'test/sandboxes/lifecycle.test.ts',
+      'test/sandboxes/use-sandbox.test.ts',
+    ],
+  },
+]
+
+const BREAK = 85
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const STRYKER = 'node_modules/@stryker-mutator/core/bin/stryker.js'
+const reportOf = (name: string) => `reports/mutation/${name}.json`
+
+/** Counts of a module's mutants by status, and its score as Stryker counts it. */
+type Score = { killed: number; survived: number; noCoverage: number; timeout: number; ignored: number; score: number }
+
+/** A module's score from a Stryker JSON report (mutation-testing-report-schema). */
+export function scoreOf(report: { files: Record<string, { mutants: { status: string }[] }> }): Score {
+  const count = { killed: 0, survived: 0, noCoverage: 0, timeout: 0, ignored: 0, errors: 0 }
+  for (const file of Object.values(report.files)) {
+    for (const { status } of file.mutants) {
+      if (status === 'Killed') count.killed++
+      else if (status === 'Survived') count.survived++
+      else if (status === 'NoCoverage') count.noCoverage++
+      else if (status === 'Timeout') count.timeout++
+      else if (status === 'Ignored') count.ignored++
+      else count.errors++
+    }
+  }
+  const { errors: _errors, ...counts } = count
+  const detected = count.killed + count.timeout
+  const valid = detected + count.survived + count.noCoverage
+  return { ...counts, score: valid === 0 ? 100 : (100 * detected) / valid }
+}
+
+/** Runs Stryker over one module; true when it ran to its report (a score under `break` included). */
+function run(module: Module, incremental: boolean): boolean {
+  const node = Number(process.versions.node.split('.')[0]) >= 22 ? [process.execPath] : null
+  const command = node ?? ['npm', 'exec', '--yes', '--package=node@22', '--', 'node']
+  const args = [
+    ...command.slice(1),
+    STRYKER,
+    'run',
+    'stryker.config.json',
+    '--mutate',
+    module.mutate.join(','),
+    '--testFiles',
+    module.tests.join(','),
+    ...(incremental ? ['--incremental', '--incrementalFile', `reports/stryker-incremental-${module.name}.json`] : []),
+  ]
+  console.log(`\n== ${module.name}: ${module.mutate.join(' ')}`)
+  rmSync(`${ROOT}/reports/mutation/mutation.json`, { force: true })
+  const started = Date.now()
+  const result = spawnSync(command[0]!, args, { cwd: ROOT, stdio: 'inherit' })
+  console.log(`== ${module.name}: ${Math.round((Date.now() - started) / 60_000)} min`)
+  if (!existsSync(`${ROOT}/reports/mutation/mutation.json`)) return false
+  copyFileSync(`${ROOT}/reports/mutation/mutation.json`, `${ROOT}/${reportOf(module.name)}`)
+  return result.status === 0 || result.status === 1
+}
+
+function main(): void {
+  const argv = process.argv.slice(2)
+  const names = argv.filter((a) => !a.startsWith('--'))
+  const unknown = names.filter((n) => !MODULES.some((m) => m.name === n))
+  if (unknown.length) {
+    console.error(
+      `test:mutation: no module ${unknown.join(', ')}; the modules: ${MODULES.map((m) => m.name).join(', ')}`,
+    )
+    process.exit(2)
+  }
+  const chosen = MODULES.filter((m) => names.length === 0 || names.includes(m.name))
+  mkdirSync(`${ROOT}/reports/mutation`, { recursive: true })
+  const failed: string[] = []
+  for (const module of chosen) {
+    if (argv.includes('--report-only')) continue
+    if (!run(module, argv.includes('--incremental'))) failed.push(`${module.name} (Stryker did not finish)`)
+  }
+  console.log('\nmodule      score  killed  survived  no-coverage  timeout  ignored')
+  for (const module of chosen) {
+    const path = `${ROOT}/${reportOf(module.name)}`
+    if (!existsSync(path)) {
+      if (!failed.some((f) => f.startsWith(module.name))) failed.push(`${module.name} (no report)`)
+      continue
+    }
+    const s = scoreOf(JSON.parse(readFileSync(path, 'utf8')))
+    const cells = [s.killed, s.survived, s.noCoverage, s.timeout, s.ignored].map((n, i) =>
+      String(n).padStart(i ? 9 : 6),
+    )
+    console.log(`${module.name.padEnd(10)} ${s.score.toFixed(1).padStart(6)} ${cells.join('')}`)
+    if (s.score < BREAK) failed.push(`${module.name} (${s.score.toFixed(1)} %)`)
+  }
+  if (failed.length) {
+    console.error(`test:mutation: under ${BREAK} %: ${failed.join(', ')}`)
+    process.exit(1)
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main()
