@@ -1,7 +1,7 @@
 // What a sandbox costs on the busy world, beside what it replaces (one fresh emulator or one fresh
 // server per test), each baseline measured in the same run:
 // 1. create and first request: `host.sandbox()` then GET /activations/list?limit=100 with its key,
-//    beside a fresh busy `createEmulator` from the world cache (and the same request), and a fresh
+//    beside a fresh busy `createEmulator` (a planned world, and the same request), and a fresh
 //    server process of the built command line until its first answer;
 // 2. memory: resident memory (and heap) after a full GC added by 100 idle sandboxes, beside one more
 //    busy emulator;
@@ -216,7 +216,7 @@ if (runs('create')) {
       `| ${name} | ${xs.length} | ${ms(median(xs))} | ${ms(p90(xs))} | ${ms(Math.min(...xs))} to ${ms(Math.max(...xs))} |`,
     )
   row('a sandbox of the busy host', sandboxTimes)
-  row('a fresh busy `createEmulator`, from the world cache', emulatorTimes)
+  row('a fresh busy `createEmulator` (planned)', emulatorTimes)
   row('a fresh server process (`-s busy`), until its first answer', serverTimes)
   targets.unshift(
     `| create + first request, median | under 50 ms | ${ms(median(sandboxTimes))} (p90 ${ms(p90(sandboxTimes))}; a fresh emulator ${ms(median(emulatorTimes))}, a fresh server ${ms(median(serverTimes))}) | ${met(median(sandboxTimes) < 50)} |`,
