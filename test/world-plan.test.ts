@@ -12,6 +12,7 @@ import { RESPONSE_TYPES } from '../src/contract/enums.js'
 import { createEmulator, defineScenario, type Emulator } from '../src/index.js'
 import { parseScenario, type ScenarioInput } from '../src/world/scenario.js'
 import { planWorld } from '../src/world/planned-world.js'
+import { createDatabase, layerOver, writerOf } from '../src/store/database.js'
 import { buildWorld } from '../src/world/world.js'
 import { NOW } from './support/worlds.js'
 import { numRuns } from './support/runs.js'
@@ -167,6 +168,44 @@ describe('a planned world', () => {
         if (!read.has('participants')) read.set('participants', JSON.stringify(shuffled.participants()))
         for (const run of inOrder.entryRuns) expect(read.get(run.activationId)).toBe(JSON.stringify(run.entries()))
         expect(read.get('participants')).toBe(JSON.stringify(inOrder.participants()))
+      }),
+      { numRuns: RUNS, ...replay },
+    )
+  })
+})
+
+describe('a store over a planned world', () => {
+  // A live activation that ends replaces its entries with their results, and a returning entrant's
+  // profile grows: records read through the store before its world was loaded. A planned world that
+  // let them go loads copies of its own (equal, not the same objects), which the replacement must find.
+  it('replaces an entry and a participant read before the world was loaded, in the store and in a layer over it, whatever it kept', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarios, fc.nat(5), fc.nat(), fc.boolean(), async (input, keep, pick, layered) => {
+        const plan = planWorld(parseScenario(input), NOW, { entries: keep, people: keep })
+        const withEntries = plan.entryRuns.filter((run) => run.entries().length > 0)
+        fc.pre(withEntries.length > 0)
+        const run = withEntries[pick % withEntries.length]!
+        const base = await createDatabase(plan)
+        const db = layered ? layerOver(base) : base
+        // Every entry and participant read, so that those read first are let go (it keeps at most 6).
+        const all = [...db.index.entryListsOf(run.activationId).all]
+        const at = pick % all.length
+        const entry = all[at]!
+        const people = [...db.index.participantsOf(db.index.activations.get(run.activationId)!.account)]
+        const person = people.find((p) => p.id === entry.participantId)!
+        const nextEntry = { ...entry }
+        const nextPerson = { ...person }
+        writerOf(db).replaceEntry(entry, nextEntry)
+        writerOf(db).replaceParticipant(person, nextPerson)
+        const lists = db.index.entryListsOf(run.activationId)
+        expect(lists.all.length).toBe(all.length)
+        expect(lists.all[at]).toBe(nextEntry)
+        expect(db.index.entries.get(entry.id)).toBe(nextEntry)
+        expect(db.index.participants.get(person.id)).toBe(nextPerson)
+        expect(db.index.participantsOf(person.account)).toContain(nextPerson)
+        expect(db.index.participantsOf(person.account).filter((p) => p.id === person.id)).toHaveLength(1)
+        // A layer's replacement is its own: the store under it keeps what it loaded.
+        if (layered) expect(base.index.entries.get(entry.id)).not.toBe(nextEntry)
       }),
       { numRuns: RUNS, ...replay },
     )

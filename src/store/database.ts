@@ -289,8 +289,8 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
       participants.load('participant', records.participants)
       entries.load('entry', records.entries)
     },
-    replaceEntry: (prev, next) => (load(), entries.swap(prev, next)),
-    replaceParticipant: (prev, next) => (load(), participants.swap(prev, next)),
+    replaceEntry: (prev, next) => (load(), entries.swap(held(index.entries, prev), next)),
+    replaceParticipant: (prev, next) => (load(), participants.swap(held(index.participants, prev), next)),
   })
   worlds.set(db, () => (load(), world0))
   unloadedViews.set(db, () => (rest === undefined ? undefined : view))
@@ -313,6 +313,15 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     filling: () => (rest === undefined ? undefined : filling),
   })
   return db
+}
+
+/**
+ * The record a store holds with the id of one read before its world was loaded: a planned world builds
+ * a record again once it has let it go, and loads its own copy, equal but not the same object, which
+ * is what a replacement must find in the collections and lists.
+ */
+function held<R extends { id: string }>(records: ReadonlyMap<string, R>, read: R): R {
+  return records.get(read.id) ?? read
 }
 
 const schemas = {
@@ -383,9 +392,12 @@ export function layerOver(base: Database): Database {
       const index = own()
       const activation = index.activations.get(next.activationId)
       if (activation) checkEntryFields(next, activation)
-      index.replaceEntry(prev, next)
+      index.replaceEntry(held(index.entries, prev), next)
     },
-    replaceParticipant: (prev, next) => own().replaceParticipant(prev, next),
+    replaceParticipant: (prev, next) => {
+      const index = own()
+      index.replaceParticipant(held(index.participants, prev), next)
+    },
   })
   worlds.set(db, () => world0())
   unloadedViews.set(db, () => (layer ? undefined : unloaded()))
