@@ -32,7 +32,8 @@ describe('reset() after changes through the collections', () => {
     },
   )
 
-  it('gives back every page of busy, byte-identical, after 100 changes', async () => {
+  // Every page of busy three times: 17 s alone on a quiet machine, past two minutes beside the whole suite on a loaded one.
+  it('gives back every page of busy, byte-identical, after 100 changes', { timeout: TEST_MS.longer }, async () => {
     const emulator = await createEmulator({ scenario: 'busy', now: NOW_ISO })
     const fresh = await pagesHash(emulator)
     await changeWorld(emulator, 100)

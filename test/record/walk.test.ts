@@ -210,7 +210,8 @@ describe('recordAccounts', () => {
   })
 
   it('stops at once on its signal, even in the middle of a 429 wait', async () => {
-    const { url } = await serve({ rateLimitAt: [2, 3, 4, 5] })
+    // A 429 that asks to wait a minute: stopping must not wait for it.
+    const { url } = await serve({ rateLimitAt: [2, 3, 4, 5], retryAfterSeconds: 60 })
     const controller = new AbortController()
     const remote = createRemoteClient({
       baseUrl: url,
@@ -226,8 +227,7 @@ describe('recordAccounts', () => {
       signal: controller.signal,
     })
     await expect(run).rejects.toBeInstanceOf(RecordInterruptedError)
-    // The 429 asked to wait a second.
-    expect(Date.now() - start).toBeLessThan(900)
+    expect(Date.now() - start).toBeLessThan(30_000)
   })
 
   it('refuses to resume a checkpoint made for another URL, other keys or other limits', async () => {

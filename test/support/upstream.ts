@@ -405,11 +405,17 @@ export type UpstreamOptions = {
   unknownFields?: boolean
   /** Sends the first activation's `createdAt` as an ISO string instead of a DateObject. */
   oddField?: boolean
-  /** Answers these requests (1 = the first the server receives) 429 with `Retry-After: 1` and a message. */
+  /**
+   * Answers these requests (1 = the first the server receives) 429 with `Retry-After` and a message;
+   * a request for `dropOn` or `fail503On` passes its turn to the next one, so that however concurrent
+   * requests arrive, each misbehaviour happens exactly as many times as said.
+   */
   rateLimitAt?: number[]
-  /** The first time this path (with its query) is asked, writes half the body and destroys the socket. */
+  /** The `Retry-After` of those 429s, in seconds (1 unless said). */
+  retryAfterSeconds?: number
+  /** The first time this path (with its query) would be answered 200, writes half the body and destroys the socket. */
   dropOn?: string
-  /** Answers 503 the first two times this path (with its query) is asked. */
+  /** Answers 503 the first two times this path (with its query) is asked and not rate limited. */
   fail503On?: string
   /** Waits this long before each answer (to kill a recording halfway). */
   delayMs?: number
@@ -593,6 +599,9 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   const accounts = accountsOf(options)
   const requests: Upstream['requests'] = []
   const asked = new Map<string, number>()
+  let limited = 0
+  let dropped = false
+  let failed503 = 0
   let inFlight = 0
   let most = 0
   const server: Server = createServer((req, res) => {
@@ -604,8 +613,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
     most = Math.max(most, ++inFlight)
     res.on('close', () => inFlight--)
     const n = requests.length
-    const times = (asked.get(path) ?? 0) + 1
-    asked.set(path, times)
+    asked.set(path, (asked.get(path) ?? 0) + 1)
     const send = (status: number, body: Json, headers: Record<string, string> = {}) => {
       seen.status = status
       const text = JSON.stringify(body)
@@ -614,7 +622,8 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
         'content-length': Buffer.byteLength(text),
         ...headers,
       })
-      if (status === 200 && options.dropOn === path && times === 1) {
+      if (status === 200 && options.dropOn === path && !dropped) {
+        dropped = true
         res.write(text.slice(0, Math.floor(text.length / 2)))
         setTimeout(() => res.socket?.destroy(), 5)
         return
@@ -622,10 +631,16 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
       res.end(text)
     }
     const go = () => {
-      if (options.rateLimitAt?.includes(n)) {
-        return send(429, { error: 'Rate limit exceeded. Retry in 1 seconds.' }, { 'retry-after': '1' })
+      const due = (options.rateLimitAt ?? []).filter((at) => at <= n).length
+      if (due > limited && path !== options.dropOn && path !== options.fail503On) {
+        limited++
+        const wait = options.retryAfterSeconds ?? 1
+        return send(429, { error: `Rate limit exceeded. Retry in ${wait} seconds.` }, { 'retry-after': String(wait) })
       }
-      if (options.fail503On === path && times <= 2) return send(503, { error: 'Service unavailable' })
+      if (options.fail503On === path && failed503 < 2) {
+        failed503++
+        return send(503, { error: 'Service unavailable' })
+      }
       const [status, body] = answer(accounts, key, path, options)
       send(status, body)
     }
