@@ -162,13 +162,16 @@ describe('the remote client, bounded', () => {
     expect(seen).toHaveLength(3)
   })
 
-  it('reads a Retry-After given as an HTTP date as the exact seconds until then', () => {
+  it('reads a Retry-After given as an HTTP date as the exact seconds until then, and seconds with a fraction as seconds', () => {
     const now = Date.parse('2026-06-01T12:00:00.000Z')
     const answer = (value: string) => ({ headers: new Headers({ 'retry-after': value }), body: undefined })
     expect(retrySeconds(answer('Mon, 01 Jun 2026 12:00:10 GMT'), now)).toBe(10)
     expect(retrySeconds(answer('Mon, 01 Jun 2026 13:00:00 GMT'), now)).toBe(3600)
     expect(retrySeconds(answer('Mon, 01 Jun 2026 11:00:00 GMT'), now)).toBe(0)
     expect(retrySeconds(answer('not a date'), now)).toBe(60)
+    // Seconds with a fraction are seconds, not a date of 2001 (which would wait nothing).
+    expect(retrySeconds(answer('1.5'), now)).toBe(1.5)
+    expect(retrySeconds(answer('2.'), now)).toBe(60)
   })
 
   it('waits a Retry-After date the seconds it names, as a client event says', async () => {
