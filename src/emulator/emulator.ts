@@ -26,6 +26,7 @@ import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
 import {
   createDatabase,
   layerOver,
+  loadInTurns,
   loadingInTurns,
   writerOf,
   type Database,
@@ -515,6 +516,7 @@ function assemble(parts: Parts): Emulator {
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quiet),
     rateLimiter,
+    whole: () => loadInTurns(db),
   })
   return emulator
 }

@@ -81,7 +81,7 @@ const CORS_EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaini
 /** Bodies smaller than this go uncompressed: gzip would not pay for itself. */
 const GZIP_MIN_BYTES = 1024
 
-/** The largest world (in entries) a server builds whole in the background after it starts listening. */
+/** The largest live world (in entries) a server builds whole in the background after it starts listening. */
 const BACKGROUND_BUILD_MAX_ENTRIES = 1_000_000
 
 /**
@@ -180,9 +180,10 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     server.listen(options.port ?? 4010, host, () => resolve((server.address() as AddressInfo).port))
   })
 
-  // A world that fits builds the rest of itself in the background, in turns, once the server answers:
-  // the first change, live arrival or sandbox write then finds it whole. A larger one is built as read.
-  if (emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
+  // A live world that fits builds the rest of itself in the background, in turns, once the server
+  // answers: its arrivals change the world as the clock moves, at any request. Otherwise the world is
+  // built as read, and a first change (an add, a sandbox's) builds the rest in turns then.
+  if (emulator.live && emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
   const basePath = new URL(emulator.baseUrl).pathname.replace(/\/$/, '')
   const shownHost = host.includes(':') ? `[${host}]` : host
   return {

@@ -401,5 +401,8 @@ export function layerOver(base: Database): Database {
   })
   worlds.set(db, () => world0())
   unloadedViews.set(db, () => (layer ? undefined : unloaded()))
+  // A layer's first change builds the other store's world: in turns, as that store's own would.
+  const filler = fillers.get(base)
+  if (filler) fillers.set(db, filler)
   return db
 }

@@ -1,0 +1,83 @@
+/**
+ * A world read lazily is built whole only when something needs all of it: a change (an add, a
+ * sandbox's add) or the dump. Then it is built in turns, so that a server answers its other requests
+ * meanwhile instead of holding them all while a world such as busy is built (a second or more; these
+ * tests use default, 13,000 entries, whose build takes many turns of 20 ms all the same). A
+ * server builds a live world in the background from the start (its arrivals change it at any
+ * request), and any other only when it changes.
+ */
+import { getResponse } from 'msw'
+import { describe, expect, it, vi } from 'vitest'
+import { createEmulator, serve } from '../src/index.js'
+import { loadingInTurns } from '../src/store/database.js'
+import { NOW_ISO } from './support/api.js'
+import { TEST_MS } from './support/timeouts.js'
+
+vi.setConfig({ testTimeout: TEST_MS.long })
+
+describe('the first change of a world read lazily', () => {
+  it('builds the world in turns: a page asked after the add is answered while it builds, before the add is done', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    const running = emulator.db.index
+      .activationsOf(emulator.accounts[0]!.name)
+      .find(
+        (a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO),
+      )!
+    const order: string[] = []
+    const add = emulator.addEntries(running.id, 1).then(() => order.push('add'))
+    const page = getResponse(
+      emulator.handlers,
+      new Request(`${emulator.baseUrl}/activations/list?limit=5`, {
+        headers: { authorization: `Api-Key ${emulator.accounts[0]!.apiKeys[0]}` },
+      }),
+    ).then((response) =>
+      order.push(`page ${response?.status}, ${loadingInTurns(emulator.db) ? 'while the world was built' : 'after'}`),
+    )
+    await Promise.all([add, page])
+    expect(order).toEqual(['page 200, while the world was built', 'add'])
+    expect(emulator.state().counts.entries).toBe(
+      (await createEmulator({ scenario: 'default', now: NOW_ISO })).state().counts.entries + 1,
+    )
+  })
+
+  it('a sandbox’s first add builds its host’s world in turns too', async () => {
+    const host = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    const sandbox = await host.sandbox()
+    const running = sandbox.db.index
+      .activationsOf(sandbox.accounts[0]!.name)
+      .find(
+        (a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO),
+      )!
+    const order: string[] = []
+    const add = sandbox.addEntries(running.id, 1).then(() => order.push('add'))
+    const page = getResponse(
+      host.handlers,
+      new Request(`${host.baseUrl}/activations/list?limit=5`, {
+        headers: { authorization: `Api-Key ${host.accounts[0]!.apiKeys[0]}` },
+      }),
+    ).then((response) =>
+      order.push(`page ${response?.status}, ${loadingInTurns(host.db) ? 'while the world was built' : 'after'}`),
+    )
+    await Promise.all([add, page])
+    expect(order).toEqual(['page 200, while the world was built', 'add'])
+    expect(sandbox.state().counts.entries).toBe(host.state().counts.entries + 1)
+  })
+})
+
+describe('a server over a world read lazily', () => {
+  it('builds a world that is not live only when it changes, and a live one in the background from the start', async () => {
+    for (const live of [false, true]) {
+      const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO, live })
+      const server = await serve(emulator, { port: 0 })
+      try {
+        expect(loadingInTurns(emulator.db) !== undefined, `live: ${live}`).toBe(live)
+        const response = await fetch(`${server.url}/__emulator/dump`)
+        expect(response.status).toBe(200)
+        const dump = (await response.json()) as { entries: unknown[] }
+        expect(dump.entries.length).toBe(emulator.state().counts.entries)
+      } finally {
+        await server.close()
+      }
+    }
+  })
+})
