@@ -1,6 +1,6 @@
 import type { Clock } from '../src/time/clock.js'
 import type { RateLimit } from '../src/contract/rate-limit.js'
-import type { StoreIndex } from '../src/store/indexes.js'
+import type { StoreIndex } from '../src/store/store-index.js'
 import type { MadeBodies } from './json.js'
 import type { RateLimiter } from './rate-limit.js'
 

@@ -1,6 +1,6 @@
 import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
-import type { StoreIndex } from '../src/store/indexes.js'
+import type { StoreIndex } from '../src/store/store-index.js'
 import { Recent } from '../src/store/recent.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 

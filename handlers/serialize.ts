@@ -4,7 +4,7 @@ import { ACTIVATION_KEYS } from '../src/contract/activation.js'
 import { ENTRY_KEYS, type Entry } from '../src/contract/entry.js'
 import type { Participant } from '../src/contract/participant.js'
 import type { Recorded, StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
-import type { StoreIndex } from '../src/store/indexes.js'
+import type { StoreIndex } from '../src/store/store-index.js'
 
 // From what the store keeps to exactly what the API sends: the contract's fields, in the spec's
 // order, and nothing internal. A field absent from the record (subtype, rank, voidedAt) stays absent.

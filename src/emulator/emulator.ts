@@ -31,7 +31,7 @@ import {
   type Database,
   type DeferredWorld,
 } from '../store/database.js'
-import type { StoreIndex } from '../store/indexes.js'
+import type { StoreIndex } from '../store/store-index.js'
 import { LiveWorld } from '../world/live.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { planWorld } from '../world/planned-world.js'

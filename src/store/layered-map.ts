@@ -126,3 +126,15 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return this.entries()
   }
 }
+
+/** A copy of a list, for a layer's first change to it. */
+export function copyList<T>(list: T[]): T[] {
+  return list.slice()
+}
+
+/** The list at `key` as `map`'s own, to change in place: copied from the base's at its first change, made empty if absent. */
+export function ownList<K, T>(map: LayeredMap<K, T[]>, key: K): T[] {
+  let list = map.writable(key, copyList)
+  if (!list) map.set(key, (list = []))
+  return list
+}

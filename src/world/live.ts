@@ -1,12 +1,12 @@
-import { arrivalOutcome, arrivalTimes, resultsAtEnd } from '../../factories/arrivals.js'
+import { arrivalOutcome, resultsAtEnd } from '../../factories/arrivals.js'
 import { createEntry } from '../../factories/entry-fields.js'
 import { answerProfileQuestion, createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
 import { int } from '../../factories/random-helpers.js'
-import { toMillis } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
+import { eventsOfHour, HOUR, nextBusyHour, type LiveCalendar, type LiveEvent } from './live-hours.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import type { Scenario } from './scenario.js'
 import { writerOf, type Database } from '../store/database.js'
@@ -17,11 +17,6 @@ import { groupRates, personOf } from './world.js'
 // activation and the hour alone, and is then applied in time order, one event after another, each
 // reading the store as the events before it left it. So the world at an instant is the same however
 // the clock got there: in one jump, in small steps or in real time.
-
-const HOUR = 3_600_000
-
-/** Something that happens at an instant: an entry arrives (the `k`th of its activation's hour), or a ranked activation ends. */
-type Event = { at: number; activationId: string; kind: 'arrival' | 'end'; hour: number; k: number }
 
 /** What a live activation holds, as far as its next arrivals depend on it; read from the store at its first arrival. */
 type ActivationState = {
@@ -60,7 +55,7 @@ export class LiveWorld {
   #until: number
   /** The hour being applied, its events in order, and how many are applied. */
   #hour = -1
-  #events: Event[] = []
+  #events: LiveEvent[] = []
   #applied = 0
   #states = new Map<string, ActivationState>()
   #planned = 0
@@ -126,7 +121,7 @@ export class LiveWorld {
       // The hour is done: hours in which nothing can happen are skipped, so that a clock moved by
       // years costs what happens in between, not a plan of every hour.
       if (end < now && this.#applied >= this.#events.length) {
-        const next = this.#nextBusyHour(end)
+        const next = nextBusyHour(end, this.#db().index.activations.values(), this.#calendar())
         this.#until = Math.max(end, Math.min(now, next * HOUR - 1))
       }
     }
@@ -139,52 +134,16 @@ export class LiveWorld {
     return this.#planned
   }
 
-  /**
-   * The first hour after the instant `after` in which an event can be: a ranked activation's end, or
-   * (with arrivals on) an arrival in an activation that runs then at a rate; Infinity when none can.
-   * A lower bound: `#plan` may find that hour empty, and the search goes on from its end.
-   */
-  #nextBusyHour(after: number): number {
-    let next = Infinity
-    const from = Math.max(after + 1, this.#builtAt + 1)
-    for (const activation of this.#db().index.activations.values()) {
-      const end = toMillis(activation.endTime)
-      if (end < from) continue
-      if (TYPE_RULES[activation.type].ranked) next = Math.min(next, Math.floor(end / HOUR))
-      if (this.arrivals && this.rateOf(activation) > 0) {
-        next = Math.min(next, Math.floor(Math.max(from, toMillis(activation.startTime)) / HOUR))
-      }
-    }
-    return next
+  /** What drawing the events reads of this world, now. */
+  #calendar(): LiveCalendar {
+    const rateOf = (activation: StoredActivation) => this.rateOf(activation)
+    return { seed: this.#scenario.seed, builtAt: this.#builtAt, arrivals: this.arrivals, rateOf, fakers: this.#fakers }
   }
 
-  /** Draws the events of an hour, in time order (an activation's at one instant in the order drawn; ends after arrivals). */
+  /** Plans an hour: its events, of which those up to the last instant applied count as applied. */
   #plan(hour: number): void {
     this.#planned++
-    const from = Math.max(hour * HOUR, this.#builtAt + 1)
-    const to = (hour + 1) * HOUR
-    const events: Event[] = []
-    for (const activation of this.#db().index.activations.values()) {
-      const start = toMillis(activation.startTime)
-      const end = toMillis(activation.endTime)
-      if (end < from || start >= to) continue
-      if (TYPE_RULES[activation.type].ranked && end >= from && end < to) {
-        events.push({ at: end, activationId: activation.id, kind: 'end', hour, k: 0 })
-      }
-      const rate = this.arrivals ? this.rateOf(activation) : 0
-      if (rate <= 0) continue
-      this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, hour))
-      arrivalTimes(this.#fakers.records, Math.max(from, start), Math.min(to, end), rate).forEach((at, k) =>
-        events.push({ at, activationId: activation.id, kind: 'arrival', hour, k }),
-      )
-    }
-    events.sort(
-      (a, b) =>
-        a.at - b.at ||
-        (a.kind === b.kind ? 0 : a.kind === 'arrival' ? -1 : 1) ||
-        (a.activationId < b.activationId ? -1 : a.activationId > b.activationId ? 1 : 0) ||
-        a.k - b.k,
-    )
+    const events = eventsOfHour(hour, this.#db().index.activations.values(), this.#calendar())
     this.#hour = hour
     this.#events = events
     // After a replan, what is applied already stays applied.
@@ -193,7 +152,7 @@ export class LiveWorld {
   }
 
   /** One arrival: an entry by a person of the account's pool, and their participant made or updated. */
-  #arrive(event: Event, batch: World, pending: Map<string, StoredParticipant>): boolean {
+  #arrive(event: LiveEvent, batch: World, pending: Map<string, StoredParticipant>): boolean {
     const db = this.#db()
     const activation = db.index.activations.get(event.activationId)
     const a = activation && this.#accounts.get(activation.account)
@@ -256,7 +215,7 @@ export class LiveWorld {
   }
 
   /** A ranked activation ends: every entry it holds gets its rank, and the top ones win. */
-  #end(event: Event): void {
+  #end(event: LiveEvent): void {
     const db = this.#db()
     const activation = db.index.activations.get(event.activationId)
     if (!activation) return

@@ -3,7 +3,7 @@ import { COMPLETED, WINNER, type EntrySkeleton } from '../../factories/entry-ske
 import type { Person } from '../../factories/person.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
-import type { EntryLists } from '../store/indexes.js'
+import type { EntryLists } from '../store/store-index.js'
 import { lazyList, lazySubList } from '../store/lazy-list.js'
 import { deriveSeed, type SeededFaker } from '../time/random.js'
 

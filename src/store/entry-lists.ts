@@ -1,0 +1,75 @@
+import { compareDates } from '../contract/date-object.js'
+import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
+import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
+import type { EntryLists } from './store-index.js'
+
+// An activation's entry lists as the index keeps them (changeable), and how they are made: empty,
+// from a run of entries in serving order, or copied for a layer's first change to them.
+
+/** An activation's entry lists, as the index keeps them. */
+export type WritableEntryLists = {
+  all: StoredEntry[]
+  winners: StoredEntry[]
+  completed: StoredEntry[]
+  bracketRounds: Map<number, StoredEntry[]>
+  bracketSeeds: Map<number, StoredEntry[]>
+  inTimeOrder: boolean
+}
+
+/** The lists of an activation without entries. */
+export const NO_ENTRIES: EntryLists = Object.freeze({
+  all: Object.freeze([]),
+  winners: Object.freeze([]),
+  completed: Object.freeze([]),
+  bracketRounds: new Map(),
+  bracketSeeds: new Map(),
+  inTimeOrder: true,
+})
+
+export function emptyLists(): WritableEntryLists {
+  return { all: [], winners: [], completed: [], bracketRounds: new Map(), bracketSeeds: new Map(), inTimeOrder: true }
+}
+
+/** Puts an entry last in its activation's lists: in `all`, and in each filtered list it belongs to. */
+export function appendEntry(lists: WritableEntryLists, entry: StoredEntry, activation: StoredActivation): void {
+  const last = lists.all[lists.all.length - 1]
+  if (last && compareDates(last.enteredAt, entry.enteredAt) > 0) lists.inTimeOrder = false
+  lists.all.push(entry)
+  if (isWinningEntry(entry, activation)) lists.winners.push(entry)
+  if (isCompletedEntry(entry, activation)) lists.completed.push(entry)
+  const vote = bracketVoteOf(entry)
+  if (vote) {
+    listAt(lists.bracketRounds, vote.round).push(entry)
+    listAt(lists.bracketSeeds, vote.seed).push(entry)
+  }
+}
+
+/**
+ * An activation's entry lists made from its entries in serving order, as the index makes them on
+ * loading a world, without the index: for a store that has not loaded the rest of its world yet.
+ */
+export function entryListsFrom(activation: StoredActivation, entries: readonly StoredEntry[]): EntryLists {
+  const lists = emptyLists()
+  for (const entry of entries) appendEntry(lists, entry, activation)
+  return lists
+}
+
+/** A copy of an activation's lists, for a layer's first change to them. */
+export function copyLists(lists: WritableEntryLists): WritableEntryLists {
+  const copyMap = (map: Map<number, StoredEntry[]>) => new Map([...map].map(([key, list]) => [key, list.slice()]))
+  return {
+    all: lists.all.slice(),
+    winners: lists.winners.slice(),
+    completed: lists.completed.slice(),
+    bracketRounds: copyMap(lists.bracketRounds),
+    bracketSeeds: copyMap(lists.bracketSeeds),
+    inTimeOrder: lists.inTimeOrder,
+  }
+}
+
+/** The list at `key` of a bracket round's or seed's map, made empty if absent. */
+export function listAt<K, T>(map: Map<K, T[]>, key: K): T[] {
+  let list = map.get(key)
+  if (!list) map.set(key, (list = []))
+  return list
+}

@@ -1,0 +1,182 @@
+import { compareDates } from '../contract/date-object.js'
+import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
+import { appendEntry, copyLists, emptyLists, listAt, NO_ENTRIES, type WritableEntryLists } from './entry-lists.js'
+import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
+import { LayeredMap } from './layered-map.js'
+import { insertSorted, lowerBound, removeSorted, replaceSorted } from './sorted.js'
+import type { EntryLists } from './store-index.js'
+
+/**
+ * Each entry's serving position (later entries have larger ones) and each activation's entry lists
+ * kept in that order: the part of the store's index that pages through an activation's entries.
+ * Whole, or a layer over a base that it never writes (see `LayeredMap`). It keeps no change log: the
+ * index records the undo steps, with the restore steps these writes return.
+ */
+export class ServingOrder {
+  readonly #base: ServingOrder | undefined
+  readonly #lists: LayeredMap<string, WritableEntryLists>
+  readonly #seq: LayeredMap<string, number> // keyed by entry id: a string hashes once, an object needs an identity hash
+  /** The next serving position; undefined in a layer that has drawn none, which goes on from its base's. */
+  #ownNextSeq: number | undefined
+
+  constructor(base?: ServingOrder) {
+    this.#base = base
+    this.#lists = new LayeredMap(base && base.#lists)
+    this.#seq = new LayeredMap(base && base.#seq)
+  }
+
+  get #nextSeq(): number {
+    return this.#ownNextSeq ?? (this.#base ? this.#base.#nextSeq : 0)
+  }
+
+  set #nextSeq(value: number) {
+    this.#ownNextSeq = value
+  }
+
+  /** Forgets a layer's changes (see `WritableStoreIndex.clearLayer`). */
+  clear(): void {
+    this.#lists.clear()
+    this.#seq.clear()
+    this.#ownNextSeq = undefined
+  }
+
+  /** How many lists and positions this layer holds over its base. */
+  get changed(): number {
+    return this.#lists.changed + this.#seq.changed
+  }
+
+  readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
+
+  listsOf(activationId: string): EntryLists {
+    return this.#lists.get(activationId) ?? NO_ENTRIES
+  }
+
+  hasLists(activationId: string): boolean {
+    return this.#lists.has(activationId)
+  }
+
+  /** An activation's lists as this layer's own, to change in place (made empty if absent). */
+  writableListsOf(activationId: string): WritableEntryLists {
+    let lists = this.#lists.writable(activationId, copyLists)
+    if (!lists) this.#lists.set(activationId, (lists = emptyLists()))
+    return lists
+  }
+
+  /** The serving position of an entry: later entries have larger ones; -1 for an entry not held. */
+  seqOf(entry: StoredEntry): number {
+    return this.#seq.get(entry.id) ?? -1
+  }
+
+  /** The serving position held for an entry id, if any. */
+  servedAt(entryId: string): number | undefined {
+    return this.#seq.get(entryId)
+  }
+
+  /** Where an entry stands (or would stand) in one of its activation's lists, by serving position. */
+  entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number {
+    const seq = this.seqOf(entry)
+    return lowerBound(list, seq, (e, s) => this.seqOf(e) - s)
+  }
+
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number {
+    const last = list[list.length - 1]
+    if (!lists.inTimeOrder || last === undefined || last.enteredAt.iso <= nowIso) return list.length
+    return lowerBound(list, nowIso, (e, t) => (e.enteredAt.iso <= t ? -1 : 1))
+  }
+
+  /** For loading a world: puts an entry last in `lists` (its activation's own), at the next position. */
+  append(lists: WritableEntryLists, entry: StoredEntry, activation: StoredActivation): void {
+    this.#seq.set(entry.id, this.#nextSeq++)
+    appendEntry(lists, entry, activation)
+  }
+
+  /**
+   * Puts an entry at its place in its activation's lists: at the next serving position, or at `seq`
+   * when it replaces one. Without its activation (an entry put back after its activation went), only
+   * in `all` and its bracket lists. Returns what undoing it must restore besides removing the entry.
+   */
+  insert(entry: StoredEntry, activation: StoredActivation | undefined, seq?: number): () => void {
+    const drawn = seq === undefined
+    const served = seq ?? this.#nextSeq++
+    this.#seq.set(entry.id, served)
+    const lists = this.writableListsOf(entry.activationId)
+    const inTimeOrder = lists.inTimeOrder
+    const add = (list: StoredEntry[]): number => {
+      const last = list[list.length - 1]
+      if (!last || this.#bySeq(last, entry) < 0) return list.push(entry) - 1
+      return insertSorted(list, entry, this.#bySeq)
+    }
+    const at = add(lists.all)
+    const before = lists.all[at - 1]
+    const after = lists.all[at + 1]
+    if (
+      (before && compareDates(before.enteredAt, entry.enteredAt) > 0) ||
+      (after && compareDates(entry.enteredAt, after.enteredAt) > 0)
+    ) {
+      lists.inTimeOrder = false
+    }
+    if (activation && isWinningEntry(entry, activation)) add(lists.winners)
+    if (activation && isCompletedEntry(entry, activation)) add(lists.completed)
+    const vote = bracketVoteOf(entry)
+    if (vote) {
+      add(listAt(lists.bracketRounds, vote.round))
+      add(listAt(lists.bracketSeeds, vote.seed))
+    }
+    return () => {
+      lists.inTimeOrder = inTimeOrder
+      if (drawn) this.#nextSeq = served
+    }
+  }
+
+  /**
+   * Takes an entry out of its activation's lists and forgets its position. Returns what undoing it
+   * must restore after putting the entry back.
+   */
+  remove(entry: StoredEntry, activation: StoredActivation | undefined): () => void {
+    const lists = this.#lists.writable(entry.activationId, copyLists)
+    const inTimeOrder = lists?.inTimeOrder
+    if (lists) {
+      removeSorted(lists.all, entry, this.#bySeq)
+      if (activation && isWinningEntry(entry, activation)) removeSorted(lists.winners, entry, this.#bySeq)
+      if (activation && isCompletedEntry(entry, activation)) removeSorted(lists.completed, entry, this.#bySeq)
+      const vote = bracketVoteOf(entry)
+      if (vote) {
+        removeSorted(lists.bracketRounds.get(vote.round) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketSeeds.get(vote.seed) ?? [], entry, this.#bySeq)
+      }
+    }
+    this.#seq.delete(entry.id)
+    return () => {
+      if (lists && inTimeOrder !== undefined) lists.inTimeOrder = inTimeOrder
+    }
+  }
+
+  /**
+   * Puts `next` where `prev` stands in every list, when it belongs in the same filtered lists (the
+   * caller has checked that it keeps the id and the time). False, changing nothing, when it would move.
+   */
+  replaceInPlace(prev: StoredEntry, next: StoredEntry, activation: StoredActivation): boolean {
+    if (!this.hasLists(prev.activationId)) return false
+    const winning = isWinningEntry(prev, activation)
+    const completed = isCompletedEntry(prev, activation)
+    const vote = bracketVoteOf(prev)
+    const nextVote = bracketVoteOf(next)
+    if (
+      winning !== isWinningEntry(next, activation) ||
+      completed !== isCompletedEntry(next, activation) ||
+      vote?.round !== nextVote?.round ||
+      vote?.seed !== nextVote?.seed
+    ) {
+      return false
+    }
+    const own = this.writableListsOf(prev.activationId)
+    replaceSorted(own.all, prev, next, this.#bySeq)
+    if (winning) replaceSorted(own.winners, prev, next, this.#bySeq)
+    if (completed) replaceSorted(own.completed, prev, next, this.#bySeq)
+    if (vote) {
+      replaceSorted(own.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq)
+      replaceSorted(own.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq)
+    }
+    return true
+  }
+}

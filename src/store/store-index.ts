@@ -1,0 +1,57 @@
+import type { DateObject } from '../contract/date-object.js'
+import type { ActivationEntered } from '../contract/nested.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
+
+// What the read paths may ask of the store's indexes: the interface the handlers and `db.index` see,
+// and the shape of an activation's entry lists. The index that keeps them is in indexes.ts.
+
+/** An activation's entries in serving order, and the same order narrowed by each indexed filter. */
+export type EntryLists = {
+  readonly all: readonly StoredEntry[]
+  readonly winners: readonly StoredEntry[]
+  readonly completed: readonly StoredEntry[]
+  readonly bracketRounds: ReadonlyMap<number, readonly StoredEntry[]>
+  readonly bracketSeeds: ReadonlyMap<number, readonly StoredEntry[]>
+  /**
+   * Whether serving order is also `enteredAt` order, as in every generated world. While it holds, a
+   * `start_date` filter finds its first entry by binary search; an entry added out of time order
+   * turns it off for good, and the filter then skips entries one by one.
+   */
+  readonly inTimeOrder: boolean
+}
+
+/**
+ * The read paths' indexes over the store, so that a page never scans a collection: what the handlers
+ * and `db.index` read. The maps are read-only views; the lists are the index's own (a page costs
+ * O(limit) because nothing is copied), typed read-only: never change them, and read them again after
+ * a write (the store's first change to a list since it was loaded or reset is made to a copy, so that
+ * the world it was loaded with stays whole for the sandboxes that share it).
+ */
+export interface StoreIndex {
+  /** Activations by id. */
+  readonly activations: ReadonlyMap<string, StoredActivation>
+  /** Entries by id. */
+  readonly entries: ReadonlyMap<string, StoredEntry>
+  /** Participants by id, whether or not they have entered. */
+  readonly participants: ReadonlyMap<string, StoredParticipant>
+  /** The activations of an account, newest startTime first, then by id. */
+  activationsOf(account: string): readonly StoredActivation[]
+  /** The entries of an activation in serving order, with the filtered sub-lists. */
+  entryListsOf(activationId: string): EntryLists
+  seqOf(entry: StoredEntry): number
+  activationPosition(activation: StoredActivation): number
+  entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number
+  participantPosition(participant: StoredParticipant): number
+  participantsOf(account: string): readonly StoredParticipant[]
+  firstEnteredAt(participantId: string): DateObject | undefined
+  /** The activations a participant entered, with entries up to `nowIso` (all of them without it). */
+  activationsEntered(participantId: string, nowIso?: string): ActivationEntered[]
+  /**
+   * The end of the stretch of `list` (one of an activation's entry lists) entered at or before
+   * `nowIso`: found by binary search while the activation's entries are in time order; the list's
+   * length otherwise, when what comes after must be checked entry by entry.
+   */
+  enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number
+  /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
+  participantsBy(account: string, nowIso: string): number
+}
