@@ -31,6 +31,7 @@ export const MODULES: readonly Module[] = [
       'test/record/client-bounds.test.ts',
       'test/record/client-scripted.test.ts',
       'test/record/client-answers.test.ts',
+      'test/record/client-transport.test.ts',
     ],
   },
   {

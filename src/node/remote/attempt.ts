@@ -86,12 +86,10 @@ export function attempts(options: AttemptOptions) {
       }
       const text = new TextDecoder().decode(Buffer.concat(chunks))
       let body: unknown = undefined
-      if (text !== '') {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          body = undefined
-        }
+      try {
+        body = JSON.parse(text)
+      } catch {
+        // Not JSON (an empty body included): the caller judges the text.
       }
       return { status, headers: answer.headers, text, body }
     } catch (error) {

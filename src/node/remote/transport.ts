@@ -79,9 +79,8 @@ function headersOf(res: IncomingMessage): Headers {
 
 /** The body as sent, unpacked when it came compressed (the bound on its size then counts the unpacked bytes). */
 function decoded(res: IncomingMessage): AsyncIterable<Uint8Array> {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase()
+  // Node's parser has already trimmed the value.
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase()
   const unpack =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()
