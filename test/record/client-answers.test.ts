@@ -53,6 +53,18 @@ describe('redirects', () => {
     }
   })
 
+  it('to another origin, when allowed, keep every header but the API key', async () => {
+    const { fetch, calls } = scriptedUpstream((call) =>
+      call.path === '/from' ? emptyAnswer(302, { location: 'http://elsewhere.test/to' }) : jsonAnswer(200, {}),
+    )
+    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast, crossOriginRedirects: true })
+    await settled(client.request('/from', { apiKey: 'KEY' }))
+    expect(calls.map((c) => [c.url, c.headers])).toEqual([
+      [`${BASE}/from`, { accept: 'application/json', authorization: 'Api-Key KEY' }],
+      ['http://elsewhere.test/to', { accept: 'application/json' }],
+    ])
+  })
+
   it('return a redirect without a Location as it is', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(302, { error: 'moved, but where?' }))
     const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })

@@ -71,16 +71,26 @@ describe('the concurrency and rate limits, on a fake clock', () => {
 })
 
 describe("a 429's pause, on a fake clock", () => {
-  it('holds every request until the longest wait asked ends, and counts that wait once', async () => {
-    const { fetch, calls } = scriptedUpstream((call) => {
-      const first = calls.filter((c) => c.path === call.path).length === 1
-      if (!first) return jsonAnswer(200, {})
-      return emptyAnswer(429, { 'retry-after': call.path === '/long' ? '10' : '4' })
-    })
+  it('holds every request until the longest wait asked ends, and counts the time waited once', async () => {
+    const waits: Record<string, string> = { '/a': '4', '/b': '10', '/c': '6' }
+    const { fetch, calls } = scriptedUpstream((call) =>
+      calls.filter((c) => c.path === call.path).length === 1
+        ? emptyAnswer(429, { 'retry-after': waits[call.path]! })
+        : jsonAnswer(200, {}),
+    )
     const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity })
-    await settled(Promise.all([client.request('/long'), client.request('/short')]))
-    expect(calls.map((c) => `${c.path} ${c.at}`)).toEqual(['/long 0', '/short 0', '/long 10000', '/short 10000'])
-    expect(client.stats()).toEqual({ requests: 4, retries: 0, waits: 2, waitedMs: 10_000 })
+    await settled(Promise.all(['/a', '/b', '/c'].map((path) => client.request(path))))
+    expect(calls.map((c) => c.at)).toEqual([0, 0, 0, 10_000, 10_000, 10_000])
+    expect(client.stats()).toEqual({ requests: 6, retries: 0, waits: 3, waitedMs: 10_000 })
+  })
+
+  it('lets a request whose turn at the rate limit comes as the wait ends go then', async () => {
+    const { fetch, calls } = scriptedUpstream((_c, n) =>
+      n === 1 ? emptyAnswer(429, { 'retry-after': '1' }) : jsonAnswer(200, {}),
+    )
+    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: 1, concurrency: 2 })
+    await settled(Promise.all([client.request('/first'), client.request('/second')]))
+    expect(calls.map((c) => `${c.path} ${c.at}`)).toEqual(['/first 0', '/second 1000', '/first 2000'])
   })
 
   it('holds back a request whose turn at the rate limit comes during the wait', async () => {
@@ -140,7 +150,7 @@ describe('a stop, on a fake clock', () => {
   })
 
   it("comes from the client's signal or the request's, with its reason, given before or during the request", async () => {
-    const { fetch } = scriptedUpstream(() => new Promise<Response>(() => {}))
+    const { fetch, calls } = scriptedUpstream(() => new Promise<Response>(() => {}))
     const mine = new AbortController()
     const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, signal: mine.signal })
     const byRequest = new AbortController()
@@ -156,6 +166,9 @@ describe('a stop, on a fake clock', () => {
     )
     const live = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, signal: new AbortController().signal })
     expect(await settled(live.request('/four', { signal: AbortSignal.abort(new Error('already')) }))).toBe('already')
+    // A request stopped before it was sent is not sent.
+    expect(calls.map((c) => c.path)).toEqual(['/two'])
+    expect(live.stats().requests).toBe(0)
   })
 
   it('leaves no listener on the signals once its requests end', async () => {
@@ -169,6 +182,38 @@ describe('a stop, on a fake clock', () => {
   })
 })
 
+describe('what a client leaves behind, on a fake clock', () => {
+  it('no listener on its signal once stopped, with requests waiting on a retry and in the queue', async () => {
+    const { fetch } = scriptedUpstream(() => jsonAnswer(503, {}))
+    const mine = new AbortController()
+    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
+    const pending = Promise.all(['/a', '/b'].map((path) => client.request(path).catch((e: Error) => e.message)))
+    await vi.advanceTimersByTimeAsync(100)
+    mine.abort(new Error('stopped'))
+    expect(await pending).toEqual(['stopped', 'stopped'])
+    expect(getEventListeners(mine.signal, 'abort')).toEqual([])
+  })
+
+  it('no timer once its requests end: answered, lost, too large, stopped in flight or in a wait', async () => {
+    const { fetch } = scriptedUpstream((call) => {
+      if (call.path === '/lost') throw new Error('reset')
+      if (call.path === '/large') return jsonAnswer(200, { pad: 'x'.repeat(2000) })
+      if (call.path === '/stalled') return new Promise<Response>(() => {})
+      if (call.path === '/waiting') return emptyAnswer(429, { 'retry-after': '30' })
+      return jsonAnswer(200, {})
+    })
+    const stop = new AbortController()
+    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, retries: 0, maxPageBytes: 1000 })
+    const requests = ['/ok', '/lost', '/large'].map((path) => client.request(path).catch(() => 'failed'))
+    const stalled = client.request('/stalled', { signal: stop.signal }).catch(() => 'stopped')
+    const waiting = client.request('/waiting', { signal: stop.signal }).catch(() => 'stopped')
+    await Promise.all(requests)
+    stop.abort()
+    expect([await stalled, await waiting]).toEqual(['stopped', 'stopped'])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
 describe('the queue of the concurrency limit, on a fake clock', () => {
   it('lets a request stopped in the queue go at once, and gives its place to the next', async () => {
     let answerFirst: () => void = () => {}
@@ -177,7 +222,8 @@ describe('the queue of the concurrency limit, on a fake clock', () => {
         ? new Promise<Response>((resolve) => (answerFirst = () => resolve(jsonAnswer(200, {}))))
         : jsonAnswer(200, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, concurrency: 1 })
+    const mine = new AbortController()
+    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
     const first = client.request('/first')
     const stop = new AbortController()
     const stopped = client.request('/stopped', { signal: stop.signal }).catch((error: Error) => error.message)
@@ -191,6 +237,7 @@ describe('the queue of the concurrency limit, on a fake clock', () => {
     await settled(Promise.all([first, third]))
     expect(calls.map((c) => c.path)).toEqual(['/first', '/third'])
     expect(await settled(client.request('/fourth'))).toMatchObject({ status: 200 })
+    expect(getEventListeners(mine.signal, 'abort')).toEqual([])
   })
 
   it('raises no listener-leak warning with many requests queued on one signal', async () => {

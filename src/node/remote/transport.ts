@@ -39,8 +39,8 @@ export function nodeTransport(connectTimeoutMs: number): Transport {
         if (!socket.connecting) clearTimeout(timer)
         else socket.once('connect', () => clearTimeout(timer))
       })
+      // An answer comes on a connection open: the timer is cleared by then.
       req.once('response', (res) => {
-        clearTimeout(timer)
         resolve({ status: res.statusCode ?? 0, headers: headersOf(res), body: decoded(res) })
       })
       req.once('error', (error) => {
