@@ -4,8 +4,13 @@
  * connection only; a fetch given in its stead follows no redirect itself. Each was found missing by
  * mutation testing.
  */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRemoteClient } from '../../src/node/remote/client.js'
@@ -13,7 +18,8 @@ import { WAIT } from '../support/timeouts.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
-const servers: Server[] = []
+const servers: Array<Pick<Server, 'close' | 'closeAllConnections'>> = []
+const folders: string[] = []
 
 async function serve(handler: Handler): Promise<{ url: string; seen: string[]; server: Server }> {
   const seen: string[] = []
@@ -27,6 +33,7 @@ async function serve(handler: Handler): Promise<{ url: string; seen: string[]; s
 }
 
 afterEach(async () => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
   for (const server of servers.splice(0)) {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
@@ -102,6 +109,42 @@ describe('the node:http transport', () => {
     const client = createRemoteClient({ baseUrl: url, ...fast, connectTimeoutMs: 100 })
     expect((await client.request('/first')).status).toBe(200)
     expect((await client.request('/second')).status).toBe(200)
+  })
+})
+
+describe('the node:https transport', () => {
+  it('asks an https upstream over TLS and checks its certificate', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'remote-tls-'))
+    folders.push(folder)
+    const [key, cert] = [join(folder, 'key.pem'), join(folder, 'cert.pem')]
+    const args = ['-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
+    execFileSync('openssl', ['req', ...args, '-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1'], {
+      stdio: 'ignore',
+    })
+    const seen: string[] = []
+    const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+      seen.push(String(req.url))
+      res.end('{}')
+    })
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const client = createRemoteClient({
+      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      ...fast,
+    })
+    // A certificate no authority signed: refused by TLS, so the request was sent over TLS.
+    await expect(client.request('/p')).rejects.toThrow(/^Failed to GET \/p: no answer \(self[- ]signed certificate/)
+    expect(seen).toEqual([])
+  })
+
+  it('leaves no timer behind after a refused connection (the command line exits at once)', async () => {
+    const { url, server } = await serve(() => {})
+    await new Promise((resolve) => server.close(resolve))
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length
+    const before = timers()
+    const client = createRemoteClient({ baseUrl: url, ...fast, connectTimeoutMs: 60_000 })
+    await expect(client.request('/p')).rejects.toThrow(/^Failed to GET \/p: no answer \(.*ECONNREFUSED/)
+    expect(timers()).toBe(before)
   })
 })
 
