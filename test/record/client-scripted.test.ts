@@ -233,6 +233,9 @@ describe('the queue of the concurrency limit, on a fake clock', () => {
     expect(await stopped).toBe('stopped in the queue')
     const already = client.request('/already', { signal: AbortSignal.abort(new Error('stopped before')) })
     expect(await already.catch((error: Error) => error.message)).toBe('stopped before')
+    await vi.advanceTimersByTimeAsync(10)
+    // The stopped ones held no place: the next still waits for the first.
+    expect(calls.map((c) => c.path)).toEqual(['/first'])
     answerFirst()
     await settled(Promise.all([first, third]))
     expect(calls.map((c) => c.path)).toEqual(['/first', '/third'])
