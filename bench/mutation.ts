@@ -25,7 +25,14 @@ export const MODULES: readonly Module[] = [
   {
     name: 'remote',
     mutate: ['src/node/remote/*.ts'],
-    tests: ['test/record/remote-parts.test.ts', 'test/record/client.test.ts', 'test/record/client-bounds.test.ts'],
+    tests: [
+      'test/record/remote-parts.test.ts',
+      'test/record/client.test.ts',
+      'test/record/client-bounds.test.ts',
+      'test/record/client-scripted.test.ts',
+      'test/record/client-answers.test.ts',
+      'test/record/client-transport.test.ts',
+    ],
   },
   {
     name: 'walker',

@@ -10,6 +10,7 @@ import {
   type RemoteEvent,
 } from '../../src/node/remote/client.js'
 import { spawnOwned } from '../support/processes.js'
+import { WAIT } from '../support/timeouts.js'
 
 // The remote client as a client of a service it does not control (issue 35, points 7, 8, 9, 10, 11, 12):
 // every answer, however slow, huge or strange, ends within a bound.
@@ -75,12 +76,16 @@ const fast = { rps: Infinity, retryDelayMs: 1, retries: 1 }
 describe('the remote client, bounded', () => {
   it('gives up a connection that never opens after the connect timeout, retries it, then throws a LostAnswerError', async () => {
     const url = await unanswered()
+    const sockets = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length
+    const before = sockets()
     const client = createRemoteClient({ baseUrl: url, ...fast, connectTimeoutMs: 300, idleTimeoutMs: 60_000 })
     const error = await client.request('/never').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(LostAnswerError)
     expect((error as Error).message).toBe(
       'Failed to GET /never: no answer (no connection within 0.3 s), after 2 attempts',
     )
+    // The connections given up are closed, not left trying.
+    await expect.poll(sockets, { timeout: WAIT.soon }).toBe(before)
   })
 
   it('gives up an answer that never comes after the idle timeout, retries it, then throws a LostAnswerError', async () => {

@@ -12,7 +12,7 @@ import { waitTracker } from '../../src/node/remote/waiting.js'
 describe('duration', () => {
   it('says seconds under 2 min, minutes under 2 h, hours under 2 days, then days', () => {
     expect(
-      [0, 0.2, 41.1, 119, 120, 150, 7199, 7200, 9000, 172_799, 172_800, 1e8, 1e20, Infinity].map(duration),
+      [0, 0.2, 41.1, 119, 120, 150, 7199, 7200, 9000, 172_799, 172_800, 1e8, 8.64e19, 1e20, Infinity].map(duration),
     ).toEqual([
       '0 s',
       '1 s',
@@ -26,6 +26,7 @@ describe('duration', () => {
       '48 h',
       '2 days',
       '1,157 days',
+      '1.0e+15 days',
       '1.2e+15 days',
       'for ever',
     ])
@@ -49,9 +50,15 @@ describe('retrySeconds', () => {
     expect(retrySeconds(answer({ 'retry-after': '5' }, { error: 'Retry in soon seconds' }), now)).toBe(5)
     expect(retrySeconds(answer({ 'retry-after': '5' }, { error: 7 }), now)).toBe(5)
     expect(retrySeconds(answer({ 'retry-after': '5' }, null), now)).toBe(5)
+    expect(retrySeconds(answer({}, { error: 'Retry in 12 seconds' }), now)).toBe(12)
+    expect(retrySeconds(answer({}, { error: 'Retry in 1.25 seconds' }), now)).toBe(1.25)
+    // Only a message that is text is read: a list of them is not.
+    expect(retrySeconds(answer({ 'retry-after': '5' }, { error: ['Retry in 9 seconds'] }), now)).toBe(5)
   })
   it('then Retry-After in whole seconds (trimmed) or as an HTTP date, rounded up, never below 0; else 60', () => {
     expect(retrySeconds(answer({ 'retry-after': ' 12 ' }), now)).toBe(12)
+    expect(retrySeconds(answer({ 'retry-after': '1.25' }), now)).toBe(1.25)
+    expect(retrySeconds(answer({ 'retry-after': '-5' }), now)).toBe(60)
     expect(retrySeconds(answer({ 'retry-after': 'Mon, 01 Jun 2026 12:00:09 GMT' }), now + 500)).toBe(9)
     expect(retrySeconds(answer({ 'retry-after': 'Mon, 01 Jun 2026 11:59:00 GMT' }), now)).toBe(0)
     // Neither whole seconds nor a date: the default.
@@ -120,6 +127,14 @@ describe('sleep', () => {
     await expect(waiting).rejects.toThrow('stopped')
     await expect(sleep(-5)).resolves.toBeUndefined()
   })
+  it('waits on past the longest delay a timer takes (about 24 days), not a millisecond', async () => {
+    const stop = new AbortController()
+    const waiting = sleep(2 ** 40, stop.signal).then(() => 'ended')
+    const first = await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 200, 'waiting'))])
+    stop.abort(new Error('stopped'))
+    expect(first).toBe('waiting')
+    await expect(waiting).rejects.toThrow('stopped')
+  })
 })
 
 describe('waitTracker', () => {
@@ -157,6 +172,7 @@ describe('waitTracker', () => {
     waits.onEvent(event(retry), 1000)
     expect(waits.describe(1000)).toBe('asking GET /x again in 5 s (a 503)')
     expect(waits.describe(4999)).toBe('asking GET /x again in 2 s (a 503)')
+    expect(waits.describe(5000)).toBe('asking GET /x again in 1 s (a 503)')
     expect(waits.describe(5001)).toBeNull()
     expect(waits.describe(6000)).toBeNull()
     expect(waits.describe(7000)).toBeNull()

@@ -24,10 +24,10 @@ const MAX_REDIRECTS = 5
 /** An answer that is lost on the way: the request is worth asking again. */
 export class LostAnswer extends Error {}
 
-/** A body past the size bound: not worth asking again. */
+/** A body past the size bound, `bytes` long or more: not worth asking again (the client words the error). */
 export class TooLarge extends Error {
   constructor(readonly bytes: number) {
-    super(`larger than the bound (${bytes} bytes or more)`)
+    super()
   }
 }
 
@@ -49,7 +49,7 @@ export function attempts(options: AttemptOptions) {
     signal: AbortSignal | undefined,
   ): Promise<RemoteAnswer> {
     const attempt = new AbortController()
-    const onAbort = () => attempt.abort(abortReason(signal))
+    const onAbort = () => attempt.abort(signal!.reason)
     if (signal?.aborted) onAbort()
     signal?.addEventListener('abort', onAbort, { once: true })
     let idle: NodeJS.Timeout | undefined
@@ -86,16 +86,14 @@ export function attempts(options: AttemptOptions) {
       }
       const text = new TextDecoder().decode(Buffer.concat(chunks))
       let body: unknown = undefined
-      if (text !== '') {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          body = undefined
-        }
+      try {
+        body = JSON.parse(text)
+      } catch {
+        // Not JSON (an empty body included): the caller judges the text.
       }
       return { status, headers: answer.headers, text, body }
     } catch (error) {
-      if (signal?.aborted) throw abortReason(signal)
+      if (signal?.aborted) throw signal.reason
       if (error instanceof TooLarge) throw error
       const reason: unknown = attempt.signal.reason
       if (reason instanceof LostAnswer) throw reason
@@ -150,11 +148,6 @@ export function attempts(options: AttemptOptions) {
   }
 
   return follow
-}
-
-/** Why a signal aborted: its reason, or an AbortError. */
-export function abortReason(signal: AbortSignal | undefined): unknown {
-  return signal?.reason ?? new DOMException('The operation was aborted', 'AbortError')
 }
 
 function describe(error: unknown): string {

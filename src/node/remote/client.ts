@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { LostAnswerError, WaitTooLongError } from './errors.js'
-import { abortReason, attempts, LostAnswer, Refused, TooLarge, type RemoteAnswer } from './attempt.js'
+import { attempts, LostAnswer, Refused, TooLarge, type RemoteAnswer } from './attempt.js'
 import { fetchTransport, nodeTransport, type Transport } from './transport.js'
 
 // The polite HTTP client of `record` and `verify`: a bounded number of requests in flight, a bounded
@@ -159,7 +159,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
       const onAbort = () => {
         const at = queue.indexOf(go)
         if (at >= 0) queue.splice(at, 1)
-        reject(abortReason(signal))
+        reject(signal!.reason)
       }
       const go = () => {
         signal?.removeEventListener('abort', onAbort)
@@ -189,7 +189,6 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
         await sleep(pausedUntil - now, signal)
         continue
       }
-      if (interval === 0) return
       const slot = Math.max(now, nextSlot)
       nextSlot = slot + interval
       if (slot > now) await sleep(slot - now, signal)
@@ -224,7 +223,7 @@ export function createRemoteClient(options: RemoteClientOptions): RemoteClient {
       let attempt = 0
       let limited = 0
       for (;;) {
-        if (signal?.aborted) throw abortReason(signal)
+        if (signal?.aborted) throw signal.reason
         await whenAllowed(signal)
         attempt++
         stats.requests++
@@ -332,14 +331,12 @@ export function retrySeconds(answer: Pick<RemoteAnswer, 'headers' | 'body'>, now
     const match = /retry in (\d+(?:\.\d+)?) seconds?/i.exec(error)
     if (match) return Number(match[1])
   }
-  const header = answer.headers.get('retry-after')?.trim()
-  if (header) {
-    // Seconds (HTTP says whole ones; a fraction is taken as meant), or a date, which names its day:
-    // Date.parse alone reads "1.5" as a day of 2001.
-    if (/^\d+(?:\.\d+)?$/.test(header)) return Number(header)
-    const at = /[a-z]/i.test(header) ? Date.parse(header) : Number.NaN
-    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000))
-  }
+  // Headers has trimmed the value. Seconds (HTTP says whole ones; a fraction is taken as meant), or a
+  // date, which names its day: Date.parse alone reads "1.5" as a day of 2001.
+  const header = answer.headers.get('retry-after') ?? ''
+  if (/^\d+(?:\.\d+)?$/.test(header)) return Number(header)
+  const at = /[a-z]/i.test(header) ? Date.parse(header) : Number.NaN
+  if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000))
   return DEFAULT_429_SECONDS
 }
 
@@ -349,7 +346,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 /** Waits `ms` (at most about 24 days), or rejects as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal))
+    if (signal?.aborted) return reject(signal.reason)
     const timer = setTimeout(
       () => {
         signal?.removeEventListener('abort', onAbort)
@@ -359,7 +356,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     )
     const onAbort = () => {
       clearTimeout(timer)
-      reject(abortReason(signal))
+      reject(signal!.reason)
     }
     signal?.addEventListener('abort', onAbort, { once: true })
   })

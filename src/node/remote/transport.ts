@@ -39,8 +39,8 @@ export function nodeTransport(connectTimeoutMs: number): Transport {
         if (!socket.connecting) clearTimeout(timer)
         else socket.once('connect', () => clearTimeout(timer))
       })
+      // An answer comes on a connection open: the timer is cleared by then.
       req.once('response', (res) => {
-        clearTimeout(timer)
         resolve({ status: res.statusCode ?? 0, headers: headersOf(res), body: decoded(res) })
       })
       req.once('error', (error) => {
@@ -79,9 +79,8 @@ function headersOf(res: IncomingMessage): Headers {
 
 /** The body as sent, unpacked when it came compressed (the bound on its size then counts the unpacked bytes). */
 function decoded(res: IncomingMessage): AsyncIterable<Uint8Array> {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase()
+  // Node's parser has already trimmed the value.
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase()
   const unpack =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()

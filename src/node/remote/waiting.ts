@@ -35,7 +35,7 @@ export function waitTracker(): WaitTracker {
       let oldest: [string, number] | null = null
       for (const entry of inFlight) if (!oldest || entry[1] < oldest[1]) oldest = entry
       if (oldest && at - oldest[1] >= 1000) return `waiting ${duration((at - oldest[1]) / 1000)} for ${oldest[0]}`
-      if (retry && retry.until > at && retry.until - at >= 1000) {
+      if (retry && retry.until - at >= 1000) {
         return `asking ${retry.what} again in ${duration((retry.until - at) / 1000)} (${retry.reason})`
       }
       return null
