@@ -52,6 +52,9 @@ export const MODULES: readonly Module[] = [
   },
 ]
 
+/** The environment variable that tells vitest.mutation.config.ts the test files of the module being mutated. */
+export const MUTATION_TESTS = 'ACTIVATION_EMULATOR_MUTATION_TESTS'
+
 const BREAK = 85
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const STRYKER = 'node_modules/@stryker-mutator/core/bin/stryker.js'
@@ -90,14 +93,16 @@ function run(module: Module, incremental: boolean): boolean {
     'stryker.config.json',
     '--mutate',
     module.mutate.join(','),
-    '--testFiles',
-    module.tests.join(','),
     ...(incremental ? ['--incremental', '--incrementalFile', `reports/stryker-incremental-${module.name}.json`] : []),
   ]
   console.log(`\n== ${module.name}: ${module.mutate.join(' ')}`)
   rmSync(`${ROOT}/reports/mutation/mutation.json`, { force: true })
   const started = Date.now()
-  const result = spawnSync(command[0]!, args, { cwd: ROOT, stdio: 'inherit' })
+  // The module's test files go to vitest.mutation.config.ts, not to Stryker's --testFiles: with that
+  // option Stryker 10.1 switches a static mutant on only once the module is loaded (stryker-js#6144), so
+  // a change to a module-level constant survived whatever the tests said of it.
+  const env = { ...process.env, [MUTATION_TESTS]: module.tests.join(',') }
+  const result = spawnSync(command[0]!, args, { cwd: ROOT, stdio: 'inherit', env })
   console.log(`== ${module.name}: ${Math.round((Date.now() - started) / 60_000)} min`)
   if (!existsSync(`${ROOT}/reports/mutation/mutation.json`)) return false
   copyFileSync(`${ROOT}/reports/mutation/mutation.json`, `${ROOT}/${reportOf(module.name)}`)
