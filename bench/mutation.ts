@@ -30,7 +30,12 @@ export const MODULES: readonly Module[] = [
   {
     name: 'walker',
     mutate: ['src/node/record/walk.ts'],
-    tests: ['test/record/walk-answers.test.ts', 'test/record/walk.test.ts', 'test/record/progress.test.ts'],
+    tests: [
+      'test/record/walk-answers.test.ts',
+      'test/record/walk-stop-resume.test.ts',
+      'test/record/walk.test.ts',
+      'test/record/progress.test.ts',
+    ],
   },
   {
     name: 'probes',
