@@ -167,9 +167,8 @@ describe('recordAccounts refuses', () => {
 
   it("an error's body beyond 200 characters, cut in the message", async () => {
     const body = `{"error":"${'x'.repeat(500)}"}`
-    const error = await record(scripted({ '/activations/list?limit=1': { status: 500, text: body } })).catch(
-      (e: unknown) => e as Error,
-    )
+    const failing = scripted({ '/activations/list?limit=1': { status: 500, text: body } })
+    const error = (await record(failing).catch((e: unknown) => e)) as Error
     expect(error.message).toContain(body.slice(0, 200))
     expect(error.message).not.toContain(body.slice(0, 201))
   })
