@@ -5,7 +5,7 @@
  * this run. Found missing by mutation testing (npm run test:mutation).
  */
 import { getEventListeners } from 'node:events'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -146,6 +146,14 @@ describe('recordAccounts stops', () => {
     expect(existsSync(checkpoint())).toBe(true)
   })
 
+  it('closing its checkpoint: no file left open', async () => {
+    const open = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0)
+    const before = open()
+    await record(scripted(scriptedWorld()))
+    await expect(record(scripted({}), { restart: true })).rejects.toThrow('answered 404')
+    expect(open()).toBe(before)
+  })
+
   it("leaving no listener on the caller's signal", async () => {
     const controller = new AbortController()
     await record(scripted(scriptedWorld()), { signal: controller.signal })
@@ -224,15 +232,18 @@ describe('recordAccounts counts', () => {
 
 describe('recordAccounts resumed', () => {
   it('counts as done only the activations whose every list the checkpoint holds whole', async () => {
-    // a1 (trivia) lacks its winners, a3 (scavenger) its completed entries; a2 (quiz) is whole.
-    writeCheckpoint(threeActivations(['/activations/a1?is_winner=1&limit=1', '/activations/a3?is_completed=1&limit=1']))
-    const client = scripted(threeUpstream())
+    // a1 (trivia) lacks its winners, a3 (scavenger) its completed entries, a2 (quiz) the second page of its entries.
+    const pages = threeActivations(['/activations/a1?is_winner=1&limit=1', '/activations/a3?is_completed=1&limit=1'])
+    pages.find((page) => page.path === '/activations/a2?limit=1')!.body = listPage('entries', [{ id: 'e2' }], 'e2b')
+    writeCheckpoint(pages)
+    const client = scripted({ ...threeUpstream(), '/activations/a2?limit=1&next=e2b': listPage('entries', []) })
     const progress: RecordProgress[] = []
     await record(client, { resume: true, onProgress: (p) => progress.push(p) })
-    expect(progress[0]!.activations).toEqual({ listed: 3, done: 1 })
+    expect(progress[0]!.activations).toEqual({ listed: 3, done: 0 })
     expect(progress.at(-1)!.activations).toEqual({ listed: 3, done: 3 })
     expect(client.asked.sort()).toEqual([
       'KEY /activations/a1?is_winner=1&limit=1',
+      'KEY /activations/a2?limit=1&next=e2b',
       'KEY /activations/a3?is_completed=1&limit=1',
     ])
   })
@@ -289,6 +300,12 @@ describe('recordAccounts resumed', () => {
     await expect(record(client, { resume: true })).rejects.toThrow(
       'Failed to record /activations/list?limit=1&next=x of account 1: its next x was given before',
     )
+  })
+
+  it("takes the server's date from the first page's answer, not a later one's", async () => {
+    const dates = (n: number) => new Date(Date.UTC(2026, 5, 1, 12, 0, n)).toUTCString()
+    const recording = await record(scripted(scriptedWorld(), dates))
+    expect(recording.serverDate).toBe('2026-06-01T12:00:00.000Z')
   })
 
   it('without a Date, or with one that is not a date: no server date, and no failure', async () => {

@@ -11,11 +11,12 @@ export const SCRIPTED_DATE = 'Mon, 01 Jun 2026 12:00:00 GMT'
 
 /**
  * A client that answers each path from `pages` (a body, `{ status, text }`, or a function of the
- * request's signal returning either), 404 for any other, with `date` as its Date header.
+ * request's signal returning either), 404 for any other, with `date` as its Date header (or the
+ * Date of the nth request, from 0).
  */
 export function scripted(
   pages: Record<string, ScriptedPage>,
-  date: string | null = SCRIPTED_DATE,
+  date: string | null | ((n: number) => string) = SCRIPTED_DATE,
 ): RemoteClient & { asked: string[] } {
   const asked: string[] = []
   return {
@@ -23,13 +24,14 @@ export function scripted(
     asked,
     stats: () => ({ requests: asked.length, retries: 0, waits: 0, waitedMs: 0 }),
     async request(path, init) {
+      const dated = typeof date === 'function' ? date(asked.length) : date
       asked.push(`${init?.apiKey} ${path}`)
       let page = path in pages ? pages[path] : { status: 404, text: '{"error":"Not found"}' }
       if (typeof page === 'function') page = await (page as (signal?: AbortSignal) => unknown)(init?.signal)
       const answer = page as { status?: number; text?: string }
       const status = typeof answer?.status === 'number' ? answer.status : 200
       const text = typeof answer?.text === 'string' ? answer.text : JSON.stringify(page)
-      const headers = new Headers(date === null ? {} : { date })
+      const headers = new Headers(dated === null ? {} : { date: dated })
       const reply: RemoteAnswer = { status, headers, text, body: JSON.parse(text) }
       return reply
     },

@@ -212,12 +212,14 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       )
     }
     pages++
-    if (page.date && serverDate === null) serverDate = page.date
+    // (Only the first page of a recording has a date.)
+    if (page.date) serverDate = page.date
+    const added: Array<[string, string]> = []
     // The only page kept that is not a 200: the participants' 403 (walkChain fails on any other).
     if (page.status === 403) {
       chain.forbidden = true
       chain.done = true
-      return []
+      return added
     }
     const body = page.body as Record<string, unknown>
     chain.pages.push({ path: page.path, status: page.status, body })
@@ -226,7 +228,6 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     if (page.chain === 'activations' || page.chain === 'entries' || page.chain === 'participants') {
       records += items.length
     }
-    const added: Array<[string, string]> = []
     if (page.chain === 'activations') {
       for (const item of items as Array<Record<string, unknown>>) {
         const [id, type] = [item['id'] as string, item['type'] as string]
@@ -294,12 +295,12 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       const page: CheckpointPage = {
         account,
         chain: kind,
-        ...(id === undefined ? {} : { id }),
+        id,
         path,
         status: answer.status,
         body: answer.body,
       }
-      if (serverDate === null && pages === 0) {
+      if (pages === 0) {
         const date = answer.headers.get('date')
         if (date && !Number.isNaN(Date.parse(date))) page.date = new Date(date).toISOString()
       }
