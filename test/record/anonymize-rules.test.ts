@@ -381,3 +381,46 @@ describe('anonymizeRecording fakes', () => {
     for (const [i, value] of replaced.entries()) expect(out[kept.length + i]).not.toBe(value)
   })
 })
+
+describe('anonymizeRecording tells phone numbers, e-mails and URLs apart', () => {
+  it('phone numbers from dates, decimals, versions and plain counts', () => {
+    const kept = ['1.6.2026', '2026-06-01', '12-31-2026', '1234567.89', '5550101', '55-5010', 'A4155550101', '1.2.3']
+    const replaced = ['12.345.678', '555 0101', '(415)5550101', '+441234567890123', '415-555-0101']
+    const { entries } = anonymized(recordingOf([entry(0, { notes: [...kept, ...replaced] })]))
+    const out = entries[0]!['notes'] as string[]
+    expect(out.slice(0, kept.length)).toEqual(kept)
+    replaced.forEach((value, i) => {
+      const fake = out[kept.length + i]!
+      expect(fake).not.toBe(value)
+      expect(fake.replace(/\d/g, '0')).toBe(value.replace(/\d/g, '0'))
+    })
+  })
+
+  it('fake e-mails of plain letters and digits, whatever the fake names hold', () => {
+    const people = Array.from({ length: 60 }, (_, n) => entry(n))
+    const { entries } = anonymized(recordingOf(people))
+    const odd = entries
+      .map((e) => e['email'] as string)
+      .filter((email) => !/^[a-z0-9]+\.[a-z0-9]+\d+@example\.(com|org|net)$/.test(email))
+    expect(odd).toEqual([])
+  })
+
+  it('a media URL’s extension from its path only, of one to five letters or digits', () => {
+    const url = (value: string) => ({ type: 'photo', url: value })
+    const { entries } = anonymized(
+      recordingOf([
+        entry(0, { media: url('https://cdn.club.io') }),
+        entry(1, { media: url('https://cdn.club.example/u/ana.jpeg#top') }),
+        entry(2, { media: url('https://cdn.club.example/u/ana.abcdef') }),
+        entry(3, { media: url('HTTPS://cdn.club.example/u/ana.mp4') }),
+      ]),
+    )
+    const urls = entries.map((e) => (e['media'] as Obj)['url'] as string)
+    expect(urls.map((u) => u.replace(/^https:\/\/media\.anonymized\.example\/[a-z0-9]{16}/, ''))).toEqual([
+      '',
+      '.jpeg',
+      '',
+      '.mp4',
+    ])
+  })
+})
