@@ -424,3 +424,52 @@ describe('anonymizeRecording tells phone numbers, e-mails and URLs apart', () =>
     ])
   })
 })
+
+describe('anonymizeRecording finds people in text it does not know', () => {
+  /** The recording with `meta` on its activations page (no person's record). */
+  const withMeta = (entries: Obj[], meta: unknown) => {
+    const recording = recordingOf(entries)
+    ;(recording.accounts[0]!.activations[0]!.body as Obj)['meta'] = meta
+    const out = anonymizeRecording(recording, { seed: 11 })
+    const page = out.accounts[0]!.entries['A1']![0]!.body as Obj
+    return { meta: (out.accounts[0]!.activations[0]!.body as Obj)['meta'], entries: page['entries'] as Obj[] }
+  }
+
+  it('an e-mail no record has, given the same fake however it is written', () => {
+    const { meta } = withMeta(
+      [],
+      ['Contact bob.stone@club.example', 'BOB.STONE@club.example', 'bob.stone@club.example'],
+    )
+    const [sentence, upper, plain] = meta as string[]
+    expect(plain).toMatch(/@example\.(com|org|net)$/)
+    expect(sentence).toBe(`Contact ${plain}`)
+    expect(upper).toBe(plain)
+  })
+
+  it('full names of several words, first names and last names, and not a one-letter name', () => {
+    const people = [
+      entry(0, { firstName: 'Anne Marie', lastName: 'Van Dyke' }),
+      entry(1, { firstName: 'J', lastName: 'Al' }),
+    ]
+    const { meta, entries } = withMeta(people, [
+      'Meet Anne Marie Van Dyke at gate 3',
+      'Van Dyke',
+      'Gate J, Al waits',
+      'Anne Marie',
+    ])
+    const [anne, j] = entries
+    expect(meta).toEqual([
+      `Meet ${anne!['firstName']} ${anne!['lastName']} at gate 3`,
+      anne!['lastName'],
+      `Gate J, ${j!['lastName']} waits`,
+      anne!['firstName'],
+    ])
+  })
+
+  it("a first name in a person's own record as their fake, not a namesake's", () => {
+    const people = [0, 1].map((n) => entry(n, { firstName: 'Sam', note: 'Sam says hi' }))
+    const { entries } = withMeta(people, null)
+    expect(entries[0]!['firstName']).not.toBe(entries[1]!['firstName'])
+    for (const e of entries) expect(e['note']).toBe(`${e['firstName']} says hi`)
+  })
+})
