@@ -299,8 +299,9 @@ class Walk {
     })
   }
 
-  /** An upload: its URLs (which lead to a person's photo) faked, its kind and size kept. */
+  /** An upload: its URLs (which lead to a person's photo) faked, its kind and size kept; a bare URL faked too. */
   private media(value: Json, person: string | null): Json {
+    if (typeof value === 'string') return this.visitor.mediaUrl(value)
     if (!isObject(value)) return this.scrub(value, person)
     return this.object(value, person, (name, field) => {
       if ((name === 'url' || name === 'thumbnailUrl') && typeof field === 'string') return this.visitor.mediaUrl(field)

@@ -8,46 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { RemoteAnswer, RemoteClient } from '../../src/node/remote/client.js'
+import type { RemoteClient } from '../../src/node/remote/client.js'
 import { recordAccounts, type RecordOptions, type RecordProgress } from '../../src/node/record/walk.js'
+import { scripted, scriptedWorld } from '../support/scripted-client.js'
 
 const LIMITS = { activations: 1, entries: 1, participants: 1 }
-const DATE = 'Mon, 01 Jun 2026 12:00:00 GMT'
-
-/** A client that answers each path from `pages` (a body, or a status and text), and keeps what it was asked. */
-function scripted(pages: Record<string, unknown>): RemoteClient & { asked: string[] } {
-  const asked: string[] = []
-  return {
-    baseUrl: 'http://upstream.test',
-    asked,
-    stats: () => ({ requests: asked.length, retries: 0, waits: 0, waitedMs: 0 }),
-    async request(path, init) {
-      asked.push(`${init?.apiKey} ${path}`)
-      const page = path in pages ? pages[path] : { status: 404, text: '{"error":"Not found"}' }
-      const answer = page as { status?: number; text?: string }
-      const status = typeof answer?.status === 'number' ? answer.status : 200
-      const text = typeof answer?.text === 'string' ? answer.text : JSON.stringify(page)
-      const reply: RemoteAnswer = { status, headers: new Headers({ date: DATE }), text, body: JSON.parse(text) }
-      return reply
-    },
-  }
-}
-
-/** An upstream with one trivia activation `a1` (one entry, a completed and a winning one) and one participant. */
-function world(over: Record<string, unknown> = {}): Record<string, unknown> {
-  const list = (items: string, values: unknown[]) => ({ [items]: values, next: null })
-  return {
-    '/activations/list?limit=1': list('activations', [{ id: 'a1', type: 'trivia' }]),
-    '/activations/list?state=not_started&limit=1': list('activations', []),
-    '/activations/list?state=running&limit=1': list('activations', [{ id: 'a1', type: 'trivia' }]),
-    '/activations/list?state=ended&limit=1': list('activations', []),
-    '/activations/a1?limit=1': list('entries', [{ id: 'e1' }]),
-    '/activations/a1?is_completed=1&limit=1': list('entries', [{ id: 'e1' }]),
-    '/activations/a1?is_winner=1&limit=1': list('entries', []),
-    '/experience/participants?limit=1': list('participants', [{ id: 'p1' }]),
-    ...over,
-  }
-}
+const world = scriptedWorld
 
 let dir = ''
 beforeEach(() => {

@@ -122,20 +122,20 @@ function chainOf(state: AccountState, kind: ChainKind, id: string | undefined): 
   return chain
 }
 
-/** The path of a chain's first page. */
+/** The path of a chain's first page (`id` is the state or the activation of the chains that have one). */
 function firstPath(kind: ChainKind, id: string | undefined, limits: RecordLimits): string {
-  const activation = `/activations/${encodeURIComponent(id ?? '')}`
+  const activation = () => `/activations/${encodeURIComponent(id as string)}`
   switch (kind) {
     case 'activations':
       return `/activations/list?limit=${limits.activations}`
     case 'states':
-      return `/activations/list?state=${id ?? ''}&limit=${limits.activations}`
+      return `/activations/list?state=${id as string}&limit=${limits.activations}`
     case 'entries':
-      return `${activation}?limit=${limits.entries}`
+      return `${activation()}?limit=${limits.entries}`
     case 'completed':
-      return `${activation}?is_completed=1&limit=${limits.entries}`
+      return `${activation()}?is_completed=1&limit=${limits.entries}`
     case 'winners':
-      return `${activation}?is_winner=1&limit=${limits.entries}`
+      return `${activation()}?is_winner=1&limit=${limits.entries}`
     case 'participants':
       return `/experience/participants?limit=${limits.participants}`
   }
@@ -200,8 +200,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
   let listedCount = 0
   let current = 0
 
-  /** Takes a page into its chain (from the upstream or the checkpoint). */
-  function take(page: CheckpointPage): void {
+  /** Takes a page into its chain (from the upstream or the checkpoint); returns the activations it lists first. */
+  function take(page: CheckpointPage): Array<[string, string]> {
     const state = states[page.account]
     if (!state) throw new Error(`Failed to read the checkpoint ${checkpoint}: a page of account ${page.account}`)
     const chain = chainOf(state, page.chain, page.id)
@@ -212,11 +212,14 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       )
     }
     pages++
-    if (page.date && serverDate === null) serverDate = page.date
-    if (page.chain === 'participants' && page.status === 403) {
+    // (Only the first page of a recording has a date.)
+    if (page.date) serverDate = page.date
+    const added: Array<[string, string]> = []
+    // The only page kept that is not a 200: the participants' 403 (walkChain fails on any other).
+    if (page.status === 403) {
       chain.forbidden = true
       chain.done = true
-      return
+      return added
     }
     const body = page.body as Record<string, unknown>
     chain.pages.push({ path: page.path, status: page.status, body })
@@ -227,10 +230,13 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     }
     if (page.chain === 'activations') {
       for (const item of items as Array<Record<string, unknown>>) {
-        if (!state.listed.has(item['id'] as string)) listedCount++
-        state.listed.set(item['id'] as string, item['type'] as string)
+        const [id, type] = [item['id'] as string, item['type'] as string]
+        if (!state.listed.has(id)) added.push([id, type])
+        state.listed.set(id, type)
       }
     }
+    listedCount += added.length
+    return added
   }
 
   let writer: CheckpointWriter
@@ -289,12 +295,12 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       const page: CheckpointPage = {
         account,
         chain: kind,
-        ...(id === undefined ? {} : { id }),
+        id,
         path,
         status: answer.status,
         body: answer.body,
       }
-      if (serverDate === null && pages === 0) {
+      if (pages === 0) {
         const date = answer.headers.get('date')
         if (date && !Number.isNaN(Date.parse(date))) page.date = new Date(date).toISOString()
       }
@@ -311,11 +317,10 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       }
       const body = answer.body as Record<string, unknown> | null
       const next = body?.['next']
-      if (typeof body !== 'object' || body === null || !Array.isArray(body[ITEMS[kind]])) {
-        throw new Error(`${what}: the answer has no ${ITEMS[kind]} array`)
-      }
+      if (!Array.isArray(body?.[ITEMS[kind]])) throw new Error(`${what}: the answer has no ${ITEMS[kind]} array`)
       if (next !== null && typeof next !== 'string') throw new Error(`${what}: its next is neither a string nor null`)
-      if (next !== null && seen.has(next)) throw new Error(`${what}: its next ${next} was given before`)
+      // (A next null ends the chain, so it is never among those seen.)
+      if (seen.has(next)) throw new Error(`${what}: its next ${next} was given before`)
       seen.add(next)
       if (kind === 'activations') {
         for (const item of body['activations'] as unknown[]) {
@@ -324,18 +329,13 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
         }
       }
       writer.append(page, answer.text)
-      const known = new Set(state.listed.keys())
-      take(page)
-      if (kind === 'activations') {
-        for (const itemId of state.listed.keys()) if (!known.has(itemId)) start(walkActivation(account, itemId))
-      }
+      for (const [itemId, type] of take(page)) start(walkActivation(account, itemId, type))
       report()
     }
   }
 
   /** Walks an activation's lists: its entries, and its completed and winning entries where its type has them. */
-  async function walkActivation(account: number, id: string): Promise<void> {
-    const type = states[account]!.listed.get(id) ?? ''
+  async function walkActivation(account: number, id: string, type: string): Promise<void> {
     const walks = [walkChain(account, 'entries', id)]
     if (COMPLETED_TYPES.has(type)) walks.push(walkChain(account, 'completed', id))
     if (WINNER_TYPES.has(type)) walks.push(walkChain(account, 'winners', id))
@@ -361,13 +361,13 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     stop.abort(signal?.reason)
   }
   if (signal?.aborted) onAbort()
-  signal?.addEventListener('abort', onAbort, { once: true })
+  signal?.addEventListener('abort', onAbort)
 
   try {
     for (current = 0; current < apiKeys.length && !stopped; current++) {
       start(walkChain(current, 'activations'))
       for (const state of STATES) start(walkChain(current, 'states', state))
-      for (const id of states[current]!.listed.keys()) start(walkActivation(current, id))
+      for (const [id, type] of states[current]!.listed) start(walkActivation(current, id, type))
       start(walkChain(current, 'participants'))
       while (running.size > 0) await Promise.all([...running])
     }
@@ -375,7 +375,8 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
     signal?.removeEventListener('abort', onAbort)
     writer.close()
     // A checkpoint that holds no page is of no use, and would only stand in the way of the next run.
-    if ((stopped || failure) && pages === 0) rmSync(checkpoint, { force: true })
+    // (A failure stops the recording too.)
+    if (stopped && pages === 0) rmSync(checkpoint, { force: true })
   }
   if (signal?.aborted) throw new RecordInterruptedError(checkpoint, pages)
   if (failure) throw failure
@@ -394,7 +395,7 @@ export async function recordAccounts(options: RecordOptions): Promise<Recording>
       participants: state.participants.pages,
       completed: pick(state.completed),
       winners: pick(state.winners),
-      states: Object.fromEntries(STATES.map((s) => [s, state.states.get(s)?.pages ?? []])),
+      states: Object.fromEntries(STATES.map((s) => [s, chainOf(state, 'states', s).pages])),
     }
   })
   return {
