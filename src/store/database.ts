@@ -10,7 +10,9 @@ import {
   type World,
 } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
-import { entryListsFrom, WritableStoreIndex, type EntryLists, type StoreIndex } from './indexes.js'
+import { entryListsFrom } from './entry-lists.js'
+import { WritableStoreIndex } from './indexes.js'
+import type { EntryLists, StoreIndex } from './store-index.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 import { loadingView, type DeferredAccounts } from './loading-view.js'
 export type { DeferredAccounts, DeferredPeople } from './loading-view.js'

@@ -11,10 +11,6 @@ import { activationProblem, entryProblem, participantProblem, refuse } from './r
 import { ServingOrder } from './serving-order.js'
 import type { EntryLists, StoreIndex } from './store-index.js'
 
-// For the store's modules that still import these names from here; new code imports them from their homes.
-export type { EntryLists, StoreIndex } from './store-index.js'
-export { entryListsFrom } from './entry-lists.js'
-
 /**
  * The store's indexes, and the writes that keep them current:
  * - activations by id, and each account's activations by startTime (newest first), then id (an `ActivationOrder`);

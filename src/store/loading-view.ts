@@ -1,7 +1,7 @@
 import type { DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredEntry, StoredParticipant } from '../contract/stored-records.js'
-import type { EntryLists, StoreIndex } from './indexes.js'
+import type { EntryLists, StoreIndex } from './store-index.js'
 import { lowerBound } from './sorted.js'
 
 /** One account's participants in a deferred world, each built when first read (then the same object). */
