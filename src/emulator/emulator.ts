@@ -27,6 +27,7 @@ import {
   createDatabase,
   layerOver,
   loadInTurns,
+  loadingInTurns,
   writerOf,
   type Database,
   type DeferredWorld,
@@ -378,10 +379,9 @@ function assemble(parts: Parts): Emulator {
       throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
     const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
     registry.checkRoom()
-    // A sandbox is opened to be changed, and its first change needs the whole world: the first one
-    // opened starts building it in turns if nothing has (a server has), and its first add waits for
-    // the rest, so that opening one stays instant.
-    void loadInTurns(db)
+    // A sandbox's first change needs the whole world: while a server builds it in turns, wait for
+    // that here, in the hooks' time, rather than in the first test that adds (its add would wait too).
+    await loadingInTurns(db)
     // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
     // Checked and copied in turns: a dump of hundreds of megabytes must not stall the host's other requests.
     const data = input.data === undefined ? undefined : await parseWorldDumpInTurns(input.data, 'data')

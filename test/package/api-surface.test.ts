@@ -74,7 +74,7 @@ async function surface(): Promise<{ report: string; counts: Record<string, { val
 }
 
 describe('the API report (each entry point’s exported names)', () => {
-  it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: TEST_MS.default }, async () => {
+  it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: TEST_MS.long }, async () => {
     const { report, counts } = await surface()
     await expect(report).toMatchFileSnapshot('./__snapshots__/api-surface.txt')
     // At most about 60 names from the root, types counted (141 before it was narrowed, 66 of them values);

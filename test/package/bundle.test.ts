@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { TEST_MS } from '../support/timeouts.js'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -105,13 +106,16 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
     expect([...onServe].filter((name) => name === 'yargs')).toEqual([])
   })
 
-  it('loads Faker only once a Faker is needed: not for a world given as data, but for one generated or for added entries', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'activation-emulator-faker-'))
-    const dump = join(dir, 'world.json')
-    try {
-      const loads = (create: string) =>
-        JSON.parse(
-          run(`
+  it(
+    'loads Faker only once a Faker is needed: not for a world given as data, but for one generated or for added entries',
+    { timeout: TEST_MS.long },
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'activation-emulator-faker-'))
+      const dump = join(dir, 'world.json')
+      try {
+        const loads = (create: string) =>
+          JSON.parse(
+            run(`
             import Module from 'node:module'
             import { readFileSync, writeFileSync } from 'node:fs'
             const load = Module._load
@@ -126,24 +130,25 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
             ${create}
             console.log(JSON.stringify(fakers))
           `)
-            .trim()
-            .split('\n')
-            .at(-1)!,
-        ) as string[]
-      const generated = `const e = await createEmulator(options); writeFileSync(dump, [...e.dump()].join(''))`
-      expect(loads(generated)).toEqual(['@faker-js/faker/locale/en'])
-      expect(loads(`await createEmulator({ data: JSON.parse(readFileSync(dump, 'utf8')) })`)).toEqual([])
-      const addOne = `
+              .trim()
+              .split('\n')
+              .at(-1)!,
+          ) as string[]
+        const generated = `const e = await createEmulator(options); writeFileSync(dump, [...e.dump()].join(''))`
+        expect(loads(generated)).toEqual(['@faker-js/faker/locale/en'])
+        expect(loads(`await createEmulator({ data: JSON.parse(readFileSync(dump, 'utf8')) })`)).toEqual([])
+        const addOne = `
         const { getResponse } = await import('msw')
         const e = await createEmulator({ data: JSON.parse(readFileSync(dump, 'utf8')) })
         const request = new Request(e.baseUrl + '/activations/list?state=running&limit=1', { headers: { authorization: 'Api-Key demo-key' } })
         const { activations } = await (await getResponse(e.handlers, request)).json()
         await e.addEntries(activations[0].id, 1)`
-      expect(loads(addOne)).toEqual(['@faker-js/faker/locale/en'])
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+        expect(loads(addOne)).toEqual(['@faker-js/faker/locale/en'])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  )
 
   it('serves the API and the inspector with its script, from the bundle', () => {
     const out = run(`

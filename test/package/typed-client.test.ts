@@ -19,13 +19,13 @@ const ENTRY_OF = 'export type EntryOf<T extends ActivationType> = z.infer<(typeo
 const compile = (replaced: Record<string, string> = {}) => strictErrors(CLIENT, replaced)
 
 describe('a client typed by activation-emulator/contract', () => {
-  it('compiles, strict, switching on the activation’s type with no cast', { timeout: TEST_MS.default }, () => {
+  it('compiles, strict, switching on the activation’s type with no cast', { timeout: TEST_MS.long }, () => {
     const source = readFileSync(CLIENT, 'utf8').replace(/^\s*\/\/.*$/gm, '')
     expect(source).not.toMatch(/\bas\s+(?!const\b)|\bany\b|<[A-Z]\w*>\s*\w|!\./)
     expect(compile()).toEqual([])
   })
 
-  it('does not compile when EntryOf maps bracket to a giveaway’s entry', { timeout: TEST_MS.default }, () => {
+  it('does not compile when EntryOf maps bracket to a giveaway’s entry', { timeout: TEST_MS.long }, () => {
     const entry = readFileSync(ENTRY, 'utf8')
     expect(entry).toContain(ENTRY_OF)
     const wrong = entry.replace(

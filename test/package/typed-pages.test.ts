@@ -6,6 +6,7 @@ import { useEmulator } from '../../src/index.js'
 import { emailsOf, queryAfter, runningIds, twoParticipantPages, type Api } from '../fixtures/typed-pages.js'
 import { startCli, type CliServer } from '../support/cli.js'
 import { strictErrors } from '../support/strict-compile.js'
+import { TEST_MS } from '../support/timeouts.js'
 
 // test/fixtures/typed-pages.ts, a client typed by activation-emulator/contract alone: compiled strict,
 // then run with the same code in-process (msw serves the emulator to the global fetch) and over HTTP
@@ -16,7 +17,7 @@ const PATHS = `${ROOT}src/contract/paths.ts`
 const NOW = '2026-06-01T12:00:00.000Z'
 
 describe('a client of pages() and paths, compiled strict', () => {
-  it('compiles with no cast, passing a page’s next back as the query', { timeout: 60_000 }, () => {
+  it('compiles with no cast, passing a page’s next back as the query', { timeout: TEST_MS.long }, () => {
     const source = readFileSync(CLIENT, 'utf8').replace(/^\s*\/\/.*$/gm, '')
     expect(source).not.toMatch(/\bas\s+(?!const\b)|\bany\b|<[A-Z]\w*>\s*\w|!\./)
     expect(strictErrors(CLIENT)).toEqual([])
@@ -24,7 +25,7 @@ describe('a client of pages() and paths, compiled strict', () => {
 
   it(
     'does not compile when next is typed as openapi-typescript generates it (string, no null): TS2322',
-    { timeout: 60_000 },
+    { timeout: TEST_MS.long },
     () => {
       const paths = readFileSync(PATHS, 'utf8')
       expect(paths).toContain('next?: string | null')
