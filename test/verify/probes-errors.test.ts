@@ -45,6 +45,17 @@ describe('bad-parameter, repeated-parameter, path-case, malformed-path, unknown-
     expect(outcome.result === 'differs' && outcome.detail).toContain('the real API answered 200 {"activations":[]')
   })
 
+  it('reports a 500 as it came, without asking again', async () => {
+    const { outcome, sent } = await upstream.probe('repeated-parameter', {
+      tamper: answering('limit=5&limit=5', 500, { error: 'Internal error' }),
+    })
+    expect(outcome).toMatchObject({
+      result: 'differs',
+      detail: expect.stringContaining('the real API answered 500 {"error":"Internal error"}'),
+    })
+    expect(sent.filter((s) => s.includes('limit=5&limit=5'))).toHaveLength(1)
+  })
+
   it('path-case, malformed-path and unknown-path are not counted against the rate limit (answered before the key is read)', async () => {
     for (const id of ['path-case', 'malformed-path', 'unknown-path']) {
       const { counted, sent } = await upstream.probe(id)

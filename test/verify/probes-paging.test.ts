@@ -86,6 +86,13 @@ describe('next-holds-id', () => {
     })
   })
 
+  it('pages through as few as three activations', async () => {
+    const { outcome } = await upstream.probe('next-holds-id', {
+      tamper: editing(FIRST, (b) => ({ ...b, activations: b.activations.slice(0, 3) })),
+    })
+    expect(outcome.result).toBe('confirmed')
+  })
+
   it('is not checkable with fewer than three activations', async () => {
     const two = list(activation('a', '2026-01-01T00:00:00.000Z'), activation('b', '2026-02-01T00:00:00.000Z'))
     const { outcome } = await upstream.probe('next-holds-id', { tamper: editing(FIRST, () => two) })
@@ -172,6 +179,14 @@ describe('state-from-times', () => {
       tamper: (path, honest) => (path === state('running') || path === state('ended') ? json(200, list()) : honest()),
     })
     expect(empty.outcome).toEqual({
+      result: 'not-checkable',
+      detail: 'too few activations in the three states to tell',
+    })
+    const noUpper = await upstream.probe('state-from-times', {
+      tamper: (path, honest) =>
+        path === state('running') || path === state('not_started') ? json(200, list()) : honest(),
+    })
+    expect(noUpper.outcome).toEqual({
       result: 'not-checkable',
       detail: 'too few activations in the three states to tell',
     })

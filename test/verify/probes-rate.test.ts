@@ -175,6 +175,24 @@ describe('rate-limit', () => {
     expect(same.outcome).toEqual({ result: 'confirmed', detail: `429 after ${limit} requests ("Slow down")` })
   })
 
+  it.each([
+    'Retry in 30 seconds.',
+    'Try again in 30 Seconds',
+    'wait 30seconds...',
+    'wait 30  second',
+    'not 5 seconds but 30 seconds',
+  ])('reads a window of 30 seconds from %j', async (error) => {
+    const { outcome } = await upstream.probe('rate-limit', { tamper: limitAt(3, { error }) })
+    const seconds = (outcome as { fix: { rateLimit: { windowSeconds: number } } }).fix.rateLimit.windowSeconds
+    expect(seconds >= 30 && seconds < 40, String(seconds)).toBe(true)
+  })
+
+  it('makes a window of at least a second of a Retry-After of 0', async () => {
+    const { outcome } = await upstream.probe('rate-limit', { tamper: limitAt(3, tooMany(0), { 'retry-after': '0' }) })
+    const seconds = (outcome as { fix: { rateLimit: { windowSeconds: number } } }).fix.rateLimit.windowSeconds
+    expect(seconds >= 1 && seconds < 10, String(seconds)).toBe(true)
+  })
+
   it('differs on a 429 whose body is not {"error"}', async () => {
     const { outcome } = await upstream.probe('rate-limit', { tamper: limitAt(2, { message: 'slow' }) })
     expect(outcome).toEqual({
