@@ -47,7 +47,17 @@ export const MODULES: readonly Module[] = [
   {
     name: 'probes',
     mutate: ['src/node/verify/probe.ts', 'src/node/verify/probes*.ts'],
-    tests: ['test/verify/verify.test.ts', 'test/verify/contract-links.test.ts'],
+    // Not verify.test.ts: its beforeAll runs every probe (each mutant would be static, run against every test).
+    tests: [
+      'test/verify/probes-errors.test.ts',
+      'test/verify/probes-keys.test.ts',
+      'test/verify/probes-lists.test.ts',
+      'test/verify/probes-paging.test.ts',
+      'test/verify/probes-shapes.test.ts',
+      'test/verify/probes-contests.test.ts',
+      'test/verify/probes-rate.test.ts',
+      'test/verify/contract-links.test.ts',
+    ],
   },
   {
     name: 'anonymize',

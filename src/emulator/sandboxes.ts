@@ -148,7 +148,7 @@ export class SandboxRegistry implements SandboxRoutes {
       while (map.size > REMEMBERED) map.delete(map.keys().next().value as string)
     }
     sandbox.close()
-    if (this.#held.size === 0 && this.#sweeping !== undefined) {
+    if (this.#held.size === 0) {
       clearInterval(this.#sweeping)
       this.#sweeping = undefined
     }

@@ -138,6 +138,26 @@ describe('SandboxRegistry', () => {
     expect(sandboxes.now()).toBe(now)
   })
 
+  it('lists no sandbox whose time to live has passed, though nothing asked for it since', () => {
+    const sandboxes = registry()
+    const [a, b] = [held('a', 5000), held('b', 0)]
+    sandboxes.add(a)
+    sandboxes.add(b)
+    now += 5000
+    expect(sandboxes.list()).toEqual([b])
+    expect([a.closes, sandboxes.size]).toEqual([1, 1])
+  })
+
+  it('makes room for a new sandbox by ending those whose time to live has passed', () => {
+    const sandboxes = registry(1)
+    const a = held('a', 5000)
+    sandboxes.add(a)
+    now += 5000
+    expect(() => sandboxes.checkRoom()).not.toThrow()
+    sandboxes.add(held('b', 5000))
+    expect([a.closes, sandboxes.list().map((s) => s.id)]).toEqual([1, ['b']])
+  })
+
   it('sweeps once a second while a sandbox with a ttl is held, and stops when none is', () => {
     vi.useFakeTimers()
     const sandboxes = registry()

@@ -3,6 +3,7 @@ import type { Expected, Fix } from './expected.js'
 import { discover, DISCOVERY_REQUESTS, OutOfRequests } from './discover.js'
 import type { ProbeOutcome, ProbeRequest, ProbeRequestInit } from './probe.js'
 import { probes } from './probes.js'
+import type { RateCount } from './probes-rate.js'
 import { redactKeys } from '../remote/redact.js'
 import {
   createRemoteClient,
@@ -104,43 +105,8 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...options.bounds,
   })
-  let sent = 0
-  let counted = 0
-  let firstAt: number | null = null
-  const request: ProbeRequest = async (path, init: ProbeRequestInit = {}) => {
-    if (sent >= max) throw new OutOfRequests(`--max-requests ${max} reached`)
-    sent++
-    const key = options.apiKeys[init.key ?? 0]
-    if (key === undefined) throw new Error(`Failed to send ${path}: no API key number ${(init.key ?? 0) + 1}`)
-    const auth =
-      init.scheme !== undefined
-        ? { authorization: `${init.scheme} ${key}` }
-        : init.authorization === null
-          ? {}
-          : init.authorization !== undefined
-            ? { authorization: init.authorization }
-            : { apiKey: key }
-    const sentAt = performance.now()
-    const waits = client.stats().waits
-    const send = (raw: boolean) =>
-      client.request(path, { ...auth, ...(init.method ? { method: init.method } : {}), raw })
-    let answer = await send(Boolean(init.raw || init.firstAnswer))
-    if (init.firstAnswer && !init.raw && answer.status === 429 && sent < max) {
-      sent++
-      answer = await send(false)
-    }
-    // What the report shows of an answer never holds a key, even one the upstream echoed.
-    answer = { ...answer, text: redactKeys(answer.text, options.apiKeys) }
-    // What a rate limit counts: the first key's requests that got past the key check and the limit.
-    const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
-    if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
-      counted++
-      // When it was sent (a window opens as the first request arrives), or answered when a 429 was waited out first.
-      firstAt ??= client.stats().waits === waits ? sentAt : performance.now()
-    }
-    return answer
-  }
-  const list = probes({ counted: () => counted, firstAt: () => firstAt, left: () => max - sent, max })
+  const { request, count, sent } = budgetedRequests(client, options.apiKeys, max)
+  const list = probes(count)
   const plan = planOf(max)
   options.onPlan?.(plan)
   const found = await discover(request)
@@ -150,7 +116,7 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
   const results: ProbeResult[] = []
   for (const probe of list) {
     let outcome: ProbeOutcome
-    if (sent + probe.requests > max) {
+    if (sent() + probe.requests > max) {
       outcome = {
         result: 'not-checkable',
         detail: `its ${probe.requests} requests do not fit in what is left of --max-requests ${max}`,
@@ -173,10 +139,63 @@ export async function verifyApi(options: VerifyOptions): Promise<VerifyReport> {
   }
   const counts = { confirmed: 0, differs: 0, 'not-checkable': 0 }
   for (const r of results) counts[r.result]++
-  return { against: options.baseUrl, results, requests: sent, counts }
+  return { against: options.baseUrl, results, requests: sent(), counts }
 }
 
 /** The fixes of every differing result, in order. */
 export function fixesOf(report: VerifyReport): Fix[] {
   return report.results.flatMap((r) => (r.result === 'differs' && r.fix ? [r.fix] : []))
+}
+
+/**
+ * The probes' request: the key asked for (or the raw header), within `max` requests in all (then
+ * OutOfRequests), a 429 to a `firstAnswer` request waited out once, keys redacted from what is kept;
+ * and the count of the first key's requests a rate limit counts, and when the first was sent.
+ */
+export function budgetedRequests(
+  client: RemoteClient,
+  apiKeys: string[],
+  max: number,
+): { request: ProbeRequest; count: RateCount; sent: () => number } {
+  let sent = 0
+  let counted = 0
+  let firstAt: number | null = null
+  const request: ProbeRequest = async (path, init: ProbeRequestInit = {}) => {
+    if (sent >= max) throw new OutOfRequests(`--max-requests ${max} reached`)
+    sent++
+    const key = apiKeys[init.key ?? 0]
+    if (key === undefined) throw new Error(`Failed to send ${path}: no API key number ${(init.key ?? 0) + 1}`)
+    const auth =
+      init.scheme !== undefined
+        ? { authorization: `${init.scheme} ${key}` }
+        : init.authorization === null
+          ? {}
+          : init.authorization !== undefined
+            ? { authorization: init.authorization }
+            : { apiKey: key }
+    const sentAt = performance.now()
+    const waits = client.stats().waits
+    const send = (raw: boolean) =>
+      client.request(path, { ...auth, ...(init.method ? { method: init.method } : {}), raw })
+    let answer = await send(Boolean(init.raw || init.firstAnswer))
+    if (init.firstAnswer && !init.raw && answer.status === 429 && sent < max) {
+      sent++
+      answer = await send(false)
+    }
+    // What the report shows of an answer never holds a key, even one the upstream echoed.
+    answer = { ...answer, text: redactKeys(answer.text, apiKeys) }
+    // What a rate limit counts: the first key's requests that got past the key check and the limit.
+    const firstKey = (init.key ?? 0) === 0 && init.authorization === undefined
+    if (firstKey && !init.uncounted && ![401, 405, 429].includes(answer.status)) {
+      counted++
+      // When it was sent (a window opens as the first request arrives), or answered when a 429 was waited out first.
+      firstAt ??= client.stats().waits === waits ? sentAt : performance.now()
+    }
+    return answer
+  }
+  return {
+    request,
+    count: { counted: () => counted, firstAt: () => firstAt, left: () => max - sent, max },
+    sent: () => sent,
+  }
 }
