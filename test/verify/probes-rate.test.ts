@@ -144,6 +144,17 @@ describe('rate-limit', () => {
         ),
       })
     }
+    // Only the limit differs: a window measured a second off the emulator's (a loaded machine, the
+    // clocks' rounding) is the emulator's, and the setting suggests no other.
+    const offBySecond = await upstream.probe('rate-limit', {
+      tamper: limitAt(6, tooMany(61), { 'retry-after': '61' }),
+      expected: { rateLimit: { limit: limit - 1, windowSeconds: 60 } },
+    })
+    expect(offBySecond.outcome).toMatchObject({
+      result: 'differs',
+      setting: `accounts[0].rateLimit: { limit: ${limit}, windowSeconds: 60 }`,
+      fix: { rateLimit: { limit, windowSeconds: 60 } },
+    })
   })
 
   it("reads the window from the message when there is no Retry-After, and keeps the emulator's when neither says", async () => {
