@@ -27,6 +27,15 @@ import { parseJsonInTurns } from './json-in-turns.js'
 import { clientErrorAnswer, writeRaw } from './raw-answers.js'
 import { urlOfTarget } from './request-url.js'
 
+/**
+ * How long an idle kept-alive connection stays open (Node's default is 5 s). A server process that got
+ * no CPU for longer than that (a loaded machine; its loop held by a large world's build) found its idle
+ * timer due when it ran again and ended the connection before reading the request that had arrived
+ * meanwhile: the client saw a reset (ECONNRESET) instead of an answer. A minute outlasts such holds;
+ * the `Keep-Alive: timeout=65` header tells clients, which reuse a connection a little less long.
+ */
+const KEEP_ALIVE_MS = 65_000
+
 const gzipAsync = promisify(gzip)
 
 /** What `serve` takes. */
@@ -126,20 +135,23 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       )
   }
   // Host is checked by `answer`, so that its absence gets a JSON answer like any other bad request.
-  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    const started = performance.now()
-    void answer(req, res, served)
-      .catch((error: unknown) => failed(req, res, adminRequests.get(req) === true ? false : cors, error))
-      .then((status) => {
-        if (!onRequest) return
-        // A hook that throws (on a path it did not expect) costs its own line, never the server.
-        try {
-          onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
-        } catch (error) {
-          hookFailed(error, req.url)
-        }
-      })
-  })
+  const server = createServer(
+    { keepAlive: true, keepAliveTimeout: KEEP_ALIVE_MS, requireHostHeader: false },
+    (req, res) => {
+      const started = performance.now()
+      void answer(req, res, served)
+        .catch((error: unknown) => failed(req, res, adminRequests.get(req) === true ? false : cors, error))
+        .then((status) => {
+          if (!onRequest) return
+          // A hook that throws (on a path it did not expect) costs its own line, never the server.
+          try {
+            onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
+          } catch (error) {
+            hookFailed(error, req.url)
+          }
+        })
+    },
+  )
   // Requests node's parser refuses before any handler runs (a request line or headers too long, a
   // malformed request line or header) get a JSON answer too, written on the socket as it is.
   server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {

@@ -46,6 +46,11 @@ export const TEST_MS = {
   longer: scaled(240_000),
   /** The soaks (vitest.soak.config.ts). */
   soak: scaled(300_000),
+  /**
+   * A run whose length is its point and grows with the machine's load: 10,000 sandboxes took 40-55 s
+   * quiet and over 300 s beside six CPU-bound processes. Only a hang should meet this bound.
+   */
+  marathon: scaled(1_800_000),
 } as const
 
 /**
