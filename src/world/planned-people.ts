@@ -31,7 +31,9 @@ export type PeopleSource = {
 export class PlannedPeople {
   readonly #source: PeopleSource
   /** Each participant's place in the pool, by slot (slots in the order people first appear). */
-  readonly #persons: number[] = []
+  readonly #persons: Float64Array
+  /** Each place in the pool's slot (-1: that person entered nothing), where the pool allows an array. */
+  readonly #slotInPool: Int32Array | undefined
   /** Each slot's entries: `#start[slot]` to `#start[slot + 1]` in `#activationOf` and `#timeOf`. */
   readonly #start: Uint32Array
   readonly #activationOf: Uint32Array
@@ -47,40 +49,55 @@ export class PlannedPeople {
   constructor(source: PeopleSource) {
     this.#source = source
     const skeletons = source.activations.map((a) => a.skeleton())
-    // Each person's slot, by place in the pool: an array where the pool allows, a map past that.
-    const slotOf = slotsByPerson(source.poolSize)
-    const counts: number[] = []
     let total = 0
+    for (const skeleton of skeletons) total += skeleton.length
+    // Each person's slot, by place in the pool (an array where the pool allows, a map past that), and
+    // each entry's slot, so that the second pass looks no one up again. Typed arrays and one loop each:
+    // over ten million entries, these two passes are most of the participants list's first page.
+    const direct = source.poolSize <= 2 ** 27
+    const slotInPool = direct ? new Int32Array(source.poolSize).fill(-1) : undefined
+    const slotOfPerson = direct ? undefined : new Map<number, number>()
+    const most = Math.min(total, source.poolSize)
+    const persons = new Float64Array(most)
+    const counts = new Uint32Array(most)
+    const slotOfEntry = new Uint32Array(total)
+    let slots = 0
+    let k = 0
     for (const skeleton of skeletons) {
-      total += skeleton.length
+      const people = skeleton.people
       for (let n = 0; n < skeleton.length; n++) {
-        const person = skeleton.people[n]!
-        let slot = slotOf.get(person)
-        if (slot === undefined) {
-          slotOf.set(person, (slot = this.#persons.length))
-          this.#persons.push(person)
-          counts.push(0)
+        const person = people[n]!
+        let slot = slotInPool ? slotInPool[person]! : (slotOfPerson!.get(person) ?? -1)
+        if (slot < 0) {
+          slot = slots++
+          if (slotInPool) slotInPool[person] = slot
+          else slotOfPerson!.set(person, slot)
+          persons[slot] = person
         }
         counts[slot]!++
+        slotOfEntry[k++] = slot
       }
     }
-    const slots = this.#persons.length
+    this.#persons = persons.subarray(0, slots)
+    this.#slotInPool = slotInPool
     this.#start = new Uint32Array(slots + 1)
     for (let s = 0; s < slots; s++) this.#start[s + 1] = this.#start[s]! + counts[s]!
     const next = this.#start.slice(0, slots)
     this.#activationOf = new Uint32Array(total)
     this.#timeOf = new Float64Array(total)
     this.#first = new Float64Array(slots).fill(Infinity)
-    skeletons.forEach((skeleton, j) => {
-      for (let n = 0; n < skeleton.length; n++) {
-        const slot = slotOf.get(skeleton.people[n]!)!
+    k = 0
+    for (let j = 0; j < skeletons.length; j++) {
+      const times = skeletons[j]!.times
+      for (let n = 0; n < times.length; n++) {
+        const slot = slotOfEntry[k++]!
         const at = next[slot]!++
-        const time = skeleton.times[n]!
+        const time = times[n]!
         this.#activationOf[at] = j
         this.#timeOf[at] = time
         if (time < this.#first[slot]!) this.#first[slot] = time
       }
-    })
+    }
     this.#order = byFirstThenId(this.#first, (slot) => this.#idOf(slot))
     this.#firstsInOrder = Float64Array.from(this.#order, (s) => this.#first[s]!)
     this.#made = new Array(slots)
@@ -107,6 +124,13 @@ export class PlannedPeople {
 
   /** Every participant, in pool order (as the world lists them). */
   inPoolOrder(): StoredParticipant[] {
+    const inPool = this.#slotInPool
+    if (inPool) {
+      const made: StoredParticipant[] = []
+      for (let person = 0; person < inPool.length; person++)
+        if (inPool[person]! >= 0) made.push(this.#participant(inPool[person]!))
+      return made
+    }
     const slots = Array.from({ length: this.#persons.length }, (_, s) => s)
     slots.sort((x, y) => this.#persons[x]! - this.#persons[y]!)
     return slots.map((s) => this.#participant(s))
@@ -177,19 +201,6 @@ export class PlannedPeople {
 
   #activationAt(j: number): StoredActivation {
     return this.#source.activations[j]!.activation
-  }
-}
-
-/** A map from a person's place in the pool to a slot: typed, over the whole pool, where it is not too large. */
-function slotsByPerson(poolSize: number): {
-  get(person: number): number | undefined
-  set(person: number, slot: number): void
-} {
-  if (poolSize > 2 ** 27) return new Map<number, number>()
-  const slots = new Int32Array(poolSize).fill(-1)
-  return {
-    get: (person) => (slots[person]! < 0 ? undefined : slots[person]),
-    set: (person, slot) => void (slots[person] = slot),
   }
 }
 
