@@ -7,33 +7,44 @@
  */
 import { getResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
-import { createEmulator, serve } from '../src/index.js'
-import { loadingInTurns } from '../src/store/database.js'
+import type { StoredActivation } from '../src/contract/stored-records.js'
+import { createEmulator, serve, type Emulator } from '../src/index.js'
+import { isWhole, loadingInTurns } from '../src/store/database.js'
 import { NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
 
+/** A running activation of the emulator's first account. */
+function runningOf(emulator: Emulator): StoredActivation {
+  return emulator.db.index
+    .activationsOf(emulator.accounts[0]!.name)
+    .find((a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO))!
+}
+
+/**
+ * Adds an entry through `adder` and, at once, asks `host` for a page: in the order they finished, and
+ * whether the page was answered while `host`'s world was being built.
+ */
+async function raceAddAndPage(adder: Emulator, host: Emulator): Promise<string[]> {
+  const order: string[] = []
+  const add = adder.addEntries(runningOf(adder).id, 1).then(() => order.push('add'))
+  const page = getResponse(
+    host.handlers,
+    new Request(`${host.baseUrl}/activations/list?limit=5`, {
+      headers: { authorization: `Api-Key ${host.accounts[0]!.apiKeys[0]}` },
+    }),
+  ).then((response) =>
+    order.push(`page ${response?.status}, ${loadingInTurns(host.db) ? 'while the world was built' : 'after'}`),
+  )
+  await Promise.all([add, page])
+  return order
+}
+
 describe('the first change of a world read lazily', () => {
   it('builds the world in turns: a page asked after the add is answered while it builds, before the add is done', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
-    const running = emulator.db.index
-      .activationsOf(emulator.accounts[0]!.name)
-      .find(
-        (a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO),
-      )!
-    const order: string[] = []
-    const add = emulator.addEntries(running.id, 1).then(() => order.push('add'))
-    const page = getResponse(
-      emulator.handlers,
-      new Request(`${emulator.baseUrl}/activations/list?limit=5`, {
-        headers: { authorization: `Api-Key ${emulator.accounts[0]!.apiKeys[0]}` },
-      }),
-    ).then((response) =>
-      order.push(`page ${response?.status}, ${loadingInTurns(emulator.db) ? 'while the world was built' : 'after'}`),
-    )
-    await Promise.all([add, page])
-    expect(order).toEqual(['page 200, while the world was built', 'add'])
+    expect(await raceAddAndPage(emulator, emulator)).toEqual(['page 200, while the world was built', 'add'])
     expect(emulator.state().counts.entries).toBe(
       (await createEmulator({ scenario: 'default', now: NOW_ISO })).state().counts.entries + 1,
     )
@@ -42,24 +53,27 @@ describe('the first change of a world read lazily', () => {
   it('a sandbox’s first add builds its host’s world in turns too', async () => {
     const host = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const sandbox = await host.sandbox()
-    const running = sandbox.db.index
-      .activationsOf(sandbox.accounts[0]!.name)
-      .find(
-        (a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO),
-      )!
-    const order: string[] = []
-    const add = sandbox.addEntries(running.id, 1).then(() => order.push('add'))
-    const page = getResponse(
-      host.handlers,
-      new Request(`${host.baseUrl}/activations/list?limit=5`, {
-        headers: { authorization: `Api-Key ${host.accounts[0]!.apiKeys[0]}` },
-      }),
-    ).then((response) =>
-      order.push(`page ${response?.status}, ${loadingInTurns(host.db) ? 'while the world was built' : 'after'}`),
-    )
-    await Promise.all([add, page])
-    expect(order).toEqual(['page 200, while the world was built', 'add'])
+    expect(await raceAddAndPage(sandbox, host)).toEqual(['page 200, while the world was built', 'add'])
     expect(sandbox.state().counts.entries).toBe(host.state().counts.entries + 1)
+  })
+
+  it('an add refused builds nothing: the world stays as read until an add is taken', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    const notRunning = emulator.db.index
+      .activationsOf(emulator.accounts[0]!.name)
+      .find((a) => Date.parse(a.startTime.iso) > Date.parse(NOW_ISO))!
+    const refusals = [
+      [notRunning.id, 1, /is not_started at .*: entries are added only to a running activation/],
+      ['no-such-activation', 1, /Activation not found/],
+      [runningOf(emulator).id, 0, /count must be an integer from 1/],
+      ['', 1, /activationId must be an activation's id/],
+    ] as const
+    for (const [id, count, message] of refusals) {
+      await expect(emulator.addEntries(id, count)).rejects.toThrow(message)
+      expect(isWhole(emulator.db), `after the refused add to ${JSON.stringify(id)}`).toBe(false)
+    }
+    await emulator.addEntries(runningOf(emulator).id, 1)
+    expect(isWhole(emulator.db)).toBe(true)
   })
 })
 

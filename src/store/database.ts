@@ -134,6 +134,14 @@ export function loadingInTurns(db: Database): Promise<void> | undefined {
   return fillers.get(db)?.filling()
 }
 
+/**
+ * Whether a store made by `createDatabase` holds its world whole: false while the rest of a deferred
+ * world is still to be built (nothing has needed it yet).
+ */
+export function isWhole(db: Database): boolean {
+  return unloadedViews.get(db)?.() === undefined
+}
+
 /** The writer of a store made by `createDatabase`. */
 export function writerOf(db: Database): StoreWriter {
   const writer = writers.get(db)

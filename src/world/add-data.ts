@@ -9,7 +9,7 @@ import type { DateObject } from '../contract/date-object.js'
 import { activationTypeSchema, stateSchema, subtypeSchema, UNLISTED_TYPES } from '../contract/enums.js'
 import { problemLines } from '../contract/problems.js'
 import { stateOf } from '../contract/state.js'
-import type { StoredEntry } from '../contract/stored-records.js'
+import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
@@ -89,7 +89,12 @@ export class DataAdder {
    * win nothing and have no rank: the contest has not ended.
    */
   addEntries(activationId: unknown, count: unknown): Promise<Added> {
-    return this.inTurn(async () => (await this.#loaded(), this.#addEntries(activationId, count)))
+    // Checked before the world is built for it (an add refused builds nothing), and again after.
+    return this.inTurn(async () => {
+      this.#entriesTarget(activationId, count)
+      await this.#loaded()
+      return this.#addEntries(activationId, count)
+    })
   }
 
   /**
@@ -100,8 +105,8 @@ export class DataAdder {
     await loadInTurns(this.#db())
   }
 
-  async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
-    const db = this.#db()
+  /** The running activation and the count an add of entries names, or the error that refuses it. */
+  #entriesTarget(activationId: unknown, count: unknown): { activation: StoredActivation; count: number } {
     if (typeof activationId !== 'string' || activationId === '') {
       throw new EmulatorError(
         'bad_input',
@@ -115,7 +120,7 @@ export class DataAdder {
         `count must be an integer from 1 to ${MAX_ADDED_ENTRIES}, got ${JSON.stringify(count)}`,
       )
     }
-    const activation = db.index.activations.get(activationId)
+    const activation = this.#db().index.activations.get(activationId)
     if (!activation)
       throw new EmulatorError(
         'unknown_activation',
@@ -129,15 +134,24 @@ export class DataAdder {
         `Activation ${activationId} is ${state} at ${new Date(now).toISOString()}: entries are added only to a running activation`,
       )
     }
+    return { activation, count: parsed.data }
+  }
+
+  async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
+    const db = this.#db()
+    const target = this.#entriesTarget(activationId, count)
+    const { activation } = target
+    const id = activation.id
+    const now = this.#now()
     const a = this.#accountIndex(activation.account)
     const pool = this.#scenario.accounts[a]!.people
     const rules = TYPE_RULES[activation.type]
-    const entered = new Set(db.index.entryListsOf(activationId).all.map((e) => e.participantId))
-    const place = this.#slotOf(activationId)
+    const entered = new Set(db.index.entryListsOf(id).all.map((e) => e.participantId))
+    const place = this.#slotOf(id)
     const faker = this.#fakers.records
     const made: StoredEntry[] = []
     const people: Person[] = []
-    for (let k = 0; k < parsed.data; k++) {
+    for (let k = 0; k < target.count; k++) {
       const n = place.added + k
       faker.seed(deriveSeed(this.#scenario.seed, 'added', place.slot, n))
       let index = int(faker, 0, pool - 1)
@@ -149,7 +163,7 @@ export class DataAdder {
         if (entered.has(person.id)) {
           throw new EmulatorError(
             'bad_input',
-            `Activation ${activationId} cannot take ${parsed.data} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
+            `Activation ${id} cannot take ${target.count} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
           )
         }
       }
