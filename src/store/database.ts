@@ -93,6 +93,12 @@ export type StoreWriter = {
   watchActivations(listener: () => void): void
   /** The activations, then the participants, in the order the store lists them (a collection's `all()`). */
   listed(kind: 'activations' | 'participants'): readonly (StoredActivation | StoredParticipant)[]
+  /**
+   * While the store has not built the rest of a deferred world (nothing has changed it): its
+   * participants in the order `listed` would give them, account by account, each with when they first
+   * entered (ms), built one at a time and not kept. Undefined once the world is whole: read `listed`.
+   */
+  unloadedParticipants(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]> | undefined
   /** Adds records in one pass (entries last in their activations' serving order), with the same checks as one by one. */
   append(records: World): void
   /** Replaces an entry (same id) in its place in the serving order. */
@@ -292,6 +298,13 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
       for (const event of ['create', 'update', 'delete'] as const) activations.hooks.on(event, listener)
     },
     listed: (kind) => (kind === 'activations' ? activations.all() : (load(), participants.all())),
+    unloadedParticipants(accounts) {
+      const people = deferred?.people
+      if (rest === undefined || !people) return undefined
+      return (function* () {
+        for (const account of accounts) yield* people.of(account)?.eachInPoolOrder() ?? []
+      })()
+    },
     append(records) {
       load()
       index.load(records)
@@ -397,6 +410,7 @@ export function layerOver(base: Database): Database {
     },
     watchActivations: (listener) => void watchers.push(listener),
     listed: (kind) => [...(kind === 'activations' ? db.index.activations.values() : db.index.participants.values())],
+    unloadedParticipants: (accounts) => (layer ? undefined : writerOf(base).unloadedParticipants(accounts)),
     append: (records) => own().load(records),
     replaceEntry(prev, next) {
       const index = own()

@@ -18,6 +18,8 @@ export type DeferredPeople = {
   position(participant: StoredParticipant): number | undefined
   /** The activations a participant built before entered, as `StoreIndex.activationsEntered` gives them. */
   activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
+  /** Every participant, in the world's order, with when they first entered (ms), kept or not as they were. */
+  eachInPoolOrder(): Iterable<readonly [StoredParticipant, number]>
 }
 
 /** Each account's participants in a deferred world, and the account of a participant built before. */

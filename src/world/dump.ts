@@ -61,24 +61,37 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
     activations.map((a) => activationAt(a, nowIso)),
   )
   yield ',\n'
+  // Entries and participants one at a time: a world read lazily builds each as it is written, and
+  // keeps none of them (a dump of ten million entries holds one activation's skeleton, not its records).
   yield* listChunks(
     'entries',
-    activations.flatMap((a) =>
-      db.index
-        .entryListsOf(a.id)
-        .all.filter((e) => entryExistsAt(e, nowIso))
-        .map((e) => entryAt(e, a, nowIso)),
-    ),
+    (function* () {
+      for (const a of activations) {
+        const all = db.index.entryListsOf(a.id).all
+        for (let i = 0; i < all.length; i++) {
+          const e = all[i]!
+          if (entryExistsAt(e, nowIso)) yield entryAt(e, a, nowIso)
+        }
+      }
+    })(),
   )
   yield ',\n'
-  const participants = (writerOf(db).listed('participants') as StoredParticipant[]).filter(
-    (p) => (db.index.firstEnteredAt(p.id)?.iso ?? '') <= nowIso,
-  )
+  // Each participant with the instant of their first entry (ms): those who entered by `at`.
+  const writer = writerOf(db)
+  const participants =
+    writer.unloadedParticipants(scenario.accounts.map((a) => a.name)) ??
+    (writer.listed('participants') as StoredParticipant[]).map((p) => {
+      const first = db.index.firstEnteredAt(p.id)
+      return [p, first ? Date.parse(first.iso) : -Infinity] as const
+    })
   yield* listChunks(
     'participants',
-    participants.map((p) =>
-      participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p,
-    ),
+    (function* () {
+      for (const [p, first] of participants) {
+        if (first > at) continue
+        yield participantChangesAfter(p, nowIso) ? { ...p, extras: participantExtrasAt(p, nowIso) } : p
+      }
+    })(),
   )
   yield '\n}\n'
 }
@@ -99,17 +112,18 @@ export function* worldDumpText(dump: WorldDump): Generator<string> {
   yield '\n}\n'
 }
 
-function* listChunks(key: string, records: readonly object[]): Generator<string> {
+function* listChunks(key: string, records: Iterable<object>): Generator<string> {
   yield `"${key}":[`
   let chunk = ''
-  for (let i = 0; i < records.length; i++) {
-    chunk += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(records[i])}`
+  let count = 0
+  for (const record of records) {
+    chunk += `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`
     if (chunk.length > 1 << 16) {
       yield chunk
       chunk = ''
     }
   }
-  yield `${chunk}${records.length ? '\n' : ''}]`
+  yield `${chunk}${count ? '\n' : ''}]`
 }
 
 /** An entry's internal fields (its type's fields are checked once its activation's type is known). Built once: a zod schema compiles on first use. */

@@ -111,29 +111,45 @@ export class PlannedPeople {
   #participant(slot: number): StoredParticipant {
     let made = this.#made[slot]
     if (!made) {
-      const index = this.#persons[slot]!
-      const faker = this.#source.faker()
-      faker.seed(this.#source.seedOf(index))
-      const times: DateObject[] = []
-      for (let e = this.#start[slot]!; e < this.#start[slot + 1]!; e++) times.push(toDateObject(this.#timeOf[e]!))
-      made = this.#made[slot] = createParticipant(faker, this.#source.person(index), this.#source.account, times)
+      made = this.#made[slot] = this.#build(slot)
       this.#slotOfId.set(made.id, slot)
     }
     return made
   }
 
+  /** The participant of a slot, built from its seed (equal each time it is built). */
+  #build(slot: number): StoredParticipant {
+    const index = this.#persons[slot]!
+    const faker = this.#source.faker()
+    faker.seed(this.#source.seedOf(index))
+    const times: DateObject[] = []
+    for (let e = this.#start[slot]!; e < this.#start[slot + 1]!; e++) times.push(toDateObject(this.#timeOf[e]!))
+    return createParticipant(faker, this.#source.person(index), this.#source.account, times)
+  }
+
+  /** The slots in pool order (as the world lists its participants). */
+  #poolOrder(): Iterable<number> {
+    const inPool = this.#slotInPool
+    if (!inPool)
+      return Array.from({ length: this.#persons.length }, (_, s) => s).sort(
+        (x, y) => this.#persons[x]! - this.#persons[y]!,
+      )
+    return (function* () {
+      for (let person = 0; person < inPool.length; person++) if (inPool[person]! >= 0) yield inPool[person]!
+    })()
+  }
+
   /** Every participant, in pool order (as the world lists them). */
   inPoolOrder(): StoredParticipant[] {
-    const inPool = this.#slotInPool
-    if (inPool) {
-      const made: StoredParticipant[] = []
-      for (let person = 0; person < inPool.length; person++)
-        if (inPool[person]! >= 0) made.push(this.#participant(inPool[person]!))
-      return made
-    }
-    const slots = Array.from({ length: this.#persons.length }, (_, s) => s)
-    slots.sort((x, y) => this.#persons[x]! - this.#persons[y]!)
-    return slots.map((s) => this.#participant(s))
+    return Array.from(this.#poolOrder(), (slot) => this.#participant(slot))
+  }
+
+  /**
+   * Every participant in pool order with the instant of their first entry (ms), one at a time, without
+   * keeping those not built before: for a dump of millions, whose memory holds one at a time.
+   */
+  *eachInPoolOrder(): Generator<readonly [StoredParticipant, number]> {
+    for (const slot of this.#poolOrder()) yield [this.#made[slot] ?? this.#build(slot), this.#first[slot]!]
   }
 
   /** A participant built before, by id. */
