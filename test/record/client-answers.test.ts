@@ -3,26 +3,20 @@
  * and their methods, bodies at the size bound, cut or late, what a lost answer's error says, the
  * events a progress line is told, and the options it refuses. Each was found missing by mutation testing.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRemoteClient, type RemoteClientOptions, type RemoteEvent } from '../../src/node/remote/client.js'
-import { emptyAnswer, jsonAnswer, scriptedUpstream } from '../support/scripted-upstream.js'
+import {
+  emptyAnswer,
+  jsonAnswer,
+  onFakeClock,
+  scriptedUpstream,
+  settled,
+  UPSTREAM,
+} from '../support/scripted-upstream.js'
 
-const BASE = 'http://upstream.test'
 const fast = { rps: Infinity, retries: 0 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 0 })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-
-/** `promise`'s value, or its error's message, once every timer has run. */
-async function settled<T>(promise: Promise<T>): Promise<T | string> {
-  const caught = promise.catch((error: Error) => error.message)
-  await vi.runAllTimersAsync()
-  return caught
-}
+onFakeClock()
 
 /** A body sent in `chunks`, each at its instant (milliseconds after the answer's headers). */
 function trickled(chunks: Array<[at: number, text: string]>): ReadableStream<Uint8Array> {
@@ -47,7 +41,7 @@ describe('redirects', () => {
       [301, 'POST', 'POST'],
     ] as const) {
       const { fetch, calls } = redirecting(status)
-      const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+      const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
       await settled(client.request('/from', { method }))
       expect([status, calls.map((c) => `${c.method} ${c.path}`)]).toEqual([status, [`${method} /from`, `${then} /to`]])
     }
@@ -57,17 +51,17 @@ describe('redirects', () => {
     const { fetch, calls } = scriptedUpstream((call) =>
       call.path === '/from' ? emptyAnswer(302, { location: 'http://elsewhere.test/to' }) : jsonAnswer(200, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast, crossOriginRedirects: true })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast, crossOriginRedirects: true })
     await settled(client.request('/from', { apiKey: 'KEY' }))
     expect(calls.map((c) => [c.url, c.headers])).toEqual([
-      [`${BASE}/from`, { accept: 'application/json', authorization: 'Api-Key KEY' }],
+      [`${UPSTREAM}/from`, { accept: 'application/json', authorization: 'Api-Key KEY' }],
       ['http://elsewhere.test/to', { accept: 'application/json' }],
     ])
   })
 
   it('return a redirect without a Location as it is', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(302, { error: 'moved, but where?' }))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     expect(await settled(client.request('/p'))).toMatchObject({ status: 302 })
     expect(calls).toHaveLength(1)
   })
@@ -77,7 +71,7 @@ describe('redirects', () => {
     const { fetch } = scriptedUpstream((call) =>
       emptyAnswer(302, { location: call.path === '/bad' ? bad : 'ftp://upstream.test/file' }),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     expect(await settled(client.request('/bad'))).toBe(
       `Failed to GET /bad: it was redirected to ${JSON.stringify(bad.slice(0, 200))}, which is not a URL`,
     )
@@ -101,7 +95,7 @@ describe('the body', () => {
             ]),
           ),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast, maxPageBytes: 100 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast, maxPageBytes: 100 })
     expect(await settled(client.request('/announced'))).toMatchObject({ status: 200, text: body })
     expect(await settled(client.request('/streamed'))).toMatchObject({ status: 200, text: body })
   })
@@ -125,7 +119,7 @@ describe('the body', () => {
           ),
         ),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast, idleTimeoutMs: 200 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast, idleTimeoutMs: 200 })
     expect(await settled(client.request('/slow'))).toMatchObject({ body: { a: 1 } })
   })
 
@@ -133,7 +127,7 @@ describe('the body', () => {
     const { fetch, calls } = scriptedUpstream(
       (call) => new Response('<html>', { status: call.path === '/ok' ? 200 : 400 }),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     expect(await settled(client.request('/ok'))).toBe(
       'Failed to GET /ok: a body that is not JSON (6 characters, status 200), after 1 attempt',
     )
@@ -149,7 +143,7 @@ describe('a lost answer', () => {
       if (call.path === '/plain') throw new Error('socket hang up')
       throw 'a string' as unknown as Error
     })
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     expect(await settled(client.request('/caused'))).toBe(
       'Failed to GET /caused: no answer (fetch failed: connect ECONNREFUSED), after 1 attempt',
     )
@@ -168,7 +162,7 @@ describe('a lost answer', () => {
     })
     const events: RemoteEvent[] = []
     const client = createRemoteClient({
-      baseUrl: BASE,
+      baseUrl: UPSTREAM,
       fetch,
       rps: Infinity,
       retryDelayMs: 1,
@@ -190,14 +184,14 @@ describe('a lost answer', () => {
 describe('a request', () => {
   it('asks for JSON, with the Authorization given rather than the API key', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(200, {}))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     await settled(client.request('/p', { apiKey: 'KEY', authorization: 'Bearer T' }))
     expect(calls[0]!.headers).toEqual({ accept: 'application/json', authorization: 'Bearer T' })
   })
 
   it('is refused when its path does not start with /', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(200, {}))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, ...fast })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, ...fast })
     expect(await settled(client.request('activations'))).toBe(`A request's path must start with "/", got "activations"`)
     expect(calls).toEqual([])
   })
@@ -206,7 +200,7 @@ describe('a request', () => {
 describe("the client's options", () => {
   const refused = (options: Partial<RemoteClientOptions>) => {
     try {
-      createRemoteClient({ baseUrl: BASE, ...options })
+      createRemoteClient({ baseUrl: UPSTREAM, ...options })
       return null
     } catch (error) {
       return (error as Error).message

@@ -4,25 +4,18 @@
  * stop (the client's signal or a request's) ends it. Each was found missing by mutation testing.
  */
 import { getEventListeners } from 'node:events'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createRemoteClient, type RemoteEvent } from '../../src/node/remote/client.js'
-import { emptyAnswer, jsonAnswer, scriptedUpstream } from '../support/scripted-upstream.js'
+import {
+  emptyAnswer,
+  jsonAnswer,
+  onFakeClock,
+  scriptedUpstream,
+  settled,
+  UPSTREAM,
+} from '../support/scripted-upstream.js'
 
-const BASE = 'http://upstream.test'
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 0 })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-
-/** `promise`'s value, or its error's message, once every timer has run. */
-async function settled<T>(promise: Promise<T>): Promise<T | string> {
-  const caught = promise.catch((error: Error) => error.message)
-  await vi.runAllTimersAsync()
-  return caught
-}
+onFakeClock()
 
 /** An answer that comes `ms` after it is asked. */
 const later = (ms: number, answer: () => Response) =>
@@ -31,7 +24,7 @@ const later = (ms: number, answer: () => Response) =>
 describe('retries, on a fake clock', () => {
   it('are 5 by default, the first 500 ms later, each delay twice the one before', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(503, {}))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity })
     expect(await settled(client.request('/p'))).toBe('Failed to GET /p: status 503, after 6 attempts')
     expect(calls.map((c) => c.at)).toEqual([0, 500, 1500, 3500, 7500, 15_500])
   })
@@ -41,7 +34,7 @@ describe('retries, on a fake clock', () => {
     const events: RemoteEvent[] = []
     const onEvent = (e: RemoteEvent) => events.push(e)
     const client = createRemoteClient({
-      baseUrl: BASE,
+      baseUrl: UPSTREAM,
       fetch,
       rps: Infinity,
       retries: 3,
@@ -57,14 +50,14 @@ describe('retries, on a fake clock', () => {
 describe('the concurrency and rate limits, on a fake clock', () => {
   it('keep 4 requests in flight by default', async () => {
     const { fetch, calls } = scriptedUpstream(() => later(1000, () => jsonAnswer(200, {})))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity })
     await settled(Promise.all(Array.from({ length: 10 }, (_, i) => client.request(`/p${i}`))))
     expect(calls.map((c) => c.at)).toEqual([0, 0, 0, 0, 1000, 1000, 1000, 1000, 2000, 2000])
   })
 
   it('start 10 requests a second by default', async () => {
     const { fetch, calls } = scriptedUpstream(() => jsonAnswer(200, {}))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, concurrency: 10 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, concurrency: 10 })
     await settled(Promise.all(Array.from({ length: 5 }, (_, i) => client.request(`/p${i}`))))
     expect(calls.map((c) => c.at)).toEqual([0, 100, 200, 300, 400])
   })
@@ -78,7 +71,7 @@ describe("a 429's pause, on a fake clock", () => {
         ? emptyAnswer(429, { 'retry-after': waits[call.path]! })
         : jsonAnswer(200, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity })
     await settled(Promise.all(['/a', '/b', '/c'].map((path) => client.request(path))))
     expect(calls.map((c) => c.at)).toEqual([0, 0, 0, 10_000, 10_000, 10_000])
     expect(client.stats()).toEqual({ requests: 6, retries: 0, waits: 3, waitedMs: 10_000 })
@@ -88,7 +81,7 @@ describe("a 429's pause, on a fake clock", () => {
     const { fetch, calls } = scriptedUpstream((_c, n) =>
       n === 1 ? emptyAnswer(429, { 'retry-after': '1' }) : jsonAnswer(200, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: 1, concurrency: 2 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: 1, concurrency: 2 })
     await settled(Promise.all([client.request('/first'), client.request('/second')]))
     expect(calls.map((c) => `${c.path} ${c.at}`)).toEqual(['/first 0', '/second 1000', '/first 2000'])
   })
@@ -97,7 +90,7 @@ describe("a 429's pause, on a fake clock", () => {
     const { fetch, calls } = scriptedUpstream((call, n) =>
       n === 1 ? emptyAnswer(429, { 'retry-after': '5' }) : jsonAnswer(200, { path: call.path }),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: 1, concurrency: 2 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: 1, concurrency: 2 })
     await settled(Promise.all([client.request('/first'), client.request('/second')]))
     // /second's turn was at 1 s, inside the 5 s pause: it goes after the pause, at the next turn.
     expect(calls.map((c) => `${c.path} ${c.at}`)).toEqual(['/first 0', '/first 5000', '/second 6000'])
@@ -107,7 +100,7 @@ describe("a 429's pause, on a fake clock", () => {
     const { fetch, calls } = scriptedUpstream((_c, n) =>
       n === 1 ? emptyAnswer(429, { 'retry-after': '2' }) : jsonAnswer(200, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, maxWaitSeconds: 2 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, maxWaitSeconds: 2 })
     expect(await settled(client.request('/p'))).toMatchObject({ status: 200 })
     expect(calls.map((c) => c.at)).toEqual([0, 2000])
   })
@@ -117,7 +110,7 @@ describe("a 429's pause, on a fake clock", () => {
     const { fetch, calls } = scriptedUpstream((_c, n) =>
       statuses[n - 1] === 429 ? emptyAnswer(429, { 'retry-after': '1' }) : jsonAnswer(statuses[n - 1]!, {}),
     )
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, max429InARow: 2 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, max429InARow: 2 })
     expect(await settled(client.request('/p'))).toMatchObject({ status: 200 })
     expect(calls).toHaveLength(6)
   })
@@ -128,7 +121,7 @@ describe('a stop, on a fake clock', () => {
     const { fetch } = scriptedUpstream(() => new Promise<Response>(() => {}))
     const events: RemoteEvent[] = []
     const stop = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, onEvent: (e) => events.push(e) })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, onEvent: (e) => events.push(e) })
     const pending = client.request('/p', { signal: stop.signal }).catch((error: Error) => error.message)
     await vi.advanceTimersByTimeAsync(100)
     stop.abort(new Error('stopped'))
@@ -144,7 +137,7 @@ describe('a stop, on a fake clock', () => {
     )
     // The stop comes once the redirect is read, before the client follows it.
     const onEvent = (e: RemoteEvent) => e.type === 'answer' && e.status === 302 && stop.abort(new Error('stopped'))
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, onEvent })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, onEvent })
     expect(await settled(client.request('/here', { signal: stop.signal }))).toBe('stopped')
     expect(calls.length).toBeLessThanOrEqual(2)
   })
@@ -152,7 +145,7 @@ describe('a stop, on a fake clock', () => {
   it("comes from the client's signal or the request's, with its reason, given before or during the request", async () => {
     const { fetch, calls } = scriptedUpstream(() => new Promise<Response>(() => {}))
     const mine = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, signal: mine.signal })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, signal: mine.signal })
     const byRequest = new AbortController()
     const one = settled(client.request('/one', { signal: byRequest.signal }))
     byRequest.abort(new Error('the request stopped'))
@@ -164,7 +157,7 @@ describe('a stop, on a fake clock', () => {
     expect(await settled(client.request('/three', { signal: AbortSignal.abort(new Error('late')) }))).toBe(
       'the client stopped',
     )
-    const live = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, signal: new AbortController().signal })
+    const live = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, signal: new AbortController().signal })
     expect(await settled(live.request('/four', { signal: AbortSignal.abort(new Error('already')) }))).toBe('already')
     // A request stopped before it was sent is not sent.
     expect(calls.map((c) => c.path)).toEqual(['/two'])
@@ -174,7 +167,7 @@ describe('a stop, on a fake clock', () => {
   it('leaves no listener on the signals once its requests end', async () => {
     const { fetch } = scriptedUpstream((_c, n) => jsonAnswer(n % 2 ? 503 : 200, {}))
     const mine = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: 5, concurrency: 1, signal: mine.signal })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: 5, concurrency: 1, signal: mine.signal })
     const theirs = new AbortController()
     await settled(Promise.all([client.request('/a'), client.request('/b', { signal: theirs.signal })]))
     expect(client.stats().retries).toBe(2)
@@ -186,7 +179,7 @@ describe('what a client leaves behind, on a fake clock', () => {
   it('no listener on its signal once stopped, with requests waiting on a retry and in the queue', async () => {
     const { fetch } = scriptedUpstream(() => jsonAnswer(503, {}))
     const mine = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
     const pending = Promise.all(['/a', '/b'].map((path) => client.request(path).catch((e: Error) => e.message)))
     await vi.advanceTimersByTimeAsync(100)
     mine.abort(new Error('stopped'))
@@ -203,7 +196,7 @@ describe('what a client leaves behind, on a fake clock', () => {
       return jsonAnswer(200, {})
     })
     const stop = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, retries: 0, maxPageBytes: 1000 })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, retries: 0, maxPageBytes: 1000 })
     const requests = ['/ok', '/lost', '/large'].map((path) => client.request(path).catch(() => 'failed'))
     const stalled = client.request('/stalled', { signal: stop.signal }).catch(() => 'stopped')
     const waiting = client.request('/waiting', { signal: stop.signal }).catch(() => 'stopped')
@@ -223,7 +216,7 @@ describe('the queue of the concurrency limit, on a fake clock', () => {
         : jsonAnswer(200, {}),
     )
     const mine = new AbortController()
-    const client = createRemoteClient({ baseUrl: BASE, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
+    const client = createRemoteClient({ baseUrl: UPSTREAM, fetch, rps: Infinity, concurrency: 1, signal: mine.signal })
     const first = client.request('/first')
     const stop = new AbortController()
     const stopped = client.request('/stopped', { signal: stop.signal }).catch((error: Error) => error.message)
@@ -250,7 +243,7 @@ describe('the queue of the concurrency limit, on a fake clock', () => {
     try {
       const { fetch } = scriptedUpstream(() => later(10, () => jsonAnswer(200, {})))
       const client = createRemoteClient({
-        baseUrl: BASE,
+        baseUrl: UPSTREAM,
         fetch,
         rps: Infinity,
         concurrency: 1,

@@ -56,6 +56,29 @@ export async function edited(response: Promise<Response>, edit: (body: any) => u
   return new Response(JSON.stringify(edit(body) ?? body), { status: honest.status, headers })
 }
 
+/** A JSON body, as a tamper reads and edits it. */
+export type JsonBody = Record<string, any>
+
+/** Edits the JSON answer of one path (exactly), the others answered as they are. */
+export const editing =
+  (target: string | ((path: string) => boolean), edit: (body: JsonBody) => unknown): Tamper =>
+  (path, honest) =>
+    (typeof target === 'string' ? path === target : target(path)) ? edited(honest(), edit) : honest()
+
+/** Discovery's first page of activations. */
+export const FIRST_PAGE = '/activations/list?limit=100'
+
+/** An instant as the API writes it. */
+const at = (iso: string) => ({ iso, ts: Date.parse(iso) / 1000 })
+
+/** An activation as a list shows it: the fields the probes read. */
+export const activation = (id: string, start: string, end = '2026-12-31T00:00:00.000Z', type = 'giveaway') => ({
+  id,
+  type,
+  startTime: at(start),
+  endTime: at(end),
+})
+
 /** For a test file: an emulator started once (`options` over the default scenario) and `probe(id, run)`. */
 export function useProbeUpstream(options: EmulatorOptions = {}): {
   probe: (id: string, run?: ProbeRun) => Promise<ProbeSeen>

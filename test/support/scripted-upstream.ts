@@ -1,3 +1,5 @@
+import { afterEach, beforeEach, vi } from 'vitest'
+
 /**
  * An upstream scripted in-process for the remote client (its `fetch` option): each request is kept
  * (when it was sent, on the test's clock, its URL, method and headers) and answered by the test's
@@ -52,3 +54,23 @@ export const jsonAnswer = (status: number, body: unknown, headers: Record<string
 /** An answer with no body (a redirect, a 429 told by its headers alone). */
 export const emptyAnswer = (status: number, headers: Record<string, string> = {}) =>
   new Response(null, { status, headers })
+
+/** Where the tests send the scripted upstream's requests (any URL reaches it: it is the client's `fetch`). */
+export const UPSTREAM = 'http://upstream.test'
+
+/** For a test file: each test on a fake clock (its timeouts and Date), from 0. */
+export function onFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 0 })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+}
+
+/** `promise`'s value, or its error's message, once every timer has run. */
+export async function settled<T>(promise: Promise<T>): Promise<T | string> {
+  const caught = promise.catch((error: Error) => error.message)
+  await vi.runAllTimersAsync()
+  return caught
+}

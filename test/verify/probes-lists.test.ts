@@ -5,29 +5,14 @@
  * by mutation testing (npm run test:mutation -- probes).
  */
 import { describe, expect, it } from 'vitest'
-import { edited, json, useProbeUpstream, type Tamper } from '../support/probe-upstream.js'
+import { activation, editing, FIRST_PAGE, json, useProbeUpstream } from '../support/probe-upstream.js'
 
 const upstream = useProbeUpstream()
 
-type Body = Record<string, any>
-/** Edits the JSON answer of one path (exactly), the others answered as they are. */
-const editing =
-  (target: string | ((path: string) => boolean), edit: (body: Body) => unknown): Tamper =>
-  (path, honest) =>
-    (typeof target === 'string' ? path === target : target(path)) ? edited(honest(), edit) : honest()
-
-const FIRST = '/activations/list?limit=100'
 const DEFAULT = '/activations/list'
 const PARTICIPANTS = '/experience/participants'
 /** A first page of entries, as discovery asks it. */
 const ENTRIES = (path: string) => /^\/activations\/\w+$/.test(path) && path !== DEFAULT
-const at = (iso: string) => ({ iso, ts: Date.parse(iso) / 1000 })
-const activation = (id: string, start: string, end = '2026-12-31T00:00:00.000Z') => ({
-  id,
-  type: 'giveaway',
-  startTime: at(start),
-  endTime: at(end),
-})
 
 describe('default-limit-activations, -entries, -participants', () => {
   it('confirm the emulator', async () => {
@@ -150,7 +135,7 @@ describe('order-activations, order-participants', () => {
 
   it('differ with no setting when the list is sorted neither way', async () => {
     const { outcome } = await upstream.probe('order-activations', {
-      tamper: editing(FIRST, () => ({
+      tamper: editing(FIRST_PAGE, () => ({
         activations: [
           activation('a', '2026-01-01T00:00:00.000Z'),
           activation('b', '2026-03-01T00:00:00.000Z'),
@@ -178,7 +163,7 @@ describe('order-activations, order-participants', () => {
     const expected = { order: { activations: order, participants: 'oldest-first' as const } }
     const bad = await upstream.probe('order-activations', {
       expected,
-      tamper: editing(FIRST, () => ({ activations: list(tie), next: null })),
+      tamper: editing(FIRST_PAGE, () => ({ activations: list(tie), next: null })),
     })
     expect(bad.outcome).toMatchObject({
       result: 'differs',
@@ -186,14 +171,14 @@ describe('order-activations, order-participants', () => {
     })
     const good = await upstream.probe('order-activations', {
       expected,
-      tamper: editing(FIRST, () => ({ activations: list([...tie].reverse()), next: null })),
+      tamper: editing(FIRST_PAGE, () => ({ activations: list([...tie].reverse()), next: null })),
     })
     expect(good.outcome).toEqual({ result: 'confirmed', detail: `3 activations, ${order} by startTime, then by id` })
   })
 
   it('is not checkable with fewer than two different times', async () => {
     const { outcome } = await upstream.probe('order-activations', {
-      tamper: editing(FIRST, () => ({
+      tamper: editing(FIRST_PAGE, () => ({
         activations: [activation('a', '2026-01-01T00:00:00.000Z'), activation('b', '2026-01-01T00:00:00.000Z')],
         next: null,
       })),

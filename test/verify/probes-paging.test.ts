@@ -5,28 +5,23 @@
  * test:mutation -- probes).
  */
 import { describe, expect, it } from 'vitest'
-import { edited, json, useProbeUpstream, type Tamper } from '../support/probe-upstream.js'
+import {
+  activation,
+  edited,
+  editing,
+  FIRST_PAGE,
+  json,
+  useProbeUpstream,
+  type JsonBody,
+  type Tamper,
+} from '../support/probe-upstream.js'
 
 const upstream = useProbeUpstream()
 const twoAccounts = useProbeUpstream({ scenario: 'multi-account' })
 
-type Body = Record<string, any>
-const editing =
-  (target: string | ((path: string) => boolean), edit: (body: Body) => unknown): Tamper =>
-  (path, honest) =>
-    (typeof target === 'string' ? path === target : target(path)) ? edited(honest(), edit) : honest()
-
-const FIRST = '/activations/list?limit=100'
 const state = (s: string) => `/activations/list?state=${s}&limit=100`
 const byType = (t: string) => `/activations/list?types%5B%5D=${t}&limit=20`
-const at = (iso: string) => ({ iso, ts: Date.parse(iso) / 1000 })
-const activation = (id: string, start: string, end = '2026-12-31T00:00:00.000Z', type = 'giveaway') => ({
-  id,
-  type,
-  startTime: at(start),
-  endTime: at(end),
-})
-const list = (...activations: Body[]) => ({ activations, next: null })
+const list = (...activations: JsonBody[]) => ({ activations, next: null })
 
 describe('next-holds-id', () => {
   it("confirms a next that is the next page's first id", async () => {
@@ -88,14 +83,14 @@ describe('next-holds-id', () => {
 
   it('pages through as few as three activations', async () => {
     const { outcome } = await upstream.probe('next-holds-id', {
-      tamper: editing(FIRST, (b) => ({ ...b, activations: b.activations.slice(0, 3) })),
+      tamper: editing(FIRST_PAGE, (b) => ({ ...b, activations: b.activations.slice(0, 3) })),
     })
     expect(outcome.result).toBe('confirmed')
   })
 
   it('is not checkable with fewer than three activations', async () => {
     const two = list(activation('a', '2026-01-01T00:00:00.000Z'), activation('b', '2026-02-01T00:00:00.000Z'))
-    const { outcome } = await upstream.probe('next-holds-id', { tamper: editing(FIRST, () => two) })
+    const { outcome } = await upstream.probe('next-holds-id', { tamper: editing(FIRST_PAGE, () => two) })
     expect(outcome).toEqual({ result: 'not-checkable', detail: 'fewer than three activations to page through' })
   })
 })
@@ -131,9 +126,9 @@ describe('next-foreign', () => {
     let listings = 0
     const { outcome, sent } = await twoAccounts.probe('next-foreign', {
       keys: 2,
-      tamper: (path, honest) => (path === FIRST && ++listings > 1 ? json(200, list({ id })) : honest()),
+      tamper: (path, honest) => (path === FIRST_PAGE && ++listings > 1 ? json(200, list({ id })) : honest()),
     })
-    expect([outcome.result, sent.at(-1)]).toEqual(['confirmed', `GET ${FIRST}`])
+    expect([outcome.result, sent.at(-1)]).toEqual(['confirmed', `GET ${FIRST_PAGE}`])
   })
 })
 
@@ -265,7 +260,7 @@ describe('latest', () => {
 describe('latest-none', () => {
   /** No map is started: its list holds one not started (or a started one, or a next). */
   const noMap =
-    (listed: Body, latest: Response): Tamper =>
+    (listed: JsonBody, latest: Response): Tamper =>
     (path, honest) =>
       path === byType('map')
         ? json(200, listed)

@@ -1,0 +1,280 @@
+import type { HttpHandler } from 'msw'
+import { ADMIN_PREFIX } from '../../handlers/admin/context.js'
+import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
+import { RateLimiter } from '../../handlers/rate-limit.js'
+import type { HandlerContext } from '../../handlers/index.js'
+import { AccountKeys } from './account-keys.js'
+import { DataAdder } from '../world/add-data.js'
+import { createClock, parseDuration, parseInstant } from '../time/clock.js'
+import { worldDumpChunks } from '../world/dump.js'
+import { checkSettings, DEFAULT_JOURNAL_SIZE } from './emulator-options.js'
+import { FaultRules, optionRules } from './fault-rules.js'
+import { Journal } from './journal.js'
+import { endpointOptionsOf } from './merge-options.js'
+import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
+import { loadInTurns, writerOf } from '../store/database.js'
+import type { StoreIndex } from '../store/store-index.js'
+import { LiveWorld } from '../world/live.js'
+import { EmulatorError } from '../contract/emulator-error.js'
+import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL } from './sandbox-options.js'
+import { SandboxRegistry } from './sandboxes.js'
+import type { EmulatorHandle } from './handle.js'
+import { inProcessHandle } from './in-process-handle.js'
+import type { Emulator, EmulatorFaults, Sandbox } from './emulator-type.js'
+import type { EmulatorState } from './emulator-state.js'
+import type { Parts } from './emulator-parts.js'
+import { keyedHandlersOf, openSandbox, sandboxOfHeld } from './open-sandbox.js'
+
+/**
+ * What the API shows at `nowIso`: the activations created, the entries entered and the participants
+ * who had entered by then (participants the store holds without an entry are not counted).
+ */
+function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string): EmulatorState['counts'] {
+  let activations = 0
+  let entries = 0
+  for (const activation of index.activations.values()) {
+    if (!activationExistsAt(activation, nowIso)) continue
+    activations++
+    const lists = index.entryListsOf(activation.id)
+    entries += lists.inTimeOrder
+      ? index.enteredBy(lists, lists.all, nowIso)
+      : lists.all.filter((e) => entryExistsAt(e, nowIso)).length
+  }
+  let participants = 0
+  for (const account of accounts) participants += index.participantsBy(account, nowIso)
+  return { activations, entries, participants }
+}
+
+/** The handlers' makers, loaded by the first createEmulator (see handler-kit.ts). */
+let kit: typeof import('./handler-kit.js') | undefined
+
+function handlerKit(): typeof import('./handler-kit.js') {
+  if (!kit) throw new Error('Failed to make the handlers: createEmulator loads their module first')
+  return kit
+}
+
+/** Loads the handlers' makers; createEmulator waits for it before it assembles an emulator. */
+export async function loadHandlerKit(): Promise<void> {
+  kit = await import('./handler-kit.js')
+}
+
+/** An emulator, or a sandbox, made of its parts: its handlers, its admin handlers and its control surface. */
+export function assemble(parts: Parts): Emulator {
+  const { options, scenario, builtAt, startAt, running, db, plannedCounts, baseUrl } = parts
+  const clock = createClock(startAt, running, options.clockSpeed)
+  const endpointOptions = endpointOptionsOf(options, scenario)
+  const accounts = new AccountKeys(scenario)
+  const rules = new FaultRules(scenario.seed)
+  const startRules = () => {
+    rules.reset()
+    for (const rule of optionRules(endpointOptions.latency, endpointOptions.errorRate)) rules.add(rule)
+    for (const rule of parts.startFaults) rules.add(rule)
+  }
+  startRules()
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const rateLimiter = new RateLimiter()
+
+  const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)
+  // What happens at an instant is applied before anything reads the world at that instant.
+  const settle = (): number => {
+    const now = clock.now()
+    const arrived = live.settle(now)
+    if (arrived.size) options.onArrivals?.(arrived, now)
+    return now
+  }
+  writerOf(db).watchActivations(() => live.replan())
+  const adder = new DataAdder(scenario, settle, () => db, builtAt)
+
+  const ctx: HandlerContext = {
+    baseUrl,
+    basePath: new URL(baseUrl).pathname.replace(/\/+$/, ''),
+    bodies: parts.bodies,
+    get index() {
+      return db.index
+    },
+    clock,
+    instant: settle,
+    options: endpointOptions,
+    rateLimiter,
+    delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
+    faultFor: (endpoint, key) => rules.decide(endpoint, key),
+    record: (request) => journal.add(request),
+    accountOfKey: (key) => {
+      const own = accounts.accountOfKey(key)
+      if (own || !parts.sandboxOf) return own
+      // Only a request under the sandbox's own base URL gets here with the host's key: the router
+      // sends the host's keys at the host's base URL to the host.
+      const name = parts.sandboxOf.hostAccountOfKey(key)
+      return name === undefined ? undefined : accounts.accounts.find((a) => a.name === name)
+    },
+  }
+
+  const countsShownAt = (nowIso: string): EmulatorState['counts'] =>
+    plannedCounts && db.changes.size === 0
+      ? plannedCounts(nowIso)
+      : countsAt(
+          db.index,
+          accounts.accounts.map((a) => a.name),
+          nowIso,
+        )
+
+  const faults: EmulatorFaults = {
+    add: (rule) => rules.add(rule),
+    list: () => rules.list(),
+    remove(id) {
+      const rule = rules.list().find((r) => r.id === id)
+      if (!rule || !rules.remove(id)) {
+        const ids = rules.list().map((r) => r.id)
+        throw new EmulatorError(
+          'unknown_fault_rule',
+          `Unknown fault rule ${JSON.stringify(id)}: the rules are ${ids.length ? ids.join(', ') : 'none'}`,
+        )
+      }
+      return rule
+    },
+    clear: () => rules.clear(),
+  }
+
+  const registry = parts.sandboxOf ? undefined : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
+  const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
+  const { createAdminHandlers, createHandlers, sandboxRouter } = handlerKit()
+  const apiHandlers = createHandlers(ctx) as EndpointHandler[]
+
+  let handle: EmulatorHandle | undefined
+  const emulator: Emulator = {
+    handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
+    adminHandlers: [],
+    get db() {
+      return db
+    },
+    clock,
+    faults,
+    journal,
+    scenario,
+    baseUrl,
+    get accounts() {
+      return accounts.accounts
+    },
+    options: endpointOptions,
+    builtAt,
+    adminProtected: options.adminToken !== undefined,
+    live: options.live === true,
+    set(settings) {
+      // Check everything before changing anything.
+      checkSettings(settings)
+      const { premium, rateLimit } = settings
+      const account = accounts.named(settings.account)
+      const now = settings.now === undefined ? undefined : parseInstant(settings.now, 'now')
+      if (premium !== undefined) account.premium = premium
+      if (rateLimit !== undefined) {
+        account.rateLimit = rateLimit
+        for (const key of account.apiKeys) rateLimiter.clear(key)
+      }
+      if (now !== undefined) clock.set(now)
+    },
+    // After the adds called before it, and before those called after it.
+    reset: () =>
+      adder.inTurn(() => {
+        db.changes.revert()
+        live.reset()
+        accounts.reset()
+        rateLimiter.clear()
+        startRules()
+        journal.clear()
+        adder.reset()
+        if (startAt !== undefined && !running) clock.freeze()
+        else clock.run()
+        clock.set(startAt ?? Date.now())
+      }),
+    state() {
+      settle()
+      return {
+        scenario: scenario.name,
+        seed: scenario.seed,
+        builtAt: new Date(builtAt).toISOString(),
+        clock: { now: new Date(clock.now()).toISOString(), frozen: clock.frozen },
+        accounts: accounts.accounts.map((a) => ({ ...a, apiKeys: [...a.apiKeys] })),
+        counts: countsShownAt(new Date(clock.now()).toISOString()),
+        faults: rules.list(),
+      }
+    },
+    addEntries: (activationId, count) => adder.addEntries(activationId, count),
+    addActivation: (activation) => adder.addActivation(activation),
+    dump() {
+      const at = emulator.state() && clock.now()
+      return worldDumpChunks(db, scenario, at)
+    },
+    sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
+    sandboxes: {
+      list: () => (registry ? registry.list().map((held) => held.info()) : []),
+      get: (id) => {
+        if (!registry)
+          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        return sandboxOfHeld.get(registry.get(id)) as Sandbox
+      },
+      info: (id) => {
+        if (!registry)
+          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
+        return registry.get(id).info()
+      },
+      end: (id) => {
+        if (!registry?.end(id)) {
+          throw new EmulatorError(
+            'unknown_sandbox',
+            registry ? (registry.byId(id) as string) : `Sandbox not found: ${JSON.stringify(id)}`,
+          )
+        }
+      },
+      get max() {
+        return registry?.max ?? 0
+      },
+      get size() {
+        return registry?.size ?? 0
+      },
+    },
+    get handle() {
+      return (handle ??= inProcessHandle(emulator))
+    },
+    close: () => {
+      if (parts.sandboxOf) parts.sandboxOf.registry.end(parts.sandboxOf.id)
+      else registry?.endAll()
+      return adder.inTurn(() => {})
+    },
+  }
+
+  if (parts.keyedBaseUrl !== undefined) {
+    keyedHandlersOf.set(
+      emulator,
+      createHandlers(
+        Object.create(ctx, {
+          baseUrl: { value: parts.keyedBaseUrl },
+          basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
+        }) as HandlerContext,
+      ) as EndpointHandler[],
+    )
+  }
+  // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.
+  const unlimited = {
+    take: (_key: string, limit: { limit: number }) => ({
+      allowed: true,
+      limit: limit.limit,
+      remaining: limit.limit,
+      resetInMs: 0,
+    }),
+  }
+  const quiet: HandlerContext = Object.create(ctx, {
+    rateLimiter: { value: unlimited },
+    delayFor: { value: () => null },
+    faultFor: { value: () => null },
+    record: { value: () => {} },
+  })
+  ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
+    baseUrl,
+    token: options.adminToken,
+    prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
+    view: createHandlers(quiet),
+    rateLimiter,
+    whole: () => loadInTurns(db),
+  })
+  return emulator
+}

@@ -1,0 +1,39 @@
+import type { MadeBodies } from '../../handlers/json.js'
+import type { Scenario } from '../world/scenario.js'
+import type { Database, DeferredWorld } from '../store/database.js'
+import type { EmulatorOptions } from './emulator-options.js'
+import type { FaultRuleInput } from './fault-rules.js'
+import type { SandboxRegistry } from './sandboxes.js'
+
+/** What one emulator is made of: its world's store and what it starts with. A sandbox is made of the same. */
+export type Parts = {
+  /** The options the emulator (or, for a sandbox, its host) was created with. */
+  options: EmulatorOptions
+  scenario: Scenario
+  builtAt: number
+  /** Where the clock starts (undefined: the real time), and whether it runs from there. */
+  startAt: number | undefined
+  running: boolean
+  db: Database
+  /** The counts of the world as planned at an instant, while the store holds it unchanged (see create). */
+  plannedCounts: DeferredWorld['countsAt']
+  baseUrl: string
+  /** A sandbox's: the host's base URL, where requests with its keys reach it too. */
+  keyedBaseUrl: string | undefined
+  /** Fault rules it starts with (and goes back to on reset), after the options' own. */
+  startFaults: readonly FaultRuleInput[]
+  /**
+   * A sandbox's: its id, the registry of its host, and the account (by name) of each of the host's
+   * keys: under its own base URL, a sandbox takes them too, for a client whose key is fixed.
+   */
+  sandboxOf: { id: string; registry: SandboxRegistry; hostAccountOfKey(key: string): string | undefined } | undefined
+  /**
+   * The list bodies its handlers made last, for a page asked for again: a sandbox shares its host's.
+   * A body is a function of its pieces (each record's bytes, by identity), so a body made for one
+   * emulator is the right one for any other with the same pieces. With 16 slots each, 16 sandboxes
+   * read at once kept 16 times the bodies the host alone keeps, each long enough to reach the old
+   * generation, and the collector marked the whole world four times as often: the server spent about
+   * twice the CPU a page of 16 clients sharing the host (bench/sandboxes.ts).
+   */
+  bodies: MadeBodies
+}

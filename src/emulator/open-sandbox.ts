@@ -1,0 +1,161 @@
+import { ADMIN_PREFIX } from '../../handlers/admin/context.js'
+import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
+import type { AccountKeys } from './account-keys.js'
+import type { Clock } from '../time/clock.js'
+import { parseInstant } from '../time/clock.js'
+import { parseWorldDumpInTurns } from '../world/dump.js'
+import { inTurns } from '../time/turns.js'
+import type { Scenario } from '../world/scenario.js'
+import { createDatabase, layerOver, loadingInTurns } from '../store/database.js'
+import { EmulatorError } from '../contract/emulator-error.js'
+import type { FaultRuleInput } from './fault-rules.js'
+import { checkSandboxOptions, type SandboxOptions } from './sandbox-options.js'
+import { randomToken, type HeldSandbox, type SandboxRegistry } from './sandboxes.js'
+import type { Emulator, Sandbox } from './emulator-type.js'
+import type { Parts } from './emulator-parts.js'
+
+/** An emulator's own part that the emulator's type does not show: its handlers at another base URL. */
+export const keyedHandlersOf = new WeakMap<Emulator, EndpointHandler[]>()
+
+/** Each held sandbox's emulator. */
+export const sandboxOfHeld = new WeakMap<HeldSandbox, Sandbox>()
+
+/** What opening a sandbox needs of the emulator it is opened on, besides the parts that emulator was made of. */
+export type SandboxHost = {
+  parts: Parts
+  /** The host's sandboxes; undefined in a sandbox, which holds none. */
+  registry: SandboxRegistry | undefined
+  defaultTtlMs: number
+  clock: Clock
+  accounts: AccountKeys
+  /** What makes an emulator of its parts (`assemble`), for the sandbox. */
+  assemble(parts: Parts): Emulator
+}
+
+/** Opens a sandbox over this emulator's world (see `Emulator.sandbox`). */
+export async function openSandbox(host: SandboxHost, input: SandboxOptions = {}): Promise<Sandbox> {
+  const { parts, registry, defaultTtlMs, clock, accounts, assemble } = host
+  const { options, scenario, builtAt, db, baseUrl } = parts
+  if (!registry)
+    throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
+  const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
+  registry.checkRoom()
+  // A sandbox's first change needs the whole world: while a server builds it in turns, wait for
+  // that here, in the hooks' time, rather than in the first test that adds (its add would wait too).
+  await loadingInTurns(db)
+  // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
+  // Checked and copied in turns: a dump of hundreds of megabytes must not stall the host's other requests.
+  const data = input.data === undefined ? undefined : await parseWorldDumpInTurns(input.data, 'data')
+  const base = data ? data.scenario : scenario
+  let id = randomToken(12)
+  while (registry.has(id)) id = randomToken(12)
+  for (const name of Object.keys(input.accounts ?? {})) {
+    if (!base.accounts.some((a) => a.name === name)) {
+      // A 400, not a 404: the body is wrong, not the path.
+      throw new EmulatorError(
+        'bad_option',
+        `Unknown account ${JSON.stringify(name)} in accounts: the accounts are ${base.accounts.map((a) => a.name).join(', ')}`,
+      )
+    }
+  }
+  const apiKeys: Record<string, string[]> = {}
+  const sandboxScenario: Scenario = {
+    ...base,
+    accounts: base.accounts.map((account) => {
+      const keys = account.apiKeys.map(() => `sk_${randomToken(24)}`)
+      apiKeys[account.name] = keys
+      const settings = input.accounts?.[account.name]
+      return {
+        ...account,
+        apiKeys: keys,
+        premium: settings?.premium ?? account.premium,
+        rateLimit: settings?.rateLimit === undefined ? account.rateLimit : settings.rateLimit,
+      }
+    }),
+  }
+  const sandboxDb = data
+    ? await createDatabase({
+        activations: await copiedInTurns(data.activations),
+        entries: await copiedInTurns(data.entries),
+        participants: await copiedInTurns(data.participants),
+      })
+    : layerOver(db)
+  const sandboxBuiltAt = data ? Date.parse(data.builtAt) : builtAt
+  const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()
+  const frozen = input.freeze ?? (data ? true : clock.frozen)
+  const sandboxBaseUrl = `${baseUrl}/sandboxes/${id}`
+  const sandbox = assemble({
+    options,
+    scenario: sandboxScenario,
+    builtAt: sandboxBuiltAt,
+    startAt: startsAt,
+    running: !frozen,
+    db: sandboxDb,
+    plannedCounts: data ? undefined : parts.plannedCounts,
+    baseUrl: sandboxBaseUrl,
+    keyedBaseUrl: baseUrl,
+    startFaults: (input.faults ?? []) as FaultRuleInput[],
+    sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
+    bodies: parts.bodies,
+  }) as Sandbox
+  const origin = new URL(baseUrl).origin
+  const createdAt = registry.now()
+  const held: HeldSandbox = {
+    id,
+    keys: Object.values(apiKeys).flat(),
+    ttlMs,
+    createdAt,
+    lastUsed: createdAt,
+    keyed: keyedHandlersOf.get(sandbox) ?? [],
+    prefixed: sandbox.handlers as EndpointHandler[],
+    touch() {
+      held.lastUsed = registry.now()
+    },
+    info: () => {
+      const expires = registry.expiresAt(held)
+      return {
+        id,
+        label: input.label ?? null,
+        apiKeys: structuredClone(apiKeys),
+        baseUrl: sandboxBaseUrl,
+        adminUrl: `${origin}${ADMIN_PREFIX}/sandboxes/${id}`,
+        createdAt: new Date(createdAt).toISOString(),
+        lastUsedAt: new Date(held.lastUsed).toISOString(),
+        expiresAt: expires === null ? null : new Date(expires).toISOString(),
+        requests: sandbox.journal.lastSeq,
+        changes: sandboxDb.changes.size,
+      }
+    },
+    close() {
+      sandboxDb.changes.revert()
+      sandbox.journal.end()
+    },
+  }
+  Object.assign(sandbox, {
+    id,
+    label: input.label ?? null,
+    apiKeys,
+    adminUrl: `${origin}${ADMIN_PREFIX}/sandboxes/${id}`,
+    expiresAt: () => {
+      const at = registry.expiresAt(held)
+      return at === null ? null : new Date(at).toISOString()
+    },
+  })
+  sandboxOfHeld.set(held, sandbox)
+  registry.add(held)
+  return sandbox
+}
+
+/** A deep copy of records (structuredClone), a slice at a time, giving the event loop its turns between slices. */
+function copiedInTurns<T>(records: readonly T[]): Promise<T[]> {
+  return inTurns(
+    (function* () {
+      const copy: T[] = []
+      for (let i = 0; i < records.length; i += 500) {
+        for (const record of structuredClone(records.slice(i, i + 500))) copy.push(record)
+        yield
+      }
+      return copy
+    })(),
+  )
+}

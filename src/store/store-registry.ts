@@ -1,0 +1,48 @@
+import { entryProblems, type StoredActivation, type StoredEntry } from '../contract/stored-records.js'
+import type { Database, StoreWriter } from './database-type.js'
+import type { WritableStoreIndex } from './indexes.js'
+import type { StoreIndex } from './store-index.js'
+
+// What each store made by `createDatabase` or `layerOver` keeps beside it, for the store's other
+// modules to find: its writer, its world as loaded, its view while unloaded, its filler.
+
+export const writers = new WeakMap<Database, StoreWriter>()
+
+/** What a layer needs of the store it stands over: the world as loaded, loaded whole. */
+export const worlds = new WeakMap<Database, () => WritableStoreIndex>()
+
+/**
+ * A store's index while it has not loaded the rest of a deferred world (undefined once it has): the
+ * world as loaded, which a layer with no changes of its own shows as it is.
+ */
+export const unloadedViews = new WeakMap<Database, () => StoreIndex | undefined>()
+
+/** What builds the rest of a deferred world in turns (see `loadInTurns`), and the build under way. */
+export type Filler = { fill(sliceMs: number): Promise<void>; filling(): Promise<void> | undefined }
+
+/** Each store's filler (see `Filler`). */
+export const fillers = new WeakMap<Database, Filler>()
+
+/** The writer of a store made by `createDatabase`. */
+export function writerOf(db: Database): StoreWriter {
+  const writer = writers.get(db)
+  if (!writer) throw new Error('Failed to write to the store: it was not made by createDatabase')
+  return writer
+}
+
+/** Throws unless an entry has exactly the fields of its activation's type. */
+export function checkEntryFields(entry: StoredEntry, activation: StoredActivation): void {
+  const problems = entryProblems(entry, activation.type)
+  if (problems.length) {
+    throw new Error(`Failed to write entry ${entry.id}: not an entry of a ${activation.type}: ${problems.join('; ')}`)
+  }
+}
+
+/**
+ * The record a store holds with the id of one read before its world was loaded: a planned world builds
+ * a record again once it has let it go, and loads its own copy, equal but not the same object, which
+ * is what a replacement must find in the collections and lists.
+ */
+export function held<R extends { id: string }>(records: ReadonlyMap<string, R>, read: R): R {
+  return records.get(read.id) ?? read
+}
