@@ -157,6 +157,27 @@ describe('rate-limit', () => {
     })
   })
 
+  it('takes the window a message states (per N seconds) over one measured, which a loaded machine puts a second off', async () => {
+    // Without an emulator's window to snap to: the 61 measured here would be suggested as it is.
+    const stated = await upstream.probe('rate-limit', {
+      tamper: limitAt(
+        4,
+        { error: 'Rate limit exceeded: 3 requests per 60 seconds. Retry in 61 seconds.' },
+        { 'retry-after': '61' },
+      ),
+    })
+    expect(stated.outcome).toMatchObject({
+      result: 'differs',
+      fix: { rateLimit: { limit: stated.counted, windowSeconds: 60 } },
+    })
+    const measured = await upstream.probe('rate-limit', {
+      tamper: limitAt(4, { error: 'Rate limit exceeded. Retry in 61 seconds.' }, { 'retry-after': '61' }),
+    })
+    const windowOf = (o: unknown) =>
+      (o as { fix: { rateLimit: { windowSeconds: number } } }).fix.rateLimit.windowSeconds
+    expect(windowOf(measured.outcome)).toBeGreaterThanOrEqual(61)
+  })
+
   it("reads the window from the message when there is no Retry-After, and keeps the emulator's when neither says", async () => {
     const fromMessage = await upstream.probe('rate-limit', { tamper: limitAt(3, tooMany(30)) })
     expect(fromMessage.outcome).toMatchObject({ fix: { rateLimit: { windowSeconds: expect.any(Number) } } })

@@ -82,7 +82,11 @@ export function rateLimitProbe(count: RateCount): Probe {
       const retry = Number(answer.headers.get('retry-after') ?? /(\d+)\s*seconds?\W*$/i.exec(message)?.[1] ?? NaN)
       const limit = count.counted()
       const elapsed = (performance.now() - (count.firstAt() ?? performance.now())) / 1000
-      const windowSeconds = Number.isFinite(retry) ? Math.max(1, Math.floor(elapsed) + retry) : null
+      // A window the message states ("100 requests per 60 seconds", as the emulator's says) is taken as
+      // said; else it is measured: the time since the first counted request, plus the wait.
+      const stated = Number(/\bper\s+(\d+)\s*seconds?\b/i.exec(message)?.[1] ?? NaN)
+      const windowSeconds =
+        stated > 0 ? stated : Number.isFinite(retry) ? Math.max(1, Math.floor(elapsed) + retry) : null
       // The window is measured to about a second either way (the client's clock against the server's
       // Retry-After): one within that of the emulator's is the emulator's.
       const close = windowSeconds !== null && expected && Math.abs(windowSeconds - expected.windowSeconds) <= 2
