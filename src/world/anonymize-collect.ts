@@ -33,9 +33,10 @@ export class Collector implements Visitor {
   person(key: string | null, email: Json, firstName: Json, lastName: Json): void {
     if (key === null) return
     const person = this.personOf(key)
-    if (typeof email === 'string' && email !== '') person.emails.add(email)
-    if (typeof firstName === 'string' && firstName !== '') person.firstNames.add(firstName)
-    if (typeof lastName === 'string' && lastName !== '') person.lastNames.add(lastName)
+    // (An empty name adds nothing to look up: the fakes drop the empty key.)
+    if (key.startsWith('e:')) person.emails.add(email as string)
+    if (typeof firstName === 'string') person.firstNames.add(firstName)
+    if (typeof lastName === 'string') person.lastNames.add(lastName)
     if (typeof firstName === 'string' && typeof lastName === 'string')
       this.fullNames.add(lookupKey(`${firstName} ${lastName}`))
   }

@@ -61,16 +61,18 @@ export class Fakes {
       for (const last of real.lastNames) add(last, fake.lastName)
       for (const first of real.firstNames)
         for (const last of real.lastNames) add(`${first} ${last}`, `${fake.firstName} ${fake.lastName}`)
-      for (const email of real.emails) if (fake.email) add(email, fake.email)
+      for (const email of real.emails) add(email, fake.email!)
       own.delete('')
       this.personal.set(key, own)
       for (const [from, to] of own) this.remember(from, to)
     }
     // Every other fake now, in a fixed order, so that the dictionary is whole before the first page is scrubbed.
-    for (const [field, values] of [...recorded.addresses].sort(byFirst))
-      for (const value of [...values].sort()) this.address(field, value)
-    for (const [, answer] of [...recorded.answers].sort(byFirst))
-      if (this.isFree(answer.kind, answer.key, answer.value)) this.text(answer.value, null)
+    for (const field of [...recorded.addresses.keys()].sort())
+      for (const value of [...recorded.addresses.get(field)!].sort()) this.address(field, value)
+    for (const id of [...recorded.answers.keys()].sort()) {
+      const { kind, key, value } = recorded.answers.get(id)!
+      if (this.isFree(kind, key, value)) this.text(value)
+    }
     for (const url of [...recorded.media].sort()) this.mediaUrl(url)
   }
 
@@ -80,7 +82,7 @@ export class Fakes {
       kind === 'text' ||
       looksPersonal(value) ||
       (kind === 'profile' && this.recorded.textKeys.has(key)) ||
-      (this.recorded.answers.get(answerId(kind, key, value))?.by.size ?? 0) < SHARED_ANSWER
+      this.recorded.answers.get(answerId(kind, key, value))!.by.size < SHARED_ANSWER
     )
   }
 
@@ -159,10 +161,10 @@ export class Fakes {
   }
 
   /** A free-text answer: the fake of an e-mail or a phone number when it is one, digits for digits, else words. */
-  text(value: string, person: string | null): string {
+  text(value: string): string {
     const trimmed = value.trim()
     if (trimmed === '') return value
-    if (looksLikeEmail(trimmed)) return this.emailIn(trimmed, person)
+    if (looksLikeEmail(trimmed)) return this.emailIn(trimmed)
     if (looksLikePhone(trimmed)) return this.phone(value)
     return this.memoized('text', value, () => {
       const faker = this.at('text', value)
@@ -217,15 +219,11 @@ export class Fakes {
     })
   }
 
-  /** The fake of an e-mail address: its person's, or one drawn for it if it was not collected. */
-  emailIn(value: string, person: string | null): string {
-    const key = `e:${lookupKey(value)}`
-    const fake = this.people.get(key)?.email ?? (person ? this.personal.get(person)?.get(lookupKey(value)) : undefined)
-    return fake ?? this.memoized('email', lookupKey(value), () => `anonymous${deriveSeed(this.seed, key)}@example.com`)
+  /** The fake of an e-mail address: its person's (the first pass made a person of every e-mail address it met). */
+  emailIn(value: string): string {
+    return this.people.get(`e:${lookupKey(value)}`)!.email!
   }
 }
-
-const byFirst = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Whether `names` holds `name`, case aside. */
 const has = (names: Set<string>, name: string): boolean => [...names].some((n) => lookupKey(n) === lookupKey(name))

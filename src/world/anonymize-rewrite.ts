@@ -9,25 +9,26 @@ export class Rewriter implements Visitor {
 
   person(): void {}
 
-  email(value: string, person: string | null): string {
-    if (value === '') return value
-    return (person && this.fakes.people.get(person)?.email) || this.fakes.emailIn(value, person)
+  /** A blank e-mail is kept: it is no one's (personKey goes by the names then). */
+  email(value: string): string {
+    return value.trim() === '' ? value : this.fakes.emailIn(value)
   }
 
+  // A name that is not empty makes its record a person's (personKey).
   firstName(value: string, person: string | null): string {
-    return value === '' || person === null ? value : this.fakes.people.get(person)!.firstName
+    return value === '' ? value : this.fakes.people.get(person!)!.firstName
   }
 
   lastName(value: string, person: string | null): string {
-    return value === '' || person === null ? value : this.fakes.people.get(person)!.lastName
+    return value === '' ? value : this.fakes.people.get(person!)!.lastName
   }
 
   address(field: AddressField, value: string): string {
     return this.fakes.address(field, value)
   }
 
-  answer(kind: AnswerKind, key: string, value: string, person: string | null): string {
-    return this.fakes.isFree(kind, key, value) ? this.fakes.text(value, person) : value
+  answer(kind: AnswerKind, key: string, value: string): string {
+    return this.fakes.isFree(kind, key, value) ? this.fakes.text(value) : value
   }
 
   mediaUrl(value: string): string {
@@ -47,7 +48,7 @@ export class Rewriter implements Visitor {
       const [text, email, phone] = match
       if (email === undefined && (phone === undefined || !isPhone(phone))) continue
       out += this.words(value.slice(last, match.index), person)
-      out += email !== undefined ? this.fakes.emailIn(email, person) : this.fakes.phone(text)
+      out += email !== undefined ? this.fakes.emailIn(email) : this.fakes.phone(text)
       last = match.index + text.length
     }
     return out + this.words(value.slice(last), person)

@@ -52,26 +52,17 @@ const KEPT_SHAPES = {
 /** An activation's fields: the operator's, kept. */
 const ACTIVATION_KEYS = Object.keys(activationShape)
 const DATE_KEYS = new Set(['startTime', 'endTime', 'createdAt', 'updatedAt', 'enteredAt', 'voidedAt', 'firstEnteredAt'])
-/** Entry fields copied as they are: ids, flags, counts, and what the activation offered (choices, votes, prizes, categories...). */
-const KEPT_ENTRY_SCALARS = new Set([
-  'id',
-  'emailOptIn',
-  'isWinner',
-  'isReplay',
-  'isConfirmed',
-  'isFulfilled',
-  'rank',
-  'totalCorrect',
-  'completionTimeSec',
-  'category',
-  'choice',
-  'result',
-  'score',
-])
+/**
+ * Entry strings copied as they are: the id, and what the activation offered (a category, a choice, a
+ * result). Its flags, counts, ranks and scores are numbers and booleans, which the scrub keeps as they are.
+ */
+const KEPT_ENTRY_SCALARS = new Set(['id', 'category', 'choice', 'result'])
 
-/** The recording's own fields and an account's, copied as they are (its pages are walked, anything else scrubbed). */
+/**
+ * The recording's own fields, copied as they are; an account's are its API key and its pages (walked).
+ * Anything else is scrubbed: an account's `premium`, a boolean, comes through the scrub as it is.
+ */
 const RECORDING_KEYS = new Set(['format', 'from', 'limits', 'startedAt', 'finishedAt', 'serverDate'])
-const ACCOUNT_KEYS = new Set(['apiKey', 'premium'])
 
 export function walkRecording(recording: Recording, visitor: Visitor): Recording {
   const walk = new Walk(visitor)
@@ -95,7 +86,7 @@ export function walkRecording(recording: Recording, visitor: Visitor): Recording
                     pages(list, 'activations'),
                   ]),
                 )
-              : ACCOUNT_KEYS.has(key)
+              : key === 'apiKey'
                 ? clone(inner)
                 : walk.scrub(inner, null),
       )
@@ -242,7 +233,7 @@ class Walk {
 
   /** An object of known keys copied as they are; its other keys scrubbed. A non-object is scrubbed. */
   private kept(value: Json, keys: readonly string[], person: string | null): Json {
-    if (!isObject(value)) return value === null ? null : this.scrub(value, person)
+    if (!isObject(value)) return this.scrub(value, person)
     return this.object(value, person, (name, field) => (keys.includes(name) ? clone(field) : undefined))
   }
 
