@@ -61,7 +61,7 @@ describe('anonymizeRecording where the walk expected an object or a list', () =>
           choices: name,
           enteredAt: name,
         }),
-        name,
+        name as unknown as Obj,
       ],
       [participant(0, { extras: name, activationsEntered: [name] })],
     )
@@ -128,7 +128,7 @@ describe('anonymizeRecording copies', () => {
 
   it('what it keeps into new objects and arrays: changing its output leaves its input as it was', () => {
     const recording = recordingOf([entry(0)], [], { error: { codes: ['E1'] }, next: ['N1'] })
-    recording.accounts[0]!.activations[0]!.headers = { link: ['<next>'] } as never
+    ;(recording.accounts[0]!.activations[0] as unknown as Obj)['headers'] = { link: ['<next>'] }
     const before = JSON.stringify(recording)
     const out = anonymizeRecording(recording, { seed: 11 })
     const page = out.accounts[0]!.entries['A1']![0]!.body as Obj
