@@ -68,6 +68,7 @@ export const MODULES: readonly Module[] = [
       'test/record/anonymize-text.test.ts',
       'test/record/anonymize-walk.test.ts',
       'test/record/anonymize-kept.test.ts',
+      'test/record/anonymize-fakes.test.ts',
       'test/record/anonymize-rules.test.ts',
       'test/record/anonymize.test.ts',
     ],

@@ -120,13 +120,13 @@ export class Fakes {
       this.options.keepEmailDomains && at >= 0
         ? recorded.slice(at + 1)
         : FAKE_DOMAINS[faker.number.int({ min: 0, max: FAKE_DOMAINS.length - 1 })]!
-    const local = [slug(firstName), slug(lastName)].filter(Boolean).join('.') || 'fan'
-    let email = ''
-    for (let i = 0; i <= TRIES; i++) {
-      const suffix = i < TRIES ? faker.number.int({ min: 1, max: 9999 }) : `${faker.string.alphanumeric(12)}`
-      email = `${local}${suffix}@${domain}`.toLowerCase()
-      if (!used.has(email) && !this.recorded.emails.has(email)) break
-    }
+    // (Faker's names are in Latin letters: neither slug is empty.)
+    const local = `${slug(firstName)}.${slug(lastName)}`
+    // A number after the names, drawn again while the address is taken; at last twelve letters and digits.
+    const draw = (i: number) =>
+      `${local}${i < TRIES ? faker.number.int({ min: 1, max: 9999 }) : faker.string.alphanumeric(12)}@${domain}`.toLowerCase()
+    let email = draw(0)
+    for (let i = 1; i <= TRIES && (used.has(email) || this.recorded.emails.has(email)); i++) email = draw(i)
     used.add(email)
     return { firstName, lastName, email }
   }

@@ -55,12 +55,11 @@ export class Rewriter implements Visitor {
   }
 
   private lookup(key: string, person: string | null): string | undefined {
-    return (person ? this.fakes.personal.get(person)?.get(key) : undefined) ?? this.fakes.dictionary.get(key)
+    return (person ? this.fakes.personal.get(person)!.get(key) : undefined) ?? this.fakes.dictionary.get(key)
   }
 
   /** Replaces each run of words (longest first) that is a recorded personal string. */
   private words(text: string, person: string | null): string {
-    if (text === '') return text
     const spans = [...text.matchAll(WORD)].map((m) => [m.index, m.index + m[0].length] as const)
     let out = ''
     let last = 0
