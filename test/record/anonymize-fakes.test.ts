@@ -15,8 +15,8 @@ const STATE_ABBREVIATIONS = location.state_abbr as string[]
 const WORDS = new Set(Object.values(word).flat() as string[])
 
 /** The recording of `entries` with `meta` on its activations page, which the walk meets before any entry. */
-function withEcho(entries: Obj[], meta: unknown, seed = 11) {
-  const recording = recordingOf(entries)
+function withEcho(entries: Obj[], meta: unknown, seed = 11, body: Obj = {}) {
+  const recording = recordingOf(entries, [], body)
   ;(recording.accounts[0]!.activations[0]!.body as Obj)['meta'] = meta
   const out = anonymized(recording, { seed })
   return { ...out, meta: (out.out.accounts[0]!.activations[0]!.body as Obj)['meta'] }
@@ -173,12 +173,13 @@ describe('anonymizeRecording finds personal strings again in unknown fields', ()
   })
 
   it('an e-mail the pattern does not take, and keeps an empty string and a count that has a phone’s digits', () => {
-    const { entries, meta } = withEcho(
-      [entry(0, { email: 'ana@localhost', lastName: '-', notes: ['', 'ana@localhost'], phone: '555-0101' })],
-      ['ana@localhost', '5550101'],
-    )
+    const person = entry(0, { email: 'ana@localhost', lastName: '-', notes: ['', 'ana@localhost'], phone: '555-0101' })
+    // The count after the phone number's record, on the same page: its fake digits are drawn by then.
+    const { entries, meta, page } = withEcho([person], ['ana@localhost'], 11, { after: ['5550101'] })
     expect(entries[0]!['email']).not.toBe('ana@localhost')
-    expect(meta).toEqual([entries[0]!['email'], '5550101'])
+    expect(entries[0]!['phone']).not.toBe('555-0101')
+    expect(meta).toEqual([entries[0]!['email']])
+    expect(page['after']).toEqual(['5550101'])
     expect(entries[0]!['notes']).toEqual(['', entries[0]!['email']])
   })
 
