@@ -21,8 +21,8 @@ export class Collector implements Visitor {
   readonly media = new Set<string>()
   /** The keys of entries' text extras: a profile answer under such a key is free text. */
   readonly textKeys = new Set<string>()
-  /** Who gave each answer: `${kind}\0${key}\0${value}` to the answer and the keys of its people. */
-  readonly answers = new Map<string, { kind: AnswerKind; key: string; value: string; by: Set<string> }>()
+  /** Who gave each answer: `${kind}\0${key}\0${value}` to the answer and the keys of its people (null: a record of no one). */
+  readonly answers = new Map<string, { kind: AnswerKind; key: string; value: string; by: Set<string | null> }>()
 
   private personOf(key: string): RecordedPerson {
     let person = this.people.get(key)
@@ -67,7 +67,7 @@ export class Collector implements Visitor {
     const id = answerId(kind, key, value)
     let answer = this.answers.get(id)
     if (!answer) this.answers.set(id, (answer = { kind, key, value, by: new Set() }))
-    answer.by.add(person ?? '')
+    answer.by.add(person)
     this.special(value)
     this.texts.add(lookupKey(value))
     return value
@@ -89,7 +89,7 @@ export class Collector implements Visitor {
       if (match[1] !== undefined) {
         this.personOf(`e:${lookupKey(match[1])}`).emails.add(match[1])
         this.emails.add(lookupKey(match[1]))
-      } else if (match[2] !== undefined && isPhone(match[2])) this.phones.add(match[2].replace(/\D/g, ''))
+      } else if (isPhone(match[2]!)) this.phones.add(match[2]!.replace(/\D/g, ''))
     }
   }
 }

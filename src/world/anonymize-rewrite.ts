@@ -46,7 +46,7 @@ export class Rewriter implements Visitor {
     let last = 0
     for (const match of value.matchAll(SPECIAL)) {
       const [text, email, phone] = match
-      if (email === undefined && (phone === undefined || !isPhone(phone))) continue
+      if (email === undefined && !isPhone(phone!)) continue
       out += this.words(value.slice(last, match.index), person)
       out += email !== undefined ? this.fakes.emailIn(email) : this.fakes.phone(text)
       last = match.index + text.length

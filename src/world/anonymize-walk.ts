@@ -215,18 +215,17 @@ class Walk {
         typeof field === 'string'
       )
         return field === '' ? field : this.visitor.address(name, field)
-      if (name === 'line2' && field === null) return null
-      return undefined
+      return undefined // (a null line comes through the scrub as it is)
     })
   }
 
-  /** An upload: its URLs (which lead to a person's photo) faked, its kind and size kept; a bare URL faked too. */
+  /** An upload: its URLs (which lead to a person's photo) faked, its kind kept (its size, numbers, comes through the scrub); a bare URL faked too. */
   private media(value: Json, person: string | null): Json {
     if (typeof value === 'string') return this.visitor.mediaUrl(value)
     if (!isObject(value)) return this.scrub(value, person)
     return this.object(value, person, (name, field) => {
       if ((name === 'url' || name === 'thumbnailUrl') && typeof field === 'string') return this.visitor.mediaUrl(field)
-      if (name === 'type' || name === 'width' || name === 'height' || name === 'durationSec') return clone(field)
+      if (name === 'type') return clone(field)
       return undefined
     })
   }

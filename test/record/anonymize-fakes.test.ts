@@ -162,11 +162,13 @@ describe('anonymizeRecording finds personal strings again in unknown fields', ()
           extras: [text('Go Hawks!')],
           media: { type: 'photo', url: 'https://cdn.club.example/a.jpg' },
         }),
+        entry(1, { address: { line1: '9 Oak Road' } }),
       ],
-      ['12 Elm Street', 'Go Hawks!', 'https://cdn.club.example/a.jpg', 'We said go hawks today'],
+      ['12 Elm Street', 'Go Hawks!', 'https://cdn.club.example/a.jpg', 'We said go hawks today', '9 Oak Road'],
     )
-    const [line1, answer, url, sentence] = meta as string[]
+    const [line1, answer, url, sentence, other] = meta as string[]
     expect(line1).toBe((entries[0]!['address'] as Obj)['line1'])
+    expect(other).toBe((entries[1]!['address'] as Obj)['line1'])
     expect(answer).toBe(extrasOf(entries[0]!)[0])
     expect(url).toBe((entries[0]!['media'] as Obj)['url'])
     expect(sentence).toBe(`We said ${extrasOf(entries[0]!)[0]} today`)

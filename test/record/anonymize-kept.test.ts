@@ -40,11 +40,18 @@ const KEPT_ENTRY = {
   media: { type: 'photo', url: 'https://cdn.club.example/a.jpg', width: 640, height: 480, durationSec: 12 },
   answers: [{ question: 'Favourite player?', answer: 'Number Nine' }],
   address: { line1: '12 Elm Street', country: 'Canada' },
-  extras: [
-    { key: 'size', label: 'Shirt size', type: 'select', value: 'Large', answeredAt: DATES['enteredAt'] },
-    { key: 'news', label: 'Newsletter', type: 'checkbox', value: 'Weekly' },
-  ],
 }
+/** An entry's select and checkbox options, each given by one person only: kept as options, not as shared answers. */
+const options = (n: number) => [
+  {
+    key: 'size',
+    label: 'Shirt size',
+    type: 'select',
+    value: ['Large', 'Medium', 'Small'][n],
+    answeredAt: DATES['enteredAt'],
+  },
+  { key: 'news', label: 'Newsletter', type: 'checkbox', value: ['Weekly', 'Monthly', 'Never'][n] },
+]
 const KEPT_PARTICIPANT = {
   activationsEntered: [{ id: 'A1', type: 'bracket', title: 'Hawks Night', firstEnteredAt: DATES['firstEnteredAt'] }],
   extras: [{ key: 'team', label: 'Your team', value: 'Hawks', answeredAt: DATES['createdAt'] }],
@@ -65,10 +72,13 @@ function keptStrings(recording: Recording): string[] {
 }
 
 function recording(): Recording {
-  const entries = [0, 1, 2].map((n) => entry(n, { id: `E${n}`, ...structuredClone(KEPT_ENTRY) }))
+  const entries = [0, 1, 2].map((n) => entry(n, { id: `E${n}`, ...structuredClone(KEPT_ENTRY), extras: options(n) }))
   const participants = [0, 1, 2].map((n) => participant(n, { id: `P${n}`, ...structuredClone(KEPT_PARTICIPANT) }))
   const out = recordingOf(entries, participants, { activation: ACTIVATION, next: 'N1000', error: 'Try later' })
   out.serverDate = 'Mon, 01 Jun 2026 12:00:00 GMT'
+  // The same entries on the activation's is_completed and is_winner pages.
+  out.accounts[0]!.completed = structuredClone(out.accounts[0]!.entries)
+  out.accounts[0]!.winners = structuredClone(out.accounts[0]!.entries)
   out.accounts[0]!.apiKey = 'club-key-1'
   for (const page of [...out.accounts[0]!.activations, ...out.accounts[0]!.states!['running']!])
     (page.body as Obj)['activations'] = [ACTIVATION]
@@ -127,15 +137,19 @@ describe('anonymizeRecording keeps what is the operator’s, even when a fan typ
   })
 
   it("keeps each entry's id, dates, options, prize, vote, seat, utm, choices, lineup, media's kind and the question", () => {
-    const { entries } = anonymizedWithTyping()
-    const { media, answers, address, extras, ...rest } = KEPT_ENTRY
-    entries.slice(0, 3).forEach((e, n) => {
+    const { entries, account } = anonymizedWithTyping()
+    const { media, answers, address, ...rest } = KEPT_ENTRY
+    const completed = (account.completed['A1']![0]!.body as Obj)['entries'] as Obj[]
+    const winners = (account.winners['A1']![0]!.body as Obj)['entries'] as Obj[]
+    expect([completed.length, winners.length]).toEqual([3, 3])
+    ;[...entries.slice(0, 3), ...completed, ...winners].forEach((e, i) => {
+      const n = i % 3
       expect(e).toMatchObject({ id: `E${n}`, ...rest })
       expect(e['media']).toMatchObject({ type: 'photo', width: 640, height: 480, durationSec: 12 })
       expect(e['answers']).toEqual(answers) // given by three people: a choice, not free text
       expect(e['address']).toMatchObject({ country: 'Canada' })
       expect((e['address'] as Obj)['line1']).not.toBe(address.line1)
-      expect(e['extras']).toEqual(extras)
+      expect(e['extras']).toEqual(options(n))
     })
   })
 

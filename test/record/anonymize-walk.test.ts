@@ -82,6 +82,38 @@ describe('anonymizeRecording where the walk expected an object or a list', () =>
     expect(page['activation']).toMatchObject({ id: 'A1' })
   })
 
+  it('scrubs what it does not know inside what it knows, and keeps what is not a string there', () => {
+    const name = 'Ana0 Diaz0'
+    const { entries } = anonymized(
+      recordingOf([
+        entry(0, {
+          lineup: ['Hawks', { name }],
+          extras: [{ key: 'team', label: 'Team', type: 'radio', value: 'Hawks', note: name }],
+          answers: [{ question: 'Seat?', answer: 5, note: name }],
+          address: { line2: null, postalCode: 94110, country: null },
+          media: { type: 'photo', url: null },
+        }),
+      ]),
+    )
+    const fake = fakeName(entries)
+    expect(entries[0]).toMatchObject({
+      lineup: ['Hawks', { name: fake }],
+      extras: [{ key: 'team', label: 'Team', type: 'radio', note: fake }],
+      answers: [{ question: 'Seat?', answer: 5, note: fake }],
+      address: { line2: null, postalCode: 94110, country: null },
+      media: { type: 'photo', url: null },
+    })
+  })
+
+  it('counts a survey answer as shared per question', () => {
+    const answer = (question: string) => ({ answers: [{ question, answer: 'Yes' }] })
+    const questions = ['Again?', 'Again?', 'Parking?', 'Food?', 'Food?', 'Food?']
+    const { entries } = anonymized(recordingOf(questions.map((question, n) => entry(n, answer(question)))))
+    const answers = entries.map((e) => (e['answers'] as Obj[])[0]!['answer'])
+    expect(answers.slice(3)).toEqual(['Yes', 'Yes', 'Yes'])
+    expect(answers.slice(0, 3)).not.toContain('Yes')
+  })
+
   it('scrubs a body, an activation or a list of records that is a string', () => {
     const recording = recordingOf([entry(0)], [], { activation: 'Ana0 Diaz0' })
     recording.accounts[0]!.participants[0]!.body = 'Forbidden for Ana0 Diaz0'
