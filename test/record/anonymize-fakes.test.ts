@@ -79,9 +79,10 @@ describe('anonymizeRecording draws its fakes', () => {
 })
 
 describe('anonymizeRecording draws again a fake that would be recorded', () => {
-  it("a person's first or last name that would be their own (any case)", () => {
+  it("a person's first or last name that would be their own, under any of their spellings (any case)", () => {
     const first = anonymized(recordingOf([entry(0, { firstName: 'Zed' })])).entries[0]!
-    const own = (fields: Obj) => anonymized(recordingOf([entry(0, fields)])).entries[0]!
+    // The same person (the same e-mail) twice: once as recorded, once under the name they would get.
+    const own = (fields: Obj) => anonymized(recordingOf([entry(0), entry(0, fields)])).entries[0]!
     expect(own({ firstName: String(first['firstName']).toUpperCase() })['firstName']).not.toBe(first['firstName'])
     expect(own({ lastName: String(first['lastName']).toLowerCase() })['lastName']).not.toBe(first['lastName'])
   })
@@ -101,15 +102,16 @@ describe('anonymizeRecording draws again a fake that would be recorded', () => {
   })
 
   it('a street line or a city recorded elsewhere; a state only never its own, over all fifty', () => {
-    const once = anonymized(recordingOf([address({ line1: '12 Elm Street', city: 'Springfield' })(0)])).entries
-    const first = once[0]!['address'] as Obj
+    const recorded = { line1: '12 Elm Street', line2: 'Apt 4', city: 'Springfield' }
+    const first = anonymized(recordingOf([address(recorded)(0)])).entries[0]!['address'] as Obj
     const again = anonymized(
       recordingOf([
-        address({ line1: '12 Elm Street', city: 'Springfield' })(0),
-        address({ line1: first['line1'], city: first['city'] })(1),
+        address(recorded)(0),
+        address({ line1: first['line1'], line2: first['line2'], city: first['city'] })(1),
       ]),
     ).entries[0]!['address'] as Obj
     expect(again['line1']).not.toBe(first['line1'])
+    expect(again['line2']).not.toBe(first['line2'])
     expect(again['city']).not.toBe(first['city'])
     const states = anonymized(recordingOf(STATE_ABBREVIATIONS.map((region, n) => address({ region })(n)))).entries
     const fakes = states.map((e) => (e['address'] as Obj)['region'])
@@ -207,18 +209,18 @@ describe('anonymizeRecording finds personal strings again in unknown fields', ()
     const people = [
       entry(0, {
         firstName: 'Sam',
-        address: { city: 'Springfield' },
+        address: { city: 'Springfield', line2: 'Main' },
         extras: [text('Great game')],
         media: { url: 'https://cdn.club.example/A.jpg' },
       }),
       entry(1, {
         firstName: 'Sam',
-        address: { city: 'springfield' },
+        address: { city: 'springfield', line1: 'Main' },
         extras: [text('great game')],
         media: { url: 'https://cdn.club.example/a.jpg' },
       }),
     ]
-    const echo = ['Sam', 'SPRINGFIELD', 'GREAT GAME', 'HTTPS://CDN.CLUB.EXAMPLE/A.JPG']
+    const echo = ['Sam', 'SPRINGFIELD', 'MAIN', 'GREAT GAME', 'HTTPS://CDN.CLUB.EXAMPLE/A.JPG']
     expect(withEcho([...people].reverse(), echo).meta).toEqual(withEcho(people, echo).meta)
   })
 })
