@@ -90,7 +90,7 @@ describe('anonymizeRecording where the walk expected an object or a list', () =>
           lineup: ['Hawks', { name }],
           extras: [{ key: 'team', label: 'Team', type: 'radio', value: 'Hawks', note: name }],
           answers: [{ question: 'Seat?', answer: 5, note: name }],
-          address: { line2: null, postalCode: 94110, country: null },
+          address: { line2: null, postalCode: 94110, country: null, note: name },
           media: { type: 'photo', url: null },
         }),
       ]),
@@ -100,7 +100,7 @@ describe('anonymizeRecording where the walk expected an object or a list', () =>
       lineup: ['Hawks', { name: fake }],
       extras: [{ key: 'team', label: 'Team', type: 'radio', note: fake }],
       answers: [{ question: 'Seat?', answer: 5, note: fake }],
-      address: { line2: null, postalCode: 94110, country: null },
+      address: { line2: null, postalCode: 94110, country: null, note: fake },
       media: { type: 'photo', url: null },
     })
   })
