@@ -321,6 +321,13 @@ describe('anonymizeRecording tells phone numbers, e-mails and URLs apart', () =>
       .map((e) => e['email'] as string)
       .filter((email) => !/^[a-z]+\.[a-z]+\d{1,4}@example\.(com|org|net)$/.test(email))
     expect(odd).toEqual([])
+    // The names are the fake ones, in plain letters: "D'angelo Wehner" is dangelo.wehner.
+    const plain = (name: unknown) =>
+      String(name)
+        .toLowerCase()
+        .replace(/[^a-z]/g, '')
+    const names = entries.map((e) => `${plain(e['firstName'])}.${plain(e['lastName'])}`)
+    expect(entries.map((e) => String(e['email']).replace(/\d+@.*$/, ''))).toEqual(names)
   })
 
   it('a media URL’s extension from its path only, of one to five letters or digits', () => {
