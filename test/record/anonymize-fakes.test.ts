@@ -148,6 +148,14 @@ describe('anonymizeRecording writes free text', () => {
       expect(fake.split(' ').filter((w, i) => !WORDS.has(i ? w : w.charAt(0).toLowerCase() + w.slice(1)))).toEqual([])
   })
 
+  it('of digits that are no phone number (a ZIP code, a date, a score) digit for digit', () => {
+    const answers = ['94110', '12/05', '3-1 (2-0)']
+    const { entries } = anonymized(recordingOf(answers.map((value, n) => entry(n, { extras: [text(value)] }))))
+    const fakes = entries.map((e) => extrasOf(e)[0] as string)
+    expect(fakes.map((fake) => fake.replace(/\d/g, '0'))).toEqual(answers.map((a) => a.replace(/\d/g, '0')))
+    expect(fakes.filter((fake, i) => fake === answers[i])).toEqual([])
+  })
+
   it('of a phone number typed as an answer with the fake digits of the same number written otherwise', () => {
     const { entries, meta } = withEcho([entry(0, { extras: [text('(415) 555-0101')] })], ['415.555.0101'])
     const fake = extrasOf(entries[0]!)[0] as string
