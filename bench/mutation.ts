@@ -61,10 +61,17 @@ export const MODULES: readonly Module[] = [
   },
   {
     name: 'anonymize',
-    mutate: ['src/world/anonymize.ts'],
+    mutate: ['src/world/anonymize*.ts'],
     // (anonymize-world.test.ts is left out: its beforeAll anonymizes a whole world, so every mutant would be
     // static and run the whole file, some 3 hours.)
-    tests: ['test/record/anonymize-rules.test.ts', 'test/record/anonymize.test.ts'],
+    tests: [
+      'test/record/anonymize-text.test.ts',
+      'test/record/anonymize-walk.test.ts',
+      'test/record/anonymize-kept.test.ts',
+      'test/record/anonymize-fakes.test.ts',
+      'test/record/anonymize-rules.test.ts',
+      'test/record/anonymize.test.ts',
+    ],
   },
   {
     name: 'sandboxes',
