@@ -59,6 +59,18 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     expect(JSON.parse(run.stdout).scenario).toBe('default')
   }, 90_000)
 
+  it('waits quietly for a log the server has not made yet', async () => {
+    // The shell opens `> emulator.log` in the started process, which may come after the wait's first
+    // grep: a server whose log appears half a second later, with the guide's own wait line.
+    const wait = startOf(file)
+      .split('\n')
+      .find((line) => line.startsWith('until '))!
+    const script = `rm -f emulator.log\n(sleep 0.5; echo ' listening on http://127.0.0.1:1' > emulator.log; sleep 5) &\nSERVER=$!\n${wait}\nkill $SERVER`
+    const run = await bash(script)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+  }, 90_000)
+
   it('stops at once, with the server’s own message, when its server exits', async () => {
     const script = `${startOf(file).replace('--scenario default', '--scenario no-such-scenario')}\necho reached the tests`
     const run = await bash(script)
