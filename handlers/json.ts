@@ -20,6 +20,15 @@ const earlier = new WeakMap<object, Uint8Array>()
 // collector more than serializing again), for all emulators together.
 const entriesServed = new Recent<Uint8Array, object>(10_000)
 const entriesEarlier = new Recent<Uint8Array, object>(2_000)
+/**
+ * Lets go of the entries' JSON kept for all emulators (it fills up to its bound as entries are
+ * served): for a measure of what the emulators themselves hold, such as the sandboxes' soak.
+ */
+export function forgetServedEntries(): void {
+  entriesServed.clear()
+  entriesEarlier.clear()
+}
+
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
 

@@ -33,6 +33,12 @@ export class Recent<V, K = number> {
     return value
   }
 
+  /** Lets every record go. */
+  clear(): void {
+    this.#newer = new Map()
+    this.#older = new Map()
+  }
+
   /** How many records are kept: at most twice the generation's size. */
   get size(): number {
     return this.#newer.size + this.#older.size
