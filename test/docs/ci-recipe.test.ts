@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -59,6 +59,17 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     expect(JSON.parse(run.stdout).scenario).toBe('default')
   }, 90_000)
 
+  it('removes a log left by an earlier run before it starts the server', async () => {
+    // The shell opens `> emulator.log` in the started process, which may come after the wait's first
+    // grep: the old log's banner would then end the wait before this server said anything.
+    const recipe = startOf(file).split('\n')
+    const before = recipe.slice(0, recipe.findIndex((line) => line.includes('> emulator.log')))
+    writeFileSync(join(dir, 'emulator.log'), ' listening on http://127.0.0.1:1\n')
+    const run = await bash(before.join('\n'))
+    expect(run.code).toBe(0)
+    expect(existsSync(join(dir, 'emulator.log'))).toBe(false)
+  }, 90_000)
+
   it('waits quietly for a log the server has not made yet', async () => {
     // The shell opens `> emulator.log` in the started process, which may come after the wait's first
     // grep: a server whose log appears half a second later, with the guide's own wait line.
@@ -72,6 +83,8 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
   }, 90_000)
 
   it('stops at once, with the server’s own message, when its server exits', async () => {
+    // A log left by an earlier run, banner and all: the wait must not take it for this server's.
+    writeFileSync(join(dir, 'emulator.log'), ' listening on http://127.0.0.1:1\n')
     const script = `${startOf(file).replace('--scenario default', '--scenario no-such-scenario')}\necho reached the tests`
     const run = await bash(script)
     expect(run.code).not.toBe(0)
