@@ -13,6 +13,7 @@ export default defineConfig({
       'test/record/hostile-upstream.test.ts',
       'test/ids.test.ts',
       'test/world-plan.test.ts',
+      'test/store-overlay.test.ts',
     ],
     env: { ACTIVATION_EMULATOR_DEEP: '1' },
     testTimeout: TEST_MS.soak,

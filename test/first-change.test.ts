@@ -1,15 +1,15 @@
 /**
- * A world read lazily is built whole only when something needs all of it: a change (an add, a
- * sandbox's add) or the dump. Then it is built in turns, so that a server answers its other requests
- * meanwhile instead of holding them all while a world such as busy is built (a second or more; these
- * tests use default, 13,000 entries, whose build takes many turns of 20 ms all the same). A
- * server starts that build once it listens.
+ * A world read lazily is never built whole by a change: the store keeps its changes as a layer over
+ * the world as read (an add, a sandbox's add, a live arrival), which holds what they wrote and the
+ * lists they changed, and nothing else. Only reading the store's collections whole (`db.entries`,
+ * `db.participants`) builds every record, the user's choice. These tests use default (13,000 entries).
  */
 import { getResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { createEmulator, serve, type Emulator } from '../src/index.js'
 import { isWhole, loadingInTurns } from '../src/store/database.js'
+import type { WritableStoreIndex } from '../src/store/indexes.js'
 import { NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
 
@@ -22,42 +22,59 @@ function runningOf(emulator: Emulator): StoredActivation {
     .find((a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO))!
 }
 
-/**
- * Adds an entry through `adder` and, at once, asks `host` for a page: in the order they finished, and
- * whether the page was answered while `host`'s world was being built.
- */
-async function raceAddAndPage(adder: Emulator, host: Emulator): Promise<string[]> {
-  const order: string[] = []
-  const add = adder.addEntries(runningOf(adder).id, 1).then(() => order.push('add'))
-  const page = getResponse(
-    host.handlers,
-    new Request(`${host.baseUrl}/activations/list?limit=5`, {
-      headers: { authorization: `Api-Key ${host.accounts[0]!.apiKeys[0]}` },
+/** How many records and lists a store's index holds over the world as read: what its changes cost. */
+function held(emulator: Emulator): number {
+  return (emulator.db.index as WritableStoreIndex).ownSize
+}
+
+/** The bytes of a page of an activation's entries. */
+async function page(emulator: Emulator, activation: StoredActivation, query = ''): Promise<string> {
+  const response = await getResponse(
+    emulator.handlers,
+    new Request(`${emulator.baseUrl}/activations/${activation.id}?limit=1000${query}`, {
+      headers: { authorization: `Api-Key ${emulator.accounts[0]!.apiKeys[0]}` },
     }),
-  ).then((response) =>
-    order.push(`page ${response?.status}, ${loadingInTurns(host.db) ? 'while the world was built' : 'after'}`),
   )
-  await Promise.all([add, page])
-  return order
+  return `${response?.status} ${await response?.text()}`
 }
 
 describe('the first change of a world read lazily', () => {
-  it('builds the world in turns: a page asked after the add is answered while it builds, before the add is done', async () => {
+  it('builds nothing else: the store holds the entry added and the lists it joined, and serves them', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
-    expect(await raceAddAndPage(emulator, emulator)).toEqual(['page 200, while the world was built', 'add'])
-    expect(emulator.state().counts.entries).toBe(
-      (await createEmulator({ scenario: 'default', now: NOW_ISO })).state().counts.entries + 1,
-    )
+    const fresh = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    expect(held(emulator)).toBe(0)
+    const activation = runningOf(emulator)
+    const before = await page(emulator, activation)
+    const added = await emulator.addEntries(activation.id, 3)
+    expect(isWhole(emulator.db)).toBe(false)
+    // Three entries, their participants (new ones or not), and a handful of lists: not the world's 13,000 entries.
+    expect(held(emulator)).toBeGreaterThan(3)
+    expect(held(emulator)).toBeLessThan(40)
+    expect(emulator.state().counts.entries).toBe(fresh.state().counts.entries + 3)
+    const after = JSON.parse((await page(emulator, activation)).slice(4)) as { entries: { id: string }[] }
+    expect(after.entries.slice(-3).map((e) => e.id)).toEqual(added.entries)
+    // Every other activation answers as in a world nobody changed.
+    for (const other of emulator.db.index.activationsOf(emulator.accounts[0]!.name).slice(0, 8)) {
+      if (other.id !== activation.id) expect(await page(emulator, other)).toBe(await page(fresh, other))
+    }
+    // A reset gives back the world as read, holding nothing.
+    await emulator.reset()
+    expect(held(emulator)).toBe(0)
+    expect(await page(emulator, activation)).toBe(before)
   })
 
-  it('a sandbox’s first add builds its host’s world in turns too', async () => {
+  it('a sandbox’s first add builds nothing of its host’s world, and changes nothing of it', async () => {
     const host = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const sandbox = await host.sandbox()
-    expect(await raceAddAndPage(sandbox, host)).toEqual(['page 200, while the world was built', 'add'])
-    expect(sandbox.state().counts.entries).toBe(host.state().counts.entries + 1)
+    const before = host.state().counts.entries
+    await sandbox.addEntries(runningOf(sandbox).id, 1)
+    expect(isWhole(host.db)).toBe(false)
+    expect(held(host)).toBe(0)
+    expect(sandbox.state().counts.entries).toBe(before + 1)
+    expect(host.state().counts.entries).toBe(before)
   })
 
-  it('an add refused builds nothing: the world stays as read until an add is taken', async () => {
+  it('an add refused changes nothing, and an add taken leaves the world read as asked', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const notRunning = emulator.db.index
       .activationsOf(emulator.accounts[0]!.name)
@@ -70,23 +87,38 @@ describe('the first change of a world read lazily', () => {
     ] as const
     for (const [id, count, message] of refusals) {
       await expect(emulator.addEntries(id, count)).rejects.toThrow(message)
-      expect(isWhole(emulator.db), `after the refused add to ${JSON.stringify(id)}`).toBe(false)
+      expect(held(emulator), `after the refused add to ${JSON.stringify(id)}`).toBe(0)
     }
     await emulator.addEntries(runningOf(emulator).id, 1)
+    expect(isWhole(emulator.db)).toBe(false)
+  })
+
+  it('reading the store’s collections whole builds every record, with the changes made before in their places', async () => {
+    const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
+    const added = await emulator.addEntries(runningOf(emulator).id, 2)
+    expect(isWhole(emulator.db)).toBe(false)
+    const entries = [...emulator.db.entries.all()]
     expect(isWhole(emulator.db)).toBe(true)
+    expect(entries.length).toBe(emulator.state().counts.entries)
+    expect(entries.slice(-2).map((e) => e.id)).toEqual(added.entries)
+    expect(emulator.db.participants.count()).toBe(emulator.db.index.participants.size)
+    // A reset puts the collections back as the world was read.
+    await emulator.reset()
+    expect(emulator.db.entries.count()).toBe(entries.length - 2)
   })
 })
 
 describe('a server over a world read lazily', () => {
-  it('builds it in the background once it listens, and its dump waits for that build instead of building at once', async () => {
+  it('builds nothing in the background, and its dump streams the world as read', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const server = await serve(emulator, { port: 0 })
     try {
-      expect(loadingInTurns(emulator.db)).toBeDefined()
+      expect(loadingInTurns(emulator.db)).toBeUndefined()
       const response = await fetch(`${server.url}/__emulator/dump`)
       expect(response.status).toBe(200)
       const dump = (await response.json()) as { entries: unknown[] }
       expect(dump.entries.length).toBe(emulator.state().counts.entries)
+      expect(isWhole(emulator.db)).toBe(false)
     } finally {
       await server.close()
     }

@@ -8,13 +8,13 @@
 import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { RESPONSE_TYPES } from '../src/contract/enums.js'
-import { createEmulator, defineScenario, type Emulator } from '../src/index.js'
-import { parseScenario, type ScenarioInput } from '../src/world/scenario.js'
+import { createEmulator, type Emulator } from '../src/index.js'
+import { parseScenario } from '../src/world/scenario.js'
 import { planWorld } from '../src/world/planned-world.js'
-import { createDatabase, layerOver, writerOf } from '../src/store/database.js'
+import { createDatabase, isWhole, layerOver, writerOf } from '../src/store/database.js'
 import { buildWorld } from '../src/world/world.js'
 import { NOW } from './support/worlds.js'
+import { plannedScenarios as scenarios } from './support/planned-scenarios.js'
 import { numRuns } from './support/runs.js'
 
 const RUNS = Number(process.env['FC_RUNS'] ?? numRuns(25, 100))
@@ -22,54 +22,6 @@ const replay = {
   ...(process.env['FC_SEED'] ? { seed: Number(process.env['FC_SEED']) } : { seed: 20261125 }),
   ...(process.env['FC_PATH'] ? { path: process.env['FC_PATH'] } : {}),
 }
-
-/** A small scenario: a few groups of any type and state, a pool small enough that people enter several activations. */
-const scenarios = fc
-  .record({
-    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-    people: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 41, max: 400 })),
-    groups: fc.array(
-      fc.record({
-        // Most often the types whose winners and completions have lists of their own.
-        type: fc.oneof(
-          fc.constantFrom(
-            'giveaway' as const,
-            'trivia' as const,
-            'pickem' as const,
-            'scavenger' as const,
-            'contest' as const,
-          ),
-          fc.constantFrom(...RESPONSE_TYPES),
-        ),
-        state: fc.constantFrom('not_started' as const, 'running' as const, 'ended' as const),
-        count: fc.integer({ min: 1, max: 2 }),
-        entries: fc.integer({ min: 0, max: 60 }),
-        replays: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
-        boundaryEntries: fc.boolean(),
-        // A running group started at `now`: every entry at the same instant, so participants tie on their first entry.
-        startsNow: fc.boolean(),
-      }),
-      { minLength: 1, maxLength: 5 },
-    ),
-    second: fc.boolean(),
-  })
-  .map(({ seed, people, groups, second }) => {
-    const activations = groups.map(({ replays, startsNow, ...g }) => {
-      // Not started: no entries; at most one entry a person (replays aside), so that the pool suffices.
-      const entries = g.state === 'not_started' ? 0 : Math.min(g.entries, people)
-      return {
-        ...g,
-        entries,
-        ...(g.type === 'giveaway' ? { subtype: 'instant_win' as const } : {}),
-        ...(g.type === 'sweepstakes' ? { subtype: 'standard' as const } : {}),
-        ...(replays === undefined ? {} : { replays: Math.min(replays, entries) }),
-        ...(startsNow && g.state === 'running' ? { startAt: 'now' } : {}),
-      }
-    })
-    const accounts = [{ name: 'one', apiKeys: ['one-key'], people, activations }]
-    if (second) accounts.push({ name: 'two', apiKeys: ['two-key'], people: people + 3, activations })
-    return defineScenario({ name: 'planned', description: 'drawn by the test', seed, accounts } as ScenarioInput)
-  })
 
 describe('a planned world', () => {
   it('counts, without building an entry, exactly the entries and the people who entered that a plain scan of the whole world finds', () => {
@@ -136,10 +88,11 @@ describe('a planned world', () => {
           const emulator = await createEmulator({ scenario: input, now: new Date(NOW).toISOString() })
           emulator.clock.set(at)
           expect(emulator.state().counts).toEqual(expected)
-          // Counting did not load the world: a sandbox opened now still reads the host's as planned.
+          // Counting did not load the world: the store holds none of it whole; a sandbox opened now counts alike.
+          expect(isWhole(emulator.db)).toBe(false)
           const sandbox = await emulator.sandbox()
-          expect(sandbox.db.index).toBe(emulator.db.index)
           expect(sandbox.state().counts).toEqual(expected)
+          expect(isWhole(emulator.db)).toBe(false)
         },
       ),
       { numRuns: RUNS, ...replay },

@@ -6,7 +6,9 @@ import {
 } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
 import type { Database } from './database-type.js'
+import { deferredBase } from './deferred-base.js'
 import { deferredLoad, type DeferredWorld } from './deferred-load.js'
+import { createDeferredStore } from './deferred-store.js'
 import { WritableStoreIndex } from './indexes.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
 import { checkEntryFields, fillers, held, unloadedViews, worlds, writers } from './store-registry.js'
@@ -27,11 +29,14 @@ export { writerOf } from './store-registry.js'
  */
 export async function createDatabase(world: World | DeferredWorld): Promise<Database> {
   const symbols = await recordSymbols()
+  // A deferred world that can be read as asked is never loaded: the store's changes are a layer over it.
+  const base = 'entryRuns' in world ? deferredBase(world) : undefined
+  if (base) return createDeferredStore(world as DeferredWorld, base, symbols)
   const changes = new ChangeLog()
   // The world as loaded, never written after, and the store's changes as a layer over it: so that a
   // sandbox's store can stand over the same world as another layer (see `layerOver`).
   const world0 = new WritableStoreIndex()
-  const index = new WritableStoreIndex(changes, world0)
+  const index = new WritableStoreIndex(changes, world0.asBase())
   changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
   const { load, ...deferred } = deferredLoad(world, {
     index,
@@ -124,7 +129,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     replaceEntry: (prev, next) => (load(), entries.swap(held(index.entries, prev), next)),
     replaceParticipant: (prev, next) => (load(), participants.swap(held(index.participants, prev), next)),
   })
-  worlds.set(db, () => (load(), world0))
+  worlds.set(db, { base: () => (load(), world0.asBase()) })
   unloadedViews.set(db, deferred.unloaded)
   fillers.set(db, deferred)
   return db

@@ -4,7 +4,7 @@ import type { Database } from './database-type.js'
 import { entryListsFrom } from './entry-lists.js'
 import type { WritableStoreIndex } from './indexes.js'
 import { loadingView, type DeferredAccounts } from './loading-view.js'
-import { fillers, unloadedViews, type Filler } from './store-registry.js'
+import { fillers, unloadedViews, wholes, type Filler } from './store-registry.js'
 import type { EntryLists, StoreIndex } from './store-index.js'
 
 /**
@@ -38,6 +38,9 @@ export type DeferredWorld = {
 /** One activation's entries in a deferred world. */
 export type DeferredRun = {
   activationId: string
+  /** How many entries the run holds, and each entry's place in it by id, known without building them (a store stands over a world that gives both, see `deferredBase`). */
+  count?: number
+  numberOf?(id: string): number | undefined
   entries(): StoredEntry[]
   lists?(): EntryLists | undefined
   found?(id: string): { entry: StoredEntry; n: number } | undefined
@@ -67,7 +70,7 @@ export function loadingInTurns(db: Database): Promise<void> | undefined {
  * world is still to be built (nothing has needed it yet).
  */
 export function isWhole(db: Database): boolean {
-  return unloadedViews.get(db)?.() === undefined
+  return wholes.get(db)?.() ?? unloadedViews.get(db)?.() === undefined
 }
 
 /** A collection the rest of a deferred world is put into as it is (see `ListenedCollection`). */

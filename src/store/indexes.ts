@@ -5,11 +5,24 @@ import { ActivationOrder } from './activation-order.js'
 import { ChangeLog } from './change-log.js'
 import { LayeredMap } from './layered-map.js'
 import { loadWorld, type IndexParts } from './load-world.js'
-import { ParticipantOrder } from './participant-order.js'
+import { ParticipantOrder, type ParticipantBase } from './participant-order.js'
 import { readOnlyView } from './read-only-view.js'
 import { activationProblem, entryProblem, participantProblem, refuse } from './record-checks.js'
-import { ServingOrder } from './serving-order.js'
+import { ServingOrder, type ServingBase } from './serving-order.js'
 import type { EntryLists, StoreIndex } from './store-index.js'
+
+/**
+ * What a layer reads of the index it stands over, never writing it: a whole index's maps and orders
+ * (`asBase`), or a deferred world's, each record built when asked (see `deferredBase`).
+ */
+export type IndexBase = {
+  readonly activations: ReadonlyMap<string, StoredActivation>
+  readonly entries: ReadonlyMap<string, StoredEntry>
+  readonly participants: ReadonlyMap<string, StoredParticipant>
+  readonly activationOrder: ActivationOrder
+  readonly serving: ServingBase
+  readonly people: ParticipantBase
+}
 
 /**
  * The store's indexes, and the writes that keep them current:
@@ -24,7 +37,7 @@ import type { EntryLists, StoreIndex } from './store-index.js'
 export class WritableStoreIndex implements StoreIndex {
   readonly #log: ChangeLog
   /** The index this one is a layer over (see `LayeredMap`), never written through it; undefined for a whole index. */
-  readonly #base: WritableStoreIndex | undefined
+  readonly #base: IndexBase | undefined
   readonly #activations: LayeredMap<string, StoredActivation>
   readonly #entries: LayeredMap<string, StoredEntry>
   readonly #participants: LayeredMap<string, StoredParticipant>
@@ -42,15 +55,15 @@ export class WritableStoreIndex implements StoreIndex {
    * it changes is copied from the base's once, at its first change. The base must not change while
    * layers stand over it, except by loading the rest of its world before they change anything.
    */
-  constructor(log = new ChangeLog(), base?: WritableStoreIndex) {
+  constructor(log = new ChangeLog(), base?: IndexBase) {
     this.#log = log
     this.#base = base
-    this.#activations = new LayeredMap(base && base.#activations)
-    this.#entries = new LayeredMap(base && base.#entries)
-    this.#participants = new LayeredMap(base && base.#participants)
-    this.#activationOrder = new ActivationOrder(base && base.#activationOrder)
-    this.#servingOrder = new ServingOrder(base && base.#servingOrder)
-    this.#participantOrder = new ParticipantOrder(this.#participants, base && base.#participantOrder)
+    this.#activations = new LayeredMap(base?.activations)
+    this.#entries = new LayeredMap(base?.entries)
+    this.#participants = new LayeredMap(base?.participants)
+    this.#activationOrder = new ActivationOrder(base?.activationOrder)
+    this.#servingOrder = new ServingOrder(base?.serving)
+    this.#participantOrder = new ParticipantOrder(this.#participants, base?.people)
     this.#parts = {
       activations: this.#activations,
       entries: this.#entries,
@@ -62,6 +75,18 @@ export class WritableStoreIndex implements StoreIndex {
     this.activations = readOnlyView(this.#activations)
     this.entries = readOnlyView(this.#entries)
     this.participants = readOnlyView(this.#participants)
+  }
+
+  /** This index as a layer's base: its maps and orders as they stand (see `IndexBase`). */
+  asBase(): IndexBase {
+    return {
+      activations: this.#activations,
+      entries: this.#entries,
+      participants: this.#participants,
+      activationOrder: this.#activationOrder,
+      serving: this.#servingOrder.asBase(),
+      people: this.#participantOrder.asBase(),
+    }
   }
 
   /** Forgets a layer's changes: it shows its base again. For after a revert, which leaves it equal to its base, to free what it copied. */
@@ -84,6 +109,11 @@ export class WritableStoreIndex implements StoreIndex {
       this.#servingOrder.changed +
       this.#participantOrder.changed
     )
+  }
+
+  /** Whether this layer changed a participant or where one stands (a first entry): false for a whole index. */
+  get peopleChanged(): boolean {
+    return this.#base !== undefined && this.#participants.changed + this.#participantOrder.placesChanged > 0
   }
 
   activationsOf(account: string): readonly StoredActivation[] {
@@ -207,7 +237,7 @@ export class WritableStoreIndex implements StoreIndex {
 
   removeEntry(entry: StoredEntry): void {
     const activation = this.#activations.get(entry.activationId)
-    const seq = this.#entries.get(entry.id) === entry ? this.#servingOrder.servedAt(entry.id) : undefined
+    const seq = this.#entries.has(entry.id) ? this.#servingOrder.servedAt(entry.id) : undefined
     this.#entries.delete(entry.id)
     const restore = this.#servingOrder.remove(entry, activation)
     this.#participantOrder.unlink(entry)
@@ -222,6 +252,7 @@ export class WritableStoreIndex implements StoreIndex {
   /** Replaces an updated entry, keeping its place in the serving order; if the replacement is refused, the index keeps `prev`. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
     if (this.#replaceEntryInPlace(prev, next)) return
+    if (prev.id === next.id && this.#entries.has(prev.id)) return this.#moveEntry(prev, next)
     const seq = this.#servingOrder.servedAt(prev.id)
     this.removeEntry(prev)
     try {
@@ -233,6 +264,29 @@ export class WritableStoreIndex implements StoreIndex {
   }
 
   /**
+   * Replaces an entry by one with its id that stands elsewhere in the lists (another time, a winner
+   * now): out of every list, and in again at its serving position, while the map keeps the id where
+   * it stands, as a collection's update keeps a record's place (a store that makes its collections
+   * late lists their records in the maps' order). If the replacement is refused, nothing changes.
+   */
+  #moveEntry(prev: StoredEntry, next: StoredEntry): void {
+    const activation = this.#activations.get(next.activationId)
+    const problem = entryProblem(next, false, activation, this.#participants.get(next.participantId)?.account)
+    if (problem !== undefined || !activation) throw new Error(`Failed to add entry: ${problem}`)
+    const seq = this.#servingOrder.servedAt(prev.id)
+    const restorePrev = this.#servingOrder.remove(prev, this.#activations.get(prev.activationId))
+    this.#participantOrder.unlink(prev)
+    this.#entries.set(next.id, next)
+    const restoreNext = this.#servingOrder.insert(next, activation, seq)
+    this.#participantOrder.link(next)
+    this.#log.record(() => {
+      this.#moveEntry(next, prev)
+      restoreNext()
+      restorePrev()
+    })
+  }
+
+  /**
    * Replaces an entry that keeps its place in every list (the same id, activation, participant and
    * time, in the same filtered lists): the common update, a name or an email. False when it moves.
    */
@@ -240,7 +294,7 @@ export class WritableStoreIndex implements StoreIndex {
     const activation = this.#activations.get(prev.activationId)
     if (
       !activation ||
-      this.#entries.get(prev.id) !== prev ||
+      !this.#entries.has(prev.id) ||
       prev.id !== next.id ||
       prev.activationId !== next.activationId ||
       prev.participantId !== next.participantId ||
@@ -282,6 +336,7 @@ export class WritableStoreIndex implements StoreIndex {
       this.#log.record(() => this.replaceParticipant(next, prev))
       return
     }
+    if (prev.id === next.id && this.#participants.has(prev.id)) return this.#moveParticipant(prev, next)
     this.removeParticipant(prev)
     try {
       this.addParticipant(next)
@@ -289,5 +344,13 @@ export class WritableStoreIndex implements StoreIndex {
       this.addParticipant(prev)
       throw error
     }
+  }
+
+  /** Replaces a participant by one with their id that stands elsewhere (another account), the map keeping the id where it stands (see `#moveEntry`). */
+  #moveParticipant(prev: StoredParticipant, next: StoredParticipant): void {
+    this.#participantOrder.remove(prev)
+    this.#participants.set(next.id, next)
+    this.#participantOrder.add(next)
+    this.#log.record(() => this.#moveParticipant(next, prev))
   }
 }

@@ -36,7 +36,7 @@ export function layerOver(base: Database): Database {
   // the first change: until then, reading costs the other store nothing more than its own reads.
   let layer: WritableStoreIndex | undefined
   const own = (): WritableStoreIndex => {
-    layer ??= new WritableStoreIndex(changes, world0())
+    layer ??= new WritableStoreIndex(changes, world0.base())
     return layer
   }
   changes.watch({ marked: () => {}, reverted: () => layer?.clearLayer() })
@@ -74,7 +74,12 @@ export function layerOver(base: Database): Database {
     },
     watchActivations: (listener) => void watchers.push(listener),
     listed: (kind) => [...(kind === 'activations' ? db.index.activations.values() : db.index.participants.values())],
-    unloadedParticipants: (accounts) => (layer ? undefined : writerOf(base).unloadedParticipants(accounts)),
+    unloadedParticipants: (accounts) =>
+      layer
+        ? layer.peopleChanged
+          ? undefined
+          : world0.participantsInPoolOrder?.(accounts)
+        : writerOf(base).unloadedParticipants(accounts),
     append: (records) => own().load(records),
     replaceEntry(prev, next) {
       const index = own()
@@ -87,7 +92,7 @@ export function layerOver(base: Database): Database {
       index.replaceParticipant(held(index.participants, prev), next)
     },
   })
-  worlds.set(db, () => world0())
+  worlds.set(db, world0)
   unloadedViews.set(db, () => (layer ? undefined : unloaded()))
   // A layer's first change builds the other store's world: in turns, as that store's own would.
   const filler = fillers.get(base)

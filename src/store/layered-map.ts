@@ -72,6 +72,11 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return made
   }
 
+  /** Whether this map holds `key`'s value itself (whole, or set, replaced or deleted in the layer) rather than reading it from its base. */
+  owns(key: K): boolean {
+    return this.#own.has(key) || this.#replaced?.has(key) === true || this.#hidden?.has(key) === true
+  }
+
   /** Forgets every change: the map is the base again (empty without one). */
   clear(): void {
     this.#own.clear()

@@ -4,25 +4,30 @@ import type { StoredEntry, StoredParticipant } from '../contract/stored-records.
 import type { EntryLists, StoreIndex } from './store-index.js'
 import { lowerBound } from './sorted.js'
 
-/** One account's participants in a deferred world, each built when first read (then the same object). */
+/**
+ * One account's participants in a deferred world, each built when first read (then the same object).
+ * Asked about anyone but a participant of the account, each answers undefined.
+ */
 export type DeferredPeople = {
   /** Those who entered, by first entry then id. */
   readonly list: readonly StoredParticipant[]
-  /** A participant built before, by id. */
+  /** A participant by id. */
   found(id: string): StoredParticipant | undefined
+  /** A participant's entries, in the world's order. */
+  entriesOf(id: string): StoredEntry[] | undefined
   /** How many of the list first entered at or before `nowIso`. */
   enteredBy(nowIso: string): number
-  /** When a participant built before first entered. */
+  /** When a participant first entered. */
   firstEnteredAt(id: string): DateObject | undefined
-  /** Where a participant built before stands in the list. */
+  /** Where a participant stands in the list. */
   position(participant: StoredParticipant): number | undefined
-  /** The activations a participant built before entered, as `StoreIndex.activationsEntered` gives them. */
+  /** The activations a participant entered, as `StoreIndex.activationsEntered` gives them. */
   activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
   /** Every participant, in the world's order, with when they first entered (ms), kept or not as they were. */
   eachInPoolOrder(): Iterable<readonly [StoredParticipant, number]>
 }
 
-/** Each account's participants in a deferred world, and the account of a participant built before. */
+/** Each account's participants in a deferred world, and the account of a participant (by id). */
 export type DeferredAccounts = {
   of(account: string): DeferredPeople | undefined
   found(id: string): DeferredPeople | undefined

@@ -192,6 +192,35 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   }
 
   /**
+   * For a collection made after its store changed (the changes kept in the store's index alone until
+   * then): puts the records the world had at the mark (`atMark`, for a revert to put back), then makes
+   * the list `now`, without telling the listener (the index holds them already). A record of `now`
+   * that took the place of one of `atMark` with its id keeps that one's primary key, as an update does.
+   */
+  loadAfterChanges(kind: string, atMark: readonly { id: string }[], now: readonly { id: string }[]): void {
+    this.#log.unrecorded(() => this.load(kind, atMark))
+    this.markAsLoaded()
+    const records = this.all() as unknown as { id: string }[]
+    let first = 0
+    while (first < records.length && first < now.length && records[first] === now[first]) first++
+    if (first === records.length && first === now.length) return
+    const { primaryKey, relationMap } = this.#symbols
+    const keyOfId = new Map(atMark.slice(first).map((record) => [record.id, this.#keyOf(record)]))
+    for (let i = first; i < now.length; i++) {
+      const record = now[i]!
+      if (Object.hasOwn(record, primaryKey)) continue
+      const key = keyOfId.get(record.id) ?? `${kind}:${this.#loaded++}`
+      Object.defineProperty(record, primaryKey, { value: key, enumerable: false, configurable: false })
+      Object.defineProperty(record, relationMap, lazyRelationMap(relationMap))
+    }
+    records.length = first
+    for (let i = first; i < now.length; i++) records.push(now[i]!)
+    this.#byKey = undefined
+    this.#positions = undefined
+    this.#log.record(() => this.#changed(first))
+  }
+
+  /**
    * Replaces a record with another at once, as `update` does but without waiting: the replacement
    * takes the record's primary key and place. The listener hears of it first and may refuse it, and
    * then nothing changes.

@@ -2,7 +2,7 @@ import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { copyList, LayeredMap, ownList } from './layered-map.js'
-import { compareStrings, insertSorted, lowerBound, removeSorted } from './sorted.js'
+import { compareStrings, insertSorted, lowerBound, removeSorted, sameId } from './sorted.js'
 
 /** A participant while a world loads: their entries so far and the earliest; `held` if the index held them before. */
 export type LoadingParticipant = {
@@ -12,6 +12,22 @@ export type LoadingParticipant = {
   entries: StoredEntry[]
   first: DateObject | undefined
   held: boolean
+}
+
+/** What a layer reads of the participant order it stands over: a whole one's, or a deferred world's read as asked. */
+export type ParticipantBase = {
+  /** Each participant's entries, by participant id (never written through a layer). */
+  readonly entriesOf: ReadonlyMap<string, StoredEntry[]>
+  /** Each account's participants who have entered, by first entry, then id (never written through a layer). */
+  readonly byAccount: ReadonlyMap<string, StoredParticipant[]>
+  /** When each participant who has entered first entered, by participant id. */
+  readonly firstEntered: ReadonlyMap<string, DateObject>
+  /**
+   * The activations a participant entered, as `ParticipantOrder.activationsEntered` gives them,
+   * without reading their entries; undefined for anyone who has not entered. Read while a layer has
+   * not changed the participant's entries.
+   */
+  activationsEntered?(participantId: string, nowIso?: string): readonly ActivationEntered[] | undefined
 }
 
 /**
@@ -26,12 +42,19 @@ export class ParticipantOrder {
   readonly #entriesOf: LayeredMap<string, StoredEntry[]>
   readonly #byAccount: LayeredMap<string, StoredParticipant[]>
   readonly #firstEntered: LayeredMap<string, DateObject>
+  readonly #base: ParticipantBase | undefined
 
-  constructor(participants: ReadonlyMap<string, StoredParticipant>, base?: ParticipantOrder) {
+  constructor(participants: ReadonlyMap<string, StoredParticipant>, base?: ParticipantBase) {
     this.#participants = participants
-    this.#entriesOf = new LayeredMap(base && base.#entriesOf)
-    this.#byAccount = new LayeredMap(base && base.#byAccount)
-    this.#firstEntered = new LayeredMap(base && base.#firstEntered)
+    this.#base = base
+    this.#entriesOf = new LayeredMap(base?.entriesOf)
+    this.#byAccount = new LayeredMap(base?.byAccount)
+    this.#firstEntered = new LayeredMap(base?.firstEntered)
+  }
+
+  /** This order as a layer's base (see `ParticipantBase`). */
+  asBase(): ParticipantBase {
+    return { entriesOf: this.#entriesOf, byAccount: this.#byAccount, firstEntered: this.#firstEntered }
   }
 
   /** Forgets a layer's changes (see `WritableStoreIndex.clearLayer`). */
@@ -44,6 +67,11 @@ export class ParticipantOrder {
   /** How many lists and first entries this layer holds over its base. */
   get changed(): number {
     return this.#entriesOf.changed + this.#byAccount.changed + this.#firstEntered.changed
+  }
+
+  /** How many account lists and first entries this layer holds over its base. */
+  get placesChanged(): number {
+    return this.#byAccount.changed + this.#firstEntered.changed
   }
 
   readonly #byFirstEntered = (a: StoredParticipant, b: StoredParticipant) => {
@@ -80,6 +108,18 @@ export class ParticipantOrder {
     activations: ReadonlyMap<string, StoredActivation>,
     nowIso?: string,
   ): ActivationEntered[] {
+    const fromBase = this.#entriesOf.owns(participantId)
+      ? undefined
+      : this.#base?.activationsEntered?.(participantId, nowIso)
+    if (fromBase) {
+      // The base's activations as this index holds them now (a layer may have changed or removed one).
+      const list: ActivationEntered[] = []
+      for (const { id, firstEnteredAt } of fromBase) {
+        const activation = activations.get(id)
+        if (activation) list.push({ id, type: activation.type, title: activation.title, firstEnteredAt })
+      }
+      return list
+    }
     const firsts = new Map<string, StoredEntry>()
     for (const entry of this.#entriesOf.get(participantId) ?? []) {
       if (nowIso !== undefined && entry.enteredAt.iso > nowIso) continue
@@ -102,7 +142,12 @@ export class ParticipantOrder {
   /** Takes a participant out of their account's list, if they stand in it. */
   remove(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) {
-      removeSorted(this.#byAccount.writable(participant.account, copyList) ?? [], participant, this.#byFirstEntered)
+      removeSorted(
+        this.#byAccount.writable(participant.account, copyList) ?? [],
+        participant,
+        this.#byFirstEntered,
+        sameId,
+      )
     }
   }
 
@@ -113,7 +158,7 @@ export class ParticipantOrder {
   replaceInPlace(prev: StoredParticipant, next: StoredParticipant): boolean {
     const list = this.#byAccount.writable(prev.account, copyList) ?? []
     const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
-    if (at >= 0 && list[at] !== prev) return false
+    if (at >= 0 && list[at]?.id !== prev.id) return false
     if (at >= 0) list[at] = next
     return true
   }
@@ -130,7 +175,7 @@ export class ParticipantOrder {
   unlink(entry: StoredEntry): void {
     const id = entry.participantId
     const list = this.#entriesOf.writable(id, copyList) ?? []
-    const at = list.indexOf(entry)
+    const at = list.findIndex((e) => e.id === entry.id)
     if (at >= 0) list.splice(at, 1)
     let first: DateObject | undefined
     for (const e of list) if (!first || compareDates(e.enteredAt, first) < 0) first = e.enteredAt
@@ -140,7 +185,7 @@ export class ParticipantOrder {
   /** Puts an updated entry where the one it replaces stands among its participant's. */
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
     const ofParticipant = this.#entriesOf.writable(prev.participantId, copyList) ?? []
-    const at = ofParticipant.indexOf(prev)
+    const at = ofParticipant.findIndex((e) => e.id === prev.id)
     if (at >= 0) ofParticipant[at] = next
   }
 

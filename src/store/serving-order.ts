@@ -3,8 +3,18 @@ import type { StoredActivation, StoredEntry } from '../contract/stored-records.j
 import { appendEntry, copyLists, emptyLists, listAt, NO_ENTRIES, type WritableEntryLists } from './entry-lists.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
 import { LayeredMap } from './layered-map.js'
-import { insertSorted, lowerBound, removeSorted, replaceSorted } from './sorted.js'
+import { insertSorted, lowerBound, removeSorted, replaceSorted, sameId } from './sorted.js'
 import type { EntryLists } from './store-index.js'
+
+/** What a layer reads of the serving order it stands over: a whole one's, or a deferred world's read as asked. */
+export type ServingBase = {
+  /** Each activation's lists, never written through a layer (a layer copies a list before its first change). */
+  readonly lists: ReadonlyMap<string, WritableEntryLists>
+  /** Each entry's serving position, by entry id. */
+  readonly seq: ReadonlyMap<string, number>
+  /** The next serving position: past every entry's. */
+  readonly nextSeq: number
+}
 
 /**
  * Each entry's serving position (later entries have larger ones) and each activation's entry lists
@@ -13,20 +23,32 @@ import type { EntryLists } from './store-index.js'
  * index records the undo steps, with the restore steps these writes return.
  */
 export class ServingOrder {
-  readonly #base: ServingOrder | undefined
+  readonly #base: ServingBase | undefined
   readonly #lists: LayeredMap<string, WritableEntryLists>
   readonly #seq: LayeredMap<string, number> // keyed by entry id: a string hashes once, an object needs an identity hash
   /** The next serving position; undefined in a layer that has drawn none, which goes on from its base's. */
   #ownNextSeq: number | undefined
 
-  constructor(base?: ServingOrder) {
+  constructor(base?: ServingBase) {
     this.#base = base
-    this.#lists = new LayeredMap(base && base.#lists)
-    this.#seq = new LayeredMap(base && base.#seq)
+    this.#lists = new LayeredMap(base?.lists)
+    this.#seq = new LayeredMap(base?.seq)
+  }
+
+  /** This order as a layer's base (see `ServingBase`). */
+  asBase(): ServingBase {
+    const nextSeq = () => this.#nextSeq
+    return {
+      lists: this.#lists,
+      seq: this.#seq,
+      get nextSeq() {
+        return nextSeq()
+      },
+    }
   }
 
   get #nextSeq(): number {
-    return this.#ownNextSeq ?? (this.#base ? this.#base.#nextSeq : 0)
+    return this.#ownNextSeq ?? this.#base?.nextSeq ?? 0
   }
 
   set #nextSeq(value: number) {
@@ -136,13 +158,13 @@ export class ServingOrder {
     const lists = this.#lists.writable(entry.activationId, copyLists)
     const inTimeOrder = lists?.inTimeOrder
     if (lists) {
-      removeSorted(lists.all, entry, this.#bySeq)
-      if (activation && isWinningEntry(entry, activation)) removeSorted(lists.winners, entry, this.#bySeq)
-      if (activation && isCompletedEntry(entry, activation)) removeSorted(lists.completed, entry, this.#bySeq)
+      removeSorted(lists.all, entry, this.#bySeq, sameId)
+      if (activation && isWinningEntry(entry, activation)) removeSorted(lists.winners, entry, this.#bySeq, sameId)
+      if (activation && isCompletedEntry(entry, activation)) removeSorted(lists.completed, entry, this.#bySeq, sameId)
       const vote = bracketVoteOf(entry)
       if (vote) {
-        removeSorted(lists.bracketRounds.get(vote.round) ?? [], entry, this.#bySeq)
-        removeSorted(lists.bracketSeeds.get(vote.seed) ?? [], entry, this.#bySeq)
+        removeSorted(lists.bracketRounds.get(vote.round) ?? [], entry, this.#bySeq, sameId)
+        removeSorted(lists.bracketSeeds.get(vote.seed) ?? [], entry, this.#bySeq, sameId)
       }
     }
     this.#seq.delete(entry.id)
@@ -170,12 +192,12 @@ export class ServingOrder {
       return false
     }
     const own = this.writableListsOf(prev.activationId)
-    replaceSorted(own.all, prev, next, this.#bySeq)
-    if (winning) replaceSorted(own.winners, prev, next, this.#bySeq)
-    if (completed) replaceSorted(own.completed, prev, next, this.#bySeq)
+    replaceSorted(own.all, prev, next, this.#bySeq, sameId)
+    if (winning) replaceSorted(own.winners, prev, next, this.#bySeq, sameId)
+    if (completed) replaceSorted(own.completed, prev, next, this.#bySeq, sameId)
     if (vote) {
-      replaceSorted(own.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq)
-      replaceSorted(own.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq)
+      replaceSorted(own.bracketRounds.get(vote.round) ?? [], prev, next, this.#bySeq, sameId)
+      replaceSorted(own.bracketSeeds.get(vote.seed) ?? [], prev, next, this.#bySeq, sameId)
     }
     return true
   }

@@ -23,10 +23,15 @@ export function insertSorted<T>(list: T[], item: T, compare: (a: T, b: T) => num
   return lo
 }
 
-/** Removes an element from a sorted list, found by `compare` and then by identity. */
-export function removeSorted<T>(list: T[], item: T, compare: (a: T, b: T) => number): boolean {
+/** Removes an element from a sorted list, found by `compare` and then by identity (or by `same`). */
+export function removeSorted<T>(
+  list: T[],
+  item: T,
+  compare: (a: T, b: T) => number,
+  same: (a: T, b: T) => boolean = Object.is,
+): boolean {
   for (let i = lowerBound(list, item, compare); i < list.length && compare(list[i] as T, item) === 0; i++) {
-    if (list[i] === item) {
+    if (same(list[i] as T, item)) {
       list.splice(i, 1)
       return true
     }
@@ -34,10 +39,16 @@ export function removeSorted<T>(list: T[], item: T, compare: (a: T, b: T) => num
   return false
 }
 
-/** Puts `next` where `prev` stands in a sorted list (found by `compare`, then by identity), when both sort alike. */
-export function replaceSorted<T>(list: T[], prev: T, next: T, compare: (a: T, b: T) => number): boolean {
+/** Puts `next` where `prev` stands in a sorted list (found by `compare`, then by identity or `same`), when both sort alike. */
+export function replaceSorted<T>(
+  list: T[],
+  prev: T,
+  next: T,
+  compare: (a: T, b: T) => number,
+  same: (a: T, b: T) => boolean = Object.is,
+): boolean {
   for (let i = lowerBound(list, prev, compare); i < list.length && compare(list[i] as T, prev) === 0; i++) {
-    if (list[i] === prev) {
+    if (same(list[i] as T, prev)) {
       list[i] = next
       return true
     }
@@ -48,4 +59,12 @@ export function replaceSorted<T>(list: T[], prev: T, next: T, compare: (a: T, b:
 /** Compares strings by UTF-16 code units: case-sensitive, the same everywhere. */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
+ * Whether two records are the same record: the same id. A deferred world builds a record again once
+ * it has let it go (equal, not the same object), so the index finds its entries by id, which it keeps unique.
+ */
+export function sameId(a: { id: string }, b: { id: string }): boolean {
+  return a.id === b.id
 }

@@ -1,6 +1,6 @@
-import { entryProblems, type StoredActivation, type StoredEntry } from '../contract/stored-records.js'
+import { entryProblems, type StoredActivation, type StoredEntry, type StoredParticipant } from '../contract/stored-records.js'
 import type { Database, StoreWriter } from './database-type.js'
-import type { WritableStoreIndex } from './indexes.js'
+import type { IndexBase } from './indexes.js'
 import type { StoreIndex } from './store-index.js'
 
 // What each store made by `createDatabase` or `layerOver` keeps beside it, for the store's other
@@ -8,8 +8,21 @@ import type { StoreIndex } from './store-index.js'
 
 export const writers = new WeakMap<Database, StoreWriter>()
 
-/** What a layer needs of the store it stands over: the world as loaded, loaded whole. */
-export const worlds = new WeakMap<Database, () => WritableStoreIndex>()
+/**
+ * What a layer needs of the store it stands over: the world as loaded (whole, or read as asked), as
+ * an index's base; and, where the world can give them without building them all, its participants
+ * one at a time in the order a store lists them (see `StoreWriter.unloadedParticipants`).
+ */
+export type LoadedWorld = {
+  base(): IndexBase
+  participantsInPoolOrder?(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]>
+}
+
+/** Each store's world as loaded (see `LoadedWorld`). */
+export const worlds = new WeakMap<Database, LoadedWorld>()
+
+/** Whether a store holds its world whole (see `isWhole`), for a store that says so itself. */
+export const wholes = new WeakMap<Database, () => boolean>()
 
 /**
  * A store's index while it has not loaded the rest of a deferred world (undefined once it has): the

@@ -162,6 +162,8 @@ export type WorldIds = {
   slot(account: number, group: number, index: number): number
   /** The id (12 characters) of the person at `index` in an account's pool. */
   person(account: number, index: number): string
+  /** Where a person id of this world was made (`person(account, index)`); undefined for a string no person of this seed has. */
+  personPlace(id: string): { account: number; index: number } | undefined
   /**
    * The slot of the `k`th activation given entries or made at run time (`addEntries`, `addActivation`):
    * past every slot a scenario can fill, so that what is added never takes a generated id.
@@ -232,6 +234,14 @@ export function createIds(seed: number): WorldIds {
     entry(account, group, index, n) {
       if (!(n < FIRST_LIVE_ENTRY)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
       return entryOfSlot(slotOf(account, group, index), n)
+    },
+    personPlace(id) {
+      if (!readMixedCaseId(id, 5)) return undefined
+      unfeistel(personKey, M5, outLeft, outRight)
+      const position = outLeft * M5 + outRight
+      const account = Math.floor(position / ID_LIMITS.people)
+      if (account >= ID_LIMITS.accounts) return undefined
+      return { account, index: position - account * ID_LIMITS.people }
     },
     person(account, index) {
       if (!(account < ID_LIMITS.accounts && index >= 0 && index < ID_LIMITS.people)) {

@@ -3,7 +3,7 @@ import { createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
 import { toDateObject, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
-import type { StoredActivation, StoredParticipant } from '../contract/stored-records.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { lazyList } from '../store/lazy-list.js'
 import { compareStrings } from '../store/sorted.js'
 import type { SeededFaker } from '../time/random.js'
@@ -11,11 +11,13 @@ import type { SeededFaker } from '../time/random.js'
 /** Where one account's participants come from: its activations' skeletons, in the world's order. */
 export type PeopleSource = {
   account: string
-  activations: readonly { activation: StoredActivation; skeleton(): EntrySkeleton }[]
+  activations: readonly { activation: StoredActivation; skeleton(): EntrySkeleton; entry(n: number): StoredEntry }[]
   /** How many people the account's pool holds. */
   poolSize: number
   /** The id of the person at a place in the pool (the world's, unique). */
   idOf(index: number): string
+  /** The place in the pool of a person of this account, by id; undefined for any other string. */
+  indexOf(id: string): number | undefined
   person(index: number): Person
   /** The seed a participant's profile is drawn from. */
   seedOf(index: number): number
@@ -34,6 +36,8 @@ export class PlannedPeople {
   readonly #persons: Float64Array
   /** Each place in the pool's slot (-1: that person entered nothing), where the pool allows an array. */
   readonly #slotInPool: Int32Array | undefined
+  /** The same, past that: the slot of each place in the pool that entered. */
+  readonly #slotOfPerson: Map<number, number> | undefined
   /** Each slot's entries: `#start[slot]` to `#start[slot + 1]` in `#activationOf` and `#timeOf`. */
   readonly #start: Uint32Array
   readonly #activationOf: Uint32Array
@@ -80,6 +84,7 @@ export class PlannedPeople {
     }
     this.#persons = persons.subarray(0, slots)
     this.#slotInPool = slotInPool
+    this.#slotOfPerson = slotOfPerson
     this.#start = new Uint32Array(slots + 1)
     for (let s = 0; s < slots; s++) this.#start[s + 1] = this.#start[s]! + counts[s]!
     const next = this.#start.slice(0, slots)
@@ -152,10 +157,42 @@ export class PlannedPeople {
     for (const slot of this.#poolOrder()) yield [this.#made[slot] ?? this.#build(slot), this.#first[slot]!]
   }
 
-  /** A participant built before, by id. */
+  /** The slot of a participant by id (built or not); undefined for anyone who has not entered. */
+  #slotById(id: string): number | undefined {
+    const built = this.#slotOfId.get(id)
+    if (built !== undefined) return built
+    const index = this.#source.indexOf(id)
+    if (index === undefined) return undefined
+    const slot = this.#slotInPool ? this.#slotInPool[index] : this.#slotOfPerson?.get(index)
+    return slot === undefined || slot < 0 ? undefined : slot
+  }
+
+  /** A participant by id, built now if it was not before; undefined for anyone who has not entered. */
   found(id: string): StoredParticipant | undefined {
-    const slot = this.#slotOfId.get(id)
-    return slot === undefined ? undefined : this.#made[slot]
+    const slot = this.#slotById(id)
+    return slot === undefined ? undefined : this.#participant(slot)
+  }
+
+  /** A participant's entries, in the order the activations and their entries come (built as their runs build them). */
+  entriesOf(id: string): StoredEntry[] | undefined {
+    const slot = this.#slotById(id)
+    if (slot === undefined) return undefined
+    const person = this.#persons[slot]!
+    const entries: StoredEntry[] = []
+    // The slot keeps each entry's activation, not its number: found again in that activation's skeleton, in order.
+    let j = -1
+    let n = 0
+    let people: ArrayLike<number> = []
+    for (let e = this.#start[slot]!; e < this.#start[slot + 1]!; e++) {
+      if (this.#activationOf[e] !== j) {
+        j = this.#activationOf[e]!
+        n = 0
+        people = this.#source.activations[j]!.skeleton().people
+      }
+      while (people[n] !== person) n++
+      entries.push(this.#source.activations[j]!.entry(n++))
+    }
+    return entries
   }
 
   /** How many of the list first entered at or before `nowIso`. */
@@ -171,16 +208,16 @@ export class PlannedPeople {
     return lo
   }
 
-  /** When a participant built before first entered. */
+  /** When a participant first entered; undefined for anyone who has not entered. */
   firstEnteredAt(id: string): DateObject | undefined {
-    const slot = this.#slotOfId.get(id)
+    const slot = this.#slotById(id)
     return slot === undefined ? undefined : toDateObject(this.#first[slot]!)
   }
 
-  /** Where a participant built before stands in the list (by first entry, then id). */
+  /** Where a participant stands in the list (by first entry, then id); undefined for anyone who has not entered. */
   position(participant: StoredParticipant): number | undefined {
-    const slot = this.#slotOfId.get(participant.id)
-    if (slot === undefined || this.#made[slot] !== participant) return undefined
+    const slot = this.#slotById(participant.id)
+    if (slot === undefined || participant.account !== this.#source.account) return undefined
     const first = this.#first[slot]!
     let lo = 0
     let hi = this.#order.length
@@ -194,9 +231,9 @@ export class PlannedPeople {
     return lo
   }
 
-  /** The activations a participant built before entered by `nowIso` (all without it), each with its first entry, by first entry then id. */
+  /** The activations a participant entered by `nowIso` (all without it), each with its first entry, by first entry then id. */
   activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined {
-    const slot = this.#slotOfId.get(id)
+    const slot = this.#slotById(id)
     if (slot === undefined) return undefined
     const at = nowIso === undefined ? Infinity : Date.parse(nowIso)
     const firsts = new Map<number, number>()

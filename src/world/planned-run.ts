@@ -10,6 +10,8 @@ import { deriveSeed, type SeededFaker } from '../time/random.js'
 /** Where one planned activation's entries come from: its skeleton, and how an entry's fields are drawn. */
 export type RunSource = {
   activation: StoredActivation
+  /** How many entries the skeleton holds, known without drawing it. */
+  count: number
   skeleton(): EntrySkeleton
   /** The seed of the activation's entries: entry `n`'s fields are drawn from `deriveSeed(seed, n)`. */
   entriesSeed: number
@@ -28,6 +30,10 @@ export type RunSource = {
  */
 export type PlannedRun = {
   readonly activationId: string
+  /** How many entries the activation has. */
+  readonly count: number
+  /** The place of the entry with this id in serving order, without building it; undefined if the activation has no such entry. */
+  numberOf(id: string): number | undefined
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
   /** The activation's entry lists, their entries built as they are read; undefined where a list needs every entry's fields (a bracket's votes). */
@@ -52,8 +58,14 @@ export function plannedRun(source: RunSource): PlannedRun {
     return entryAt(source.faker(), activation, skeleton, n, seed, source.entryId(n), person)
   }
   const at = (n: number): StoredEntry => source.made.get(n) ?? source.made.set(n, build(n))
+  const numberOf = (id: string): number | undefined => {
+    const n = source.entryNumber(id)
+    return n === undefined || n >= source.count ? undefined : n
+  }
   return {
     activationId: activation.id,
+    count: source.count,
+    numberOf,
     // Every entry, for the world loaded whole: those kept are the same objects; the rest are not kept here.
     entries: () => Array.from({ length: source.skeleton().length }, (_, n) => source.made.get(n) ?? build(n)),
     lists() {
@@ -78,8 +90,8 @@ export function plannedRun(source: RunSource): PlannedRun {
       return lists
     },
     found(id) {
-      const n = source.entryNumber(id)
-      return n === undefined || n >= source.skeleton().length ? undefined : { entry: at(n), n }
+      const n = numberOf(id)
+      return n === undefined ? undefined : { entry: at(n), n }
     },
   }
 }

@@ -68,9 +68,17 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
         account: account.name,
         activations: planned
           .filter((p) => p.a === a)
-          .map((p) => ({ activation: p.activation, skeleton: () => skeletonOf(p) })),
+          .map((p) => ({
+            activation: p.activation,
+            skeleton: () => skeletonOf(p),
+            entry: (n: number) => runOf.get(p.activation.id)!.found(p.entryId(n))!.entry,
+          })),
         poolSize: account.people,
         idOf: (index) => ids.person(a, index),
+        indexOf(id) {
+          const place = ids.personPlace(id)
+          return place?.account === a && place.index < account.people ? place.index : undefined
+        },
         person: (index) => personAt(a, index),
         seedOf: (index) => deriveSeed(scenario.seed, account.name, 'participant', index),
         faker: () => fakers.records,
@@ -85,7 +93,9 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
   const bySlot = new Map(withEntries.map((p) => [p.slot, p.activation.id]))
   const runs = withEntries.map((p, r) => {
     let skeleton: EntrySkeleton | undefined
+    const count = entryCounts(p.activation, { ...p.group, now }).n
     return plannedRun({
+      count,
       activation: p.activation,
       skeleton: () => (skeleton ??= skeletonOf(p)),
       entriesSeed: p.entriesSeed,
@@ -102,6 +112,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
       },
     })
   })
+  const runOf = new Map(runs.map((run) => [run.activationId, run]))
   return {
     activations: planned.map((p) => p.activation),
     counts: { entries, participants },
@@ -123,11 +134,10 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
         return a < 0 ? undefined : peopleOf(a)
       },
       found: (id) => {
-        for (const people of made.values()) {
-          const participant = people.found(id)
-          if (participant) return people
-        }
-        return undefined
+        const place = ids.personPlace(id)
+        if (!place || place.account >= scenario.accounts.length) return undefined
+        const people = peopleOf(place.account)
+        return people.found(id) ? people : undefined
       },
     },
   }

@@ -1,0 +1,178 @@
+import type { DateObject } from '../contract/date-object.js'
+import type { StoredEntry, StoredParticipant } from '../contract/stored-records.js'
+import type { DeferredRun, DeferredWorld } from './deferred-load.js'
+import { entryListsFrom, type WritableEntryLists } from './entry-lists.js'
+import { WritableStoreIndex, type IndexBase } from './indexes.js'
+import type { EntryLists } from './store-index.js'
+
+/** A deferred world as an index's base, and what a store needs of it besides. */
+export type DeferredBase = IndexBase & {
+  /**
+   * Builds every entry once and keeps them, so that each entry is the same object at every read from
+   * then on: for a store that puts them into its collections (which hold records by identity).
+   */
+  pin(): void
+  /** Each participant of these accounts in pool order with when they first entered (ms), built one at a time and not kept. */
+  participantsInPoolOrder(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]>
+}
+
+/**
+ * A deferred world as the base of a store's index (see `IndexBase`): its activations indexed now,
+ * and everything else answered when asked, each record built then: an entry by id from its run, an
+ * activation's lists from its run alone, a participant and their first entry from their account's
+ * people, an entry's serving position from its place (the runs' entries, one after the other, as a
+ * world loaded whole numbers them). A store's changes are a layer over it, which copies only what
+ * it changes; nothing writes the base. Iterating one of its maps builds every record it holds (what
+ * reading a store's collections whole costs). Undefined for a world that cannot answer so: one
+ * without its people, or whose runs do not say their counts, or with an activation in several runs.
+ * @example const index = new WritableStoreIndex(changes, deferredBase(planWorld(scenario, now)))
+ */
+export function deferredBase(world: DeferredWorld): DeferredBase | undefined {
+  const { people, entryActivation } = world
+  if (!people || !entryActivation) return undefined
+  const runOf = new Map<string, { run: DeferredRun; first: number; count: number; numberOf(id: string): number | undefined }>()
+  let next = 0
+  for (const run of world.entryRuns) {
+    const { count, numberOf } = run
+    if (count === undefined || !numberOf || runOf.has(run.activationId)) return undefined
+    runOf.set(run.activationId, { run, first: next, count, numberOf })
+    next += count
+  }
+  const eager = new WritableStoreIndex()
+  eager.load({ activations: world.activations, participants: [], entries: [] })
+  const { activations, activationOrder } = eager.asBase()
+  const accounts = [...new Set(world.activations.map((a) => a.account))]
+
+  const runOfEntry = (id: string) => {
+    const activationId = entryActivation(id)
+    return activationId === undefined ? undefined : runOf.get(activationId)
+  }
+  // An activation's lists are the same object at every read: a layer copies them at its first change.
+  const lists = new Map<string, EntryLists>()
+  const listsOf = (activationId: string): EntryLists | undefined => {
+    const made = lists.get(activationId)
+    if (made) return made
+    const at = runOf.get(activationId)
+    const activation = activations.get(activationId)
+    if (!at || !activation) return undefined
+    const built = at.run.lists?.() ?? entryListsFrom(activation, at.run.entries())
+    lists.set(activationId, built)
+    return built
+  }
+  let pinned: Map<string, StoredEntry> | undefined
+  const entries = readMap<StoredEntry>(
+    (id) => (pinned ? pinned.get(id) : runOfEntry(id)?.run.found?.(id)?.entry),
+    () => next,
+    function* () {
+      if (pinned) yield* pinned
+      else for (const { run } of runOf.values()) for (const entry of run.entries()) yield [entry.id, entry]
+    },
+  )
+  const participants = readMap<StoredParticipant>(
+    (id) => people.found(id)?.found(id),
+    () => world.counts.participants,
+    function* () {
+      for (const participant of world.participants()) yield [participant.id, participant]
+    },
+  )
+  const listed = () => accounts.filter((account) => (people.of(account)?.list.length ?? 0) > 0)
+  return {
+    pin() {
+      if (pinned) return
+      const all = new Map<string, StoredEntry>()
+      for (const { run } of runOf.values()) for (const entry of run.entries()) all.set(entry.id, entry)
+      pinned = all
+    },
+    *participantsInPoolOrder(accounts) {
+      for (const account of accounts) yield* people.of(account)?.eachInPoolOrder() ?? []
+    },
+    activations,
+    activationOrder,
+    entries,
+    participants,
+    serving: {
+      lists: readMap<WritableEntryLists>(
+        (activationId) => listsOf(activationId) as WritableEntryLists | undefined,
+        () => runOf.size,
+        function* () {
+          for (const activationId of runOf.keys()) yield [activationId, listsOf(activationId) as WritableEntryLists]
+        },
+      ),
+      seq: readMap<number>(
+        (id) => {
+          const at = runOfEntry(id)
+          const n = at?.numberOf(id)
+          return at && n !== undefined ? at.first + n : undefined
+        },
+        () => next,
+        function* () {
+          for (const { run, first } of runOf.values()) {
+            let n = first
+            for (const entry of run.entries()) yield [entry.id, n++]
+          }
+        },
+      ),
+      nextSeq: next,
+    },
+    people: {
+      entriesOf: readMap<StoredEntry[]>(
+        (id) => people.found(id)?.entriesOf(id),
+        () => world.counts.participants,
+        function* () {
+          for (const participant of world.participants())
+            yield [participant.id, people.found(participant.id)?.entriesOf(participant.id) ?? []]
+        },
+      ),
+      byAccount: readMap<StoredParticipant[]>(
+        (account) => {
+          const list = people.of(account)?.list
+          return list && list.length > 0 ? (list as StoredParticipant[]) : undefined
+        },
+        () => listed().length,
+        function* () {
+          for (const account of listed()) yield [account, people.of(account)!.list as StoredParticipant[]]
+        },
+      ),
+      firstEntered: readMap<DateObject>(
+        (id) => people.found(id)?.firstEnteredAt(id),
+        () => world.counts.participants,
+        function* () {
+          for (const participant of world.participants()) {
+            const first = people.found(participant.id)?.firstEnteredAt(participant.id)
+            if (first) yield [participant.id, first]
+          }
+        },
+      ),
+      activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
+    },
+  }
+}
+
+/** A read-only map by string key whose values are found by `get` when asked, and listed by `each` (building them all). */
+function readMap<V>(
+  get: (key: string) => V | undefined,
+  size: () => number,
+  each: () => Iterable<[string, V]>,
+): ReadonlyMap<string, V> {
+  function* keys() {
+    for (const [key] of each()) yield key
+  }
+  function* values() {
+    for (const [, value] of each()) yield value
+  }
+  const map: ReadonlyMap<string, V> = {
+    get,
+    has: (key) => get(key) !== undefined,
+    get size() {
+      return size()
+    },
+    entries: () => each()[Symbol.iterator]() as MapIterator<[string, V]>,
+    keys: () => keys() as MapIterator<string>,
+    values: () => values() as MapIterator<V>,
+    forEach: (callback, thisArg?: unknown) => {
+      for (const [key, value] of each()) callback.call(thisArg, value, key, map)
+    },
+    [Symbol.iterator]: () => each()[Symbol.iterator]() as MapIterator<[string, V]>,
+  }
+  return map
+}
