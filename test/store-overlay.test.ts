@@ -131,6 +131,15 @@ function apply(index: WritableStoreIndex, change: Change, k: number): void {
 function readAll(index: WritableStoreIndex, instants: readonly string[]) {
   const accounts = [...new Set([...index.activations.values()].map((a) => a.account))]
   const ids = (list: readonly { id: string }[]) => list.map((r) => r.id)
+  // Each entrant found by id first, before any list of participants has built them: found from the id alone.
+  const entrants = [...index.activations.keys()].flatMap((id) =>
+    index.entryListsOf(id).all.map((e) => ({
+      id: e.participantId,
+      p: JSON.stringify(index.participants.get(e.participantId)),
+      first: index.firstEnteredAt(e.participantId)?.iso,
+      entered: index.activationsEntered(e.participantId),
+    })),
+  )
   const lists = [...index.activations.keys()].map((id) => {
     const l = index.entryListsOf(id)
     return {
@@ -163,6 +172,7 @@ function readAll(index: WritableStoreIndex, instants: readonly string[]) {
     enteredBy: instants.map((t) => index.activationsEntered(p.id, t)),
   }))
   return {
+    entrants,
     lists,
     people,
     participants,

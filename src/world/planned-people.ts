@@ -189,7 +189,7 @@ export class PlannedPeople {
         n = 0
         people = this.#source.activations[j]!.skeleton().people
       }
-      while (people[n] !== person) n++
+      while (n < people.length && people[n] !== person) n++
       entries.push(this.#source.activations[j]!.entry(n++))
     }
     return entries
