@@ -1,6 +1,7 @@
 import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
+import { overlayList } from './overlay-list.js'
 import type { EntryLists } from './store-index.js'
 
 // An activation's entry lists as the index keeps them (changeable), and how they are made: empty,
@@ -54,13 +55,14 @@ export function entryListsFrom(activation: StoredActivation, entries: readonly S
   return lists
 }
 
-/** A copy of an activation's lists, for a layer's first change to them. */
+/** A layer's own lists made from an activation's lists, for its first change to them (each kept as changes over the base's, see `overlayList`). */
 export function copyLists(lists: WritableEntryLists): WritableEntryLists {
-  const copyMap = (map: Map<number, StoredEntry[]>) => new Map([...map].map(([key, list]) => [key, list.slice()]))
+  const copyMap = (map: Map<number, StoredEntry[]>) =>
+    new Map([...map].map(([key, list]) => [key, overlayList(list)]))
   return {
-    all: lists.all.slice(),
-    winners: lists.winners.slice(),
-    completed: lists.completed.slice(),
+    all: overlayList(lists.all),
+    winners: overlayList(lists.winners),
+    completed: overlayList(lists.completed),
     bracketRounds: copyMap(lists.bracketRounds),
     bracketSeeds: copyMap(lists.bracketSeeds),
     inTimeOrder: lists.inTimeOrder,

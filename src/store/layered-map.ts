@@ -1,3 +1,5 @@
+import { overlayList } from './overlay-list.js'
+
 /**
  * A map that is either whole (no base) or a layer of changes over another map that it never writes:
  * what a sandbox's store keeps over the world they share. A layer holds only what was set or deleted
@@ -132,9 +134,12 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 }
 
-/** A copy of a list, for a layer's first change to it. */
+/**
+ * A layer's own list made from the base's, for the layer's first change to it: the changes kept over
+ * the base's list (see `overlayList`), so that changing a long list costs the change, not a copy.
+ */
 export function copyList<T>(list: T[]): T[] {
-  return list.slice()
+  return overlayList(list)
 }
 
 /** The list at `key` as `map`'s own, to change in place: copied from the base's at its first change, made empty if absent. */

@@ -146,7 +146,14 @@ export class DataAdder {
     const a = this.#accountIndex(activation.account)
     const pool = this.#scenario.accounts[a]!.people
     const rules = TYPE_RULES[activation.type]
-    const entered = new Set(db.index.entryListsOf(id).all.map((e) => e.participantId))
+    // Who has entered it, asked person by person: the participants' index answers without building
+    // the activation's entries (25,000 of them in busy's giveaway), then those this add makes.
+    const added = new Set<string>()
+    const entered = {
+      has: (personId: string) =>
+        added.has(personId) || db.index.activationsEntered(personId).some((entry) => entry.id === id),
+      add: (personId: string) => void added.add(personId),
+    }
     const place = this.#slotOf(id)
     const faker = this.#fakers.records
     const made: StoredEntry[] = []
