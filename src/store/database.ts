@@ -1,17 +1,13 @@
-import {
-  storedActivationSchema,
-  storedEntrySchema,
-  storedParticipantSchema,
-  type World,
-} from '../contract/stored-records.js'
+import { storedActivationSchema, type World } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
 import type { Database } from './database-type.js'
 import { deferredBase } from './deferred-base.js'
 import { deferredLoad, type DeferredWorld } from './deferred-load.js'
 import { createDeferredStore } from './deferred-store.js'
 import { WritableStoreIndex } from './indexes.js'
+import { indexedCollections } from './indexed-collections.js'
 import { ListenedCollection, recordSymbols } from './msw-data-adapter.js'
-import { checkEntryFields, fillers, held, unloadedViews, worlds, writers } from './store-registry.js'
+import { fillers, held, unloadedViews, worlds, writers } from './store-registry.js'
 
 // The store's modules, exported from here as ever: the types, the deferred world's loading, the layer, the writer.
 export type { Database, StoreWriter } from './database-type.js'
@@ -54,33 +50,7 @@ export async function createDatabase(world: World | DeferredWorld): Promise<Data
     },
     changes,
   )
-  const participants = new ListenedCollection(
-    storedParticipantSchema,
-    symbols,
-    {
-      created: (p) => index.addParticipant(p),
-      replaced: (prev, next) => index.replaceParticipant(prev, next),
-      deleted: (p) => index.removeParticipant(p),
-    },
-    changes,
-  )
-  const entries = new ListenedCollection(
-    storedEntrySchema,
-    symbols,
-    {
-      created: (e) => {
-        checkEntryFields(e, index.checkEntry(e))
-        index.addEntry(e)
-      },
-      replaced: (prev, next) => {
-        const activation = index.activations.get(next.activationId)
-        if (activation) checkEntryFields(next, activation)
-        index.replaceEntry(prev, next)
-      },
-      deleted: (e) => index.removeEntry(e),
-    },
-    changes,
-  )
+  const { participants, entries } = indexedCollections(index, symbols, changes)
 
   // The world is indexed in one pass, then put into the collections as it is.
   if ('entryRuns' in world) {

@@ -12,6 +12,7 @@ import type { Database } from './database-type.js'
 import type { DeferredBase } from './deferred-base.js'
 import type { DeferredWorld } from './deferred-load.js'
 import { WritableStoreIndex } from './indexes.js'
+import { indexedCollections } from './indexed-collections.js'
 import { ListenedCollection, type RecordSymbols } from './msw-data-adapter.js'
 import { checkEntryFields, held, unloadedViews, wholes, worlds, writers } from './store-registry.js'
 
@@ -46,40 +47,12 @@ export function createDeferredStore(world: DeferredWorld, base: DeferredBase, sy
   activations.load('activation', world.activations)
   changes.mark()
 
-  let collections:
-    | { participants: ListenedCollection<typeof storedParticipantSchema>; entries: ListenedCollection<typeof storedEntrySchema> }
-    | undefined
+  let collections: ReturnType<typeof indexedCollections> | undefined
   // The participants and entries as collections, made at their first read: the world's records as
   // loaded (what a revert puts back), then the list as the changes made it.
   const collected = () => {
     if (collections) return collections
-    const participants = new ListenedCollection(
-      storedParticipantSchema,
-      symbols,
-      {
-        created: (p) => index.addParticipant(p),
-        replaced: (prev, next) => index.replaceParticipant(prev, next),
-        deleted: (p) => index.removeParticipant(p),
-      },
-      changes,
-    )
-    const entries = new ListenedCollection(
-      storedEntrySchema,
-      symbols,
-      {
-        created: (e) => {
-          checkEntryFields(e, index.checkEntry(e))
-          index.addEntry(e)
-        },
-        replaced: (prev, next) => {
-          const activation = index.activations.get(next.activationId)
-          if (activation) checkEntryFields(next, activation)
-          index.replaceEntry(prev, next)
-        },
-        deleted: (e) => index.removeEntry(e),
-      },
-      changes,
-    )
+    const { participants, entries } = indexedCollections(index, symbols, changes)
     base.pin()
     participants.loadAfterChanges('participant', [...base.participants.values()], [...index.participants.values()])
     entries.loadAfterChanges('entry', [...base.entries.values()], [...index.entries.values()])
@@ -101,7 +74,8 @@ export function createDeferredStore(world: DeferredWorld, base: DeferredBase, sy
   writers.set(db, {
     async create(kind, record) {
       if (kind === 'activation') return void (await activations.create(record as StoredActivation))
-      if (collections) return void (await collections[kind === 'entry' ? 'entries' : 'participants'].create(record as never))
+      if (collections)
+        return void (await collections[kind === 'entry' ? 'entries' : 'participants'].create(record as never))
       const result = await schemas[kind]['~standard'].validate(record)
       if (result.issues) {
         throw new Error(
