@@ -1,6 +1,7 @@
 import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
+import { lazyList } from './lazy-list.js'
 import { overlayList } from './overlay-list.js'
 import type { EntryLists } from './store-index.js'
 
@@ -55,10 +56,35 @@ export function entryListsFrom(activation: StoredActivation, entries: readonly S
   return lists
 }
 
+/**
+ * The same lists holding places instead of entries: each entry is `entryAt(n)` again when read, where
+ * `n` is its place in serving order (`numberOf`). An activation's lists made from its built entries
+ * (a bracket's, sorted by votes) then keep none of them.
+ */
+export function listsByPlace(
+  lists: EntryLists,
+  numberOf: (entry: StoredEntry) => number,
+  entryAt: (n: number) => StoredEntry,
+): EntryLists {
+  const byPlace = (list: readonly StoredEntry[]): readonly StoredEntry[] => {
+    const places = Uint32Array.from(list, numberOf)
+    return lazyList(places.length, (i) => entryAt(places[i]!))
+  }
+  const mapByPlace = (map: ReadonlyMap<number, readonly StoredEntry[]>) =>
+    new Map([...map].map(([key, list]) => [key, byPlace(list)]))
+  return {
+    all: byPlace(lists.all),
+    winners: byPlace(lists.winners),
+    completed: byPlace(lists.completed),
+    bracketRounds: mapByPlace(lists.bracketRounds),
+    bracketSeeds: mapByPlace(lists.bracketSeeds),
+    inTimeOrder: lists.inTimeOrder,
+  }
+}
+
 /** A layer's own lists made from an activation's lists, for its first change to them (each kept as changes over the base's, see `overlayList`). */
 export function copyLists(lists: WritableEntryLists): WritableEntryLists {
-  const copyMap = (map: Map<number, StoredEntry[]>) =>
-    new Map([...map].map(([key, list]) => [key, overlayList(list)]))
+  const copyMap = (map: Map<number, StoredEntry[]>) => new Map([...map].map(([key, list]) => [key, overlayList(list)]))
   return {
     all: overlayList(lists.all),
     winners: overlayList(lists.winners),

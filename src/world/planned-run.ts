@@ -4,6 +4,7 @@ import type { Person } from '../../factories/person.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import type { EntryLists } from '../store/store-index.js'
+import { entryListsFrom, listsByPlace } from '../store/entry-lists.js'
 import { lazyList, lazySubList } from '../store/lazy-list.js'
 import { deriveSeed, type SeededFaker } from '../time/random.js'
 
@@ -36,8 +37,8 @@ export type PlannedRun = {
   numberOf(id: string): number | undefined
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
-  /** The activation's entry lists, their entries built as they are read; undefined where a list needs every entry's fields (a bracket's votes). */
-  lists(): EntryLists | undefined
+  /** The activation's entry lists, their entries built as they are read (a bracket's are made from every entry once, then kept as places). */
+  lists(): EntryLists
   /** The entry with this id and its place, if the activation has it (built then, if it was not kept). */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }
@@ -46,7 +47,7 @@ export type PlannedRun = {
  * The entries of one planned activation, built as they are read: a page of 1,000 in an activation of
  * a million builds those 1,000 (and the few a binary search reads), not the million, and keeps
  * only what `made` keeps.
- * @example const run = plannedRun(source); run.lists()?.all[17]
+ * @example const run = plannedRun(source); run.lists().all[17]
  */
 export function plannedRun(source: RunSource): PlannedRun {
   const { activation } = source
@@ -62,16 +63,21 @@ export function plannedRun(source: RunSource): PlannedRun {
     const n = source.entryNumber(id)
     return n === undefined || n >= source.count ? undefined : n
   }
+  const entries = () => Array.from({ length: source.skeleton().length }, (_, n) => source.made.get(n) ?? build(n))
   return {
     activationId: activation.id,
     count: source.count,
     numberOf,
     // Every entry, for the world loaded whole: those kept are the same objects; the rest are not kept here.
-    entries: () => Array.from({ length: source.skeleton().length }, (_, n) => source.made.get(n) ?? build(n)),
+    entries,
     lists() {
-      const rules = TYPE_RULES[activation.type]
-      if (rules.rounds || rules.seeds) return undefined
       if (lists) return lists
+      const rules = TYPE_RULES[activation.type]
+      // A bracket's lists sort its entries by their votes: made from its entries once, then kept as places.
+      if (rules.rounds || rules.seeds) {
+        const built = entryListsFrom(activation, entries())
+        return (lists = listsByPlace(built, (entry) => numberOf(entry.id)!, at))
+      }
       const skeleton = source.skeleton()
       const all = lazyList(skeleton.length, at)
       const positions = (bit: number) => {
