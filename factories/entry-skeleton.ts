@@ -5,6 +5,7 @@ import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
 import type { EntryOutcome } from './entry-fields.js'
 import { affinePermutation, int, sampledIndexList } from './random-helpers.js'
+import { sortTimes } from './sort-times.js'
 
 /** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
 export type EntriesRequest = {
@@ -101,7 +102,7 @@ export function entrySkeleton(
 
   const times = new Float64Array(n)
   for (let i = 0; i < n; i++) times[i] = int(draws, start, stop)
-  times.sort()
+  sortTimes(times, start, stop)
   if (req.boundaryEntries && n > 0) {
     times[0] = start
     times[n - 1] = stop
