@@ -4,7 +4,7 @@ import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
 import type { EntryOutcome } from './entry-fields.js'
-import { affinePermutation, int, sampledIndexList } from './random-helpers.js'
+import { affinePermutation, affinePlaces, int, sampledIndexList } from './random-helpers.js'
 import { sortTimes } from './sort-times.js'
 
 /** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
@@ -76,6 +76,14 @@ export function entryCounts(activation: StoredActivation, req: EntriesRequest) {
  */
 export function peopleOf(draws: Draws, poolSize: number): (k: number) => number {
   return affinePermutation(draws, poolSize)
+}
+
+/**
+ * `peopleOf` with its inverse: `place(index)` is the k whose `personOf(k)` is that person (so they
+ * entered the activation when k < n - replays); undefined for every person of a pool of 2^26 or more.
+ */
+export function peoplePlaces(draws: Draws, poolSize: number): (index: number) => number | undefined {
+  return affinePlaces(draws, poolSize).place
 }
 
 /**
