@@ -4,7 +4,8 @@ import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
 import type { EntryOutcome } from './entry-fields.js'
-import { affinePermutation, int, sampledIndexList } from './random-helpers.js'
+import { affinePermutation, affinePlaces, int, sampledIndexList } from './random-helpers.js'
+import { sortTimes } from './sort-times.js'
 
 /** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
 export type EntriesRequest = {
@@ -78,6 +79,14 @@ export function peopleOf(draws: Draws, poolSize: number): (k: number) => number 
 }
 
 /**
+ * `peopleOf` with its inverse: `place(index)` is the k whose `personOf(k)` is that person (so they
+ * entered the activation when k < n - replays); undefined for every person of a pool of 2^26 or more.
+ */
+export function peoplePlaces(draws: Draws, poolSize: number): (index: number) => number | undefined {
+  return affinePlaces(draws, poolSize).place
+}
+
+/**
  * Draws the skeleton of an activation's entries (see `EntrySkeleton`). Entries lie between the start
  * and the earlier of the end and `now`; a replay never comes first and repeats someone who entered
  * earlier in the activation; winners come from the entries or the completed, as the type says.
@@ -101,7 +110,7 @@ export function entrySkeleton(
 
   const times = new Float64Array(n)
   for (let i = 0; i < n; i++) times[i] = int(draws, start, stop)
-  times.sort()
+  sortTimes(times, start, stop)
   if (req.boundaryEntries && n > 0) {
     times[0] = start
     times[n - 1] = stop

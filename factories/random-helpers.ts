@@ -110,8 +110,35 @@ function gcd(a: number, b: number): number {
  * Lets an activation draw distinct people from a large pool without shuffling the pool.
  */
 export function affinePermutation(faker: Draws, n: number): (k: number) => number {
+  return affinePlaces(faker, n).at
+}
+
+/** Below this n, a*k + b is exact in a double, and so is its inverse: `place` is known. */
+const EXACT_PLACES = 2 ** 26
+
+/**
+ * `affinePermutation` (from the same draws) and its inverse: `at(k)` is the k-th of the permutation,
+ * `place(i)` the k whose `at(k)` is i; undefined for every i where n is 2^26 or more.
+ */
+export function affinePlaces(faker: Draws, n: number): { at(k: number): number; place(i: number): number | undefined } {
   let a = int(faker, 1, Math.max(1, n - 1))
   while (gcd(a, n) !== 1) a = (a % (n - 1)) + 1
   const b = int(faker, 0, n - 1)
-  return (k) => (a * k + b) % n
+  const inverse = n < EXACT_PLACES ? inverseMod(a, n) : undefined
+  return {
+    at: (k) => (a * k + b) % n,
+    place: (i) => (inverse === undefined ? undefined : (((((i - b) % n) + n) % n) * inverse) % n),
+  }
+}
+
+/** The x in 0..n-1 with a*x = 1 (mod n), for a coprime to n. */
+function inverseMod(a: number, n: number): number {
+  let [r0, r1] = [n, a % n]
+  let [t0, t1] = [0, 1]
+  while (r1 !== 0) {
+    const q = Math.floor(r0 / r1)
+    ;[r0, r1] = [r1, r0 - q * r1]
+    ;[t0, t1] = [t1, t0 - q * t1]
+  }
+  return ((t0 % n) + n) % n
 }

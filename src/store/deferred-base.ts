@@ -144,6 +144,7 @@ export function deferredBase(world: DeferredWorld): DeferredBase | undefined {
         },
       ),
       activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
+      participantsBy: (account, nowIso) => people.of(account)?.enteredBy(nowIso) ?? 0,
     },
   }
 }

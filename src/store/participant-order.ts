@@ -28,6 +28,12 @@ export type ParticipantBase = {
    * not changed the participant's entries.
    */
   activationsEntered?(participantId: string, nowIso?: string): readonly ActivationEntered[] | undefined
+  /**
+   * How many of an account's participants first entered at or before `nowIso`, without reading the
+   * last of them (a deferred world's list is not ordered past its start until asked). Read while a
+   * layer has not changed the account's list.
+   */
+  participantsBy?(account: string, nowIso: string): number | undefined
 }
 
 /**
@@ -96,6 +102,8 @@ export class ParticipantOrder {
   }
 
   participantsBy(account: string, nowIso: string): number {
+    const fromBase = this.#byAccount.owns(account) ? undefined : this.#base?.participantsBy?.(account, nowIso)
+    if (fromBase !== undefined) return fromBase
     const list = this.participantsOf(account)
     const last = list[list.length - 1]
     if (last === undefined || (this.#firstEntered.get(last.id)?.iso ?? '') <= nowIso) return list.length

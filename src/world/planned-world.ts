@@ -1,5 +1,11 @@
 import { createActivation } from '../../factories/activation.js'
-import { entryCounts, entrySkeleton, peopleOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
+import {
+  entryCounts,
+  entrySkeleton,
+  peopleOf,
+  peoplePlaces,
+  type EntrySkeleton,
+} from '../../factories/entry-skeleton.js'
 import type { Person } from '../../factories/person.js'
 import { toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
@@ -29,8 +35,11 @@ type Planned = {
   slot: number
 }
 
-/** How many entries, and how many people, a planned world keeps of those it built last (see `Recent`). */
-const KEPT = { entries: 10_000, people: 10_000 }
+/**
+ * How many entries, and how many people, a planned world keeps of those it built last (see `Recent`),
+ * and how many participants an account's list orders before it orders them all (see `PlannedPeople`).
+ */
+const KEPT: { entries: number; people: number; firstPage?: number } = { entries: 10_000, people: 10_000 }
 
 /**
  * The world a scenario describes around `now`, planned rather than built: its activations now (they
@@ -52,12 +61,20 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
   const personAt = (a: number, index: number): Person =>
     people.get(a * 2 ** 40 + index) ?? people.set(a * 2 ** 40 + index, personOf(scenario, a, index, fakers.people, ids))
   const entriesMade = new Recent<StoredEntry>(kept.entries)
+  // Each activation's people by place (see `peoplePlaces`), drawn when first asked.
+  const places = new Map<Planned, (index: number) => number | undefined>()
+  const placesOf = (p: Planned) => (index: number) => {
+    let place = places.get(p)
+    if (!place) places.set(p, (place = peoplePlaces(createDraws(p.skeletonSeed), p.account.people)))
+    return place(index)
+  }
   const skeletonOf = (p: Planned): EntrySkeleton =>
     entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
 
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
-  const participants = scenario.accounts.reduce((sum, _, a) => sum + enteredPeople(planned, a, now), 0)
+  const enteredOf = scenario.accounts.map((_, a) => enteredPeople(planned, a, now))
+  const participants = enteredOf.reduce((sum, count) => sum + count, 0)
   // Each account's participants, read off its skeletons when first needed.
   const made = new Map<number, PlannedPeople>()
   const peopleOf = (a: number): PlannedPeople => {
@@ -72,7 +89,11 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
             activation: p.activation,
             skeleton: () => skeletonOf(p),
             entry: (n: number) => runOf.get(p.activation.id)!.found(p.entryId(n))!.entry,
+            place: placesOf(p),
           })),
+        entered: enteredOf[a]!,
+        now,
+        ...(kept.firstPage === undefined ? {} : { firstPage: kept.firstPage }),
         poolSize: account.people,
         idOf: (index) => ids.person(a, index),
         indexOf(id) {

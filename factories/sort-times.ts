@@ -1,0 +1,51 @@
+/** Below this many times, the native sort is as fast as a radix pass. */
+const NATIVE_BELOW = 512
+const BITS = 11
+const DIGITS = 1 << BITS
+
+/**
+ * Sorts whole-millisecond times between `min` and `max` ascending, in place: the order
+ * `times.sort()` gives (numbers have one ascending order), in a fraction of its time for the
+ * thousands to millions of an activation's entries (a radix sort of each time's offset from `min`,
+ * 11 bits a pass). Falls back to `times.sort()` for a few times, or for times that are not whole.
+ * @example sortTimes(times, start, stop)
+ */
+export function sortTimes(times: Float64Array, min: number, max: number): void {
+  const n = times.length
+  const span = max - min
+  if (n < NATIVE_BELOW || !Number.isInteger(min) || !Number.isInteger(max) || !Number.isSafeInteger(span)) {
+    times.sort()
+    return
+  }
+  let from = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const offset = times[i]! - min
+    // Out of range or not whole: not what this sort is for.
+    if (!(offset >= 0 && offset <= span && Number.isInteger(offset))) {
+      times.sort()
+      return
+    }
+    from[i] = offset
+  }
+  let to = new Float64Array(n)
+  const counts = new Uint32Array(DIGITS)
+  for (let div = 1; div <= span; div *= DIGITS) {
+    counts.fill(0)
+    // ToInt32 keeps the low 32 bits of any whole number under 2^53: `& (DIGITS - 1)` is the digit.
+    for (let i = 0; i < n; i++) counts[Math.floor(from[i]! / div) & (DIGITS - 1)]!++
+    let sum = 0
+    for (let d = 0; d < DIGITS; d++) {
+      const count = counts[d]!
+      counts[d] = sum
+      sum += count
+    }
+    for (let i = 0; i < n; i++) {
+      const offset = from[i]!
+      to[counts[Math.floor(offset / div) & (DIGITS - 1)]!++] = offset
+    }
+    const swap = from
+    from = to
+    to = swap
+  }
+  for (let i = 0; i < n; i++) times[i] = from[i]! + min
+}

@@ -1,0 +1,45 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { sortTimes } from '../factories/sort-times.js'
+
+/** Whole milliseconds between min and max, with spans from none to past 2^44 (several radix passes). */
+const timesInRange = fc
+  .record({
+    min: fc.integer({ min: 0, max: 2 ** 41 }),
+    spanBits: fc.integer({ min: 0, max: 45 }),
+    length: fc.integer({ min: 0, max: 3000 }),
+    seed: fc.integer(),
+  })
+  .map(({ min, spanBits, length, seed }) => {
+    const span = spanBits === 0 ? 0 : Math.floor(2 ** spanBits * ((seed >>> 0) / 2 ** 32))
+    let state = seed | 0
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) | 0
+      return (state >>> 0) / 2 ** 32
+    }
+    // Some runs of equal times, as the same instant drawn twice.
+    const times = Float64Array.from({ length }, () => min + Math.floor(next() * (span + 1)))
+    return { times, min, max: min + span }
+  })
+
+describe('sortTimes', () => {
+  it('puts whole-millisecond times in the order of the native sort, whatever their count and span', () => {
+    fc.assert(
+      fc.property(timesInRange, ({ times, min, max }) => {
+        const expected = Array.from(times).sort((a, b) => a - b)
+        sortTimes(times, min, max)
+        expect(Array.from(times)).toEqual(expected)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('sorts times that are not whole, or out of the range given, as the native sort does', () => {
+    const halves = Float64Array.from({ length: 1000 }, (_, i) => ((i * 7919) % 1000) + 0.5)
+    sortTimes(halves, 0, 1000)
+    expect(Array.from(halves)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 0.5))
+    const outside = Float64Array.from({ length: 1000 }, (_, i) => 2000 - i)
+    sortTimes(outside, 0, 1000)
+    expect(Array.from(outside)).toEqual(Array.from({ length: 1000 }, (_, i) => 1001 + i))
+  })
+})
