@@ -5,6 +5,7 @@ import { toDateObject, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { lazyList } from '../store/lazy-list.js'
+import { Recent } from '../store/recent.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
 import { peopleIndex, type PeopleIndex } from './planned-index.js'
@@ -27,6 +28,8 @@ export type PeopleSource = {
   now?: number
   /** How many participants the list's start holds before the whole order is made (see `firstPeople`). */
   firstPage?: number
+  /** How many built participants (and their entries) are kept: a few pages' worth by default. */
+  kept?: number
   /** How many people the account's pool holds. */
   poolSize: number
   /** The id of the person at a place in the pool (the world's, unique). */
@@ -42,12 +45,15 @@ export type PeopleSource = {
 /** How many participants the list's start holds: a page of 100 and many cursors past it, without ordering everyone. */
 const FIRST_PAGE = 1000
 
+/** How many participants (and their entries) are kept once built, unless the source says. */
+const KEPT = 10_000
+
 /**
  * The participants of one account, read off its activations' skeletons without building an entry:
  * who entered, when first, and which activations. The list's start (see `firstPeople`) and each
  * participant's entries (see `PersonEntries`) are found without ordering every entry; the whole
  * order (see `peopleIndex`) is made when a read goes past the start. A participant is built when
- * first read, then kept: the same object every time, and in `inPoolOrder()`.
+ * read, and the last read are kept (equal each time they are built again).
  */
 export class PlannedPeople {
   readonly #source: PeopleSource
@@ -55,12 +61,15 @@ export class PlannedPeople {
   #start: FirstPeople | undefined
   #index: PeopleIndex | undefined
   #byPlace: PersonEntries | undefined
-  readonly #entries = new Map<number, PersonEntryList>()
-  readonly #made = new Map<number, StoredParticipant>()
+  // The people last read, and their entries: a walk over every page keeps the last few pages' worth, not the account.
+  readonly #entries: Recent<PersonEntryList>
+  readonly #made: Recent<StoredParticipant>
   readonly list: readonly StoredParticipant[]
 
   constructor(source: PeopleSource) {
     this.#source = source
+    this.#entries = new Recent(source.kept ?? KEPT)
+    this.#made = new Recent(source.kept ?? KEPT)
     const count = source.entered ?? this.#whole().persons.length
     this.list = lazyList(count, (i) => this.#participant(this.#personAt(i)))
   }
@@ -125,9 +134,7 @@ export class PlannedPeople {
   }
 
   #participant(person: number): StoredParticipant {
-    let made = this.#made.get(person)
-    if (!made) this.#made.set(person, (made = this.#build(person)))
-    return made
+    return this.#made.get(person) ?? this.#made.set(person, this.#build(person))
   }
 
   /** The participant at a place in the pool, built from its seed (equal each time it is built). */

@@ -94,6 +94,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
         entered: enteredOf[a]!,
         now,
         ...(kept.firstPage === undefined ? {} : { firstPage: kept.firstPage }),
+        kept: kept.people,
         poolSize: account.people,
         idOf: (index) => ids.person(a, index),
         indexOf(id) {
