@@ -8,6 +8,7 @@ import { extendScenario, resolveScenario } from '../world/resolve-scenario.js'
 import type { ScenarioExtension } from '../world/scenario.js'
 import { createDatabase, type Database, type DeferredWorld } from '../store/database.js'
 import { planWorld } from '../world/planned-world.js'
+import type { DumpHead } from '../world/planned-dump.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { assemble, loadHandlerKit } from './assemble-emulator.js'
@@ -31,13 +32,25 @@ export function createEmulator(options: EmulatorOptions = {}): Promise<Emulator>
   return create(options)
 }
 
-async function create(options: EmulatorOptions): Promise<Emulator> {
+/**
+ * The emulator `createEmulator({ ...options, data })` makes of a dump of a generated world, made from
+ * its head alone: the world its scenario plans at its instant, read lazily. Serves the dump only when
+ * the dump is what that scenario makes, byte for byte (the command line checks it first; see
+ * src/node/dump-by-scenario.ts); `options.data` is ignored.
+ */
+export function createEmulatorOfDumpHead(head: DumpHead, options: EmulatorOptions): Promise<Emulator> {
+  const { data: _, ...rest } = options
+  return create(rest, head)
+}
+
+async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulator> {
   checkOptions(options)
   await loadHandlerKit()
   // Where Faker cannot be loaded the moment it is needed (a world built, entries added, results drawn
   // as the clock passes an end), it is loaded now.
   if (!fakerLoadsWhenNeeded()) await loadFaker()
-  const data = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
+  const dump = options.data === undefined ? undefined : parseWorldDump(options.data, 'data')
+  const data = head ?? dump
   const extension = options.scenario as ScenarioExtension | undefined
   const extending = typeof extension === 'object' && extension !== null && 'extends' in extension
   if (data && ((options.scenario !== undefined && !extending) || options.seed !== undefined)) {
@@ -62,9 +75,12 @@ async function create(options: EmulatorOptions): Promise<Emulator> {
     frozenAt !== undefined ? parseInstant(frozenAt, 'now') : options.clock === 'frozen' ? builtAt : undefined
 
   // A dump's records become the store's (which marks them), so the store takes a copy.
-  const world: World | DeferredWorld = data
-    ? structuredClone({ activations: data.activations, entries: data.entries, participants: data.participants })
-    : planWorld(scenario, builtAt)
+  // A dump known by its head is its own scenario's world, planned at its instant (before any option or extension).
+  const world: World | DeferredWorld = head
+    ? planWorld(head.scenario, builtAt)
+    : dump
+      ? structuredClone({ activations: dump.activations, entries: dump.entries, participants: dump.participants })
+      : planWorld(scenario, builtAt)
   const entryCount = 'entryRuns' in world ? world.counts.entries : world.entries.length
   options.onProgress?.(entryCount, entryCount, true)
   // A planned world counts what it shows at an instant without loading: right while the store holds

@@ -4,7 +4,8 @@ import { dirname, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolveScenario } from '../world/resolve-scenario.js'
 import type { Scenario, ScenarioExtension } from '../world/scenario.js'
-import { readWorldFile } from './world-file.js'
+import type { DumpHead } from '../world/planned-dump.js'
+import { readWorldFile, type WorldFileOptions } from './world-file.js'
 
 const EXTENSIONS = ['.json', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 const TYPESCRIPT = ['.ts', '.mts', '.cts']
@@ -32,29 +33,35 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
 /**
  * A scenario file as the command line takes it: a scenario, or an extension of a dumped or recorded
  * world, named by its path relative to the file (`"extends": "./world.json"`): then the world file is
- * read too, and the extension applies to its scenario.
+ * read too (see `readWorldFile`: its JSON, or the head of a dump too large to read whole), and the
+ * extension applies to its scenario.
  * @example const { scenario, data } = await loadScenarioOrWorld('./recorded-slowly.json')
  */
 export async function loadScenarioOrWorld(
   path: string,
-): Promise<{ scenario: Scenario | ScenarioExtension; data?: unknown }> {
+  options: WorldFileOptions = {},
+): Promise<{ scenario: Scenario | ScenarioExtension; data?: unknown; head?: DumpHead }> {
   const value = await readScenarioFile(path)
   const base = (value as { extends?: unknown } | null)?.extends
   if (typeof base !== 'string' || !isScenarioPath(base)) {
     return { scenario: resolveScenario(value as Parameters<typeof resolveScenario>[0], `scenario file ${path}`) }
   }
   const worldFile = resolve(dirname(resolve(path)), base)
-  let data: { scenario?: { name?: unknown } }
+  let data: { scenario?: { name?: unknown } } | undefined
+  let head: DumpHead | undefined
   try {
-    data = JSON.parse(await readWorldFile(worldFile)) as typeof data
+    const read = await readWorldFile(worldFile, options)
+    if (read.head) head = read.head
+    else data = JSON.parse(read.text) as typeof data
   } catch (error) {
     const reason = (error as Error).message
     throw new Error(`Failed to load scenario file ${path}: the world it extends, ${base}, cannot be read: ${reason}`, {
       cause: error,
     })
   }
-  const name = data?.scenario?.name
-  return { data, scenario: { ...(value as ScenarioExtension), extends: typeof name === 'string' ? name : base } }
+  const name = (head ?? data)?.scenario?.name
+  const scenario = { ...(value as ScenarioExtension), extends: typeof name === 'string' ? name : base }
+  return head ? { head, scenario } : { data, scenario }
 }
 
 /** A scenario file's value: its JSON, or its module's default (or only) export. */

@@ -1,6 +1,8 @@
 import { constants as buffer } from 'node:buffer'
 import { constants as fs, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
+import type { DumpHead } from '../world/planned-dump.js'
+import { readDumpByScenario } from './dump-by-scenario.js'
 
 /** The most bytes a world file may hold: the longest string V8 makes (about 512 MB), which JSON.parse needs it read into. */
 export const MAX_WORLD_FILE_BYTES = buffer.MAX_STRING_LENGTH
@@ -14,16 +16,29 @@ function kindOf(stats: Stats): string {
   return 'not a regular file'
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`
+/** A world file as read: its text, or, for a dump too large to read whole, its head (see `readWorldFile`). */
+export type WorldFile = { text: string; head?: undefined } | { head: DumpHead; text?: undefined }
+
+/** How a world file is read: the most bytes read whole, and who hears how far reading a larger one has got. */
+export type WorldFileOptions = {
+  /** Default MAX_WORLD_FILE_BYTES; lower only in tests. */
+  wholeLimit?: number
+  /** Hears the bytes read so far of a file too large to read whole. */
+  onProgress?: (bytes: number, total: number) => void
+}
 
 /**
- * The text of a dumped or recorded world file, read whole. Refused, with an error whose message says
- * why in a few words (`no such file`, `it is a FIFO (a named pipe), not a file`, its size and the
- * limit), when it is not a regular file or holds more than MAX_WORLD_FILE_BYTES. The file is opened
+ * A dumped or recorded world file: its text, read whole, when it holds at most `wholeLimit` bytes
+ * (JSON.parse needs one string). A larger file is read back as a stream of bytes against the dump its
+ * head's scenario makes (see `readDumpByScenario`), and its head returned when every byte matches:
+ * the world that scenario plans is then the file's. Refused, with an error whose message says why in
+ * a few words (`no such file`, `it is a FIFO (a named pipe), not a file`, where and why it differs),
+ * when it is not a regular file, or is too large and not its scenario's dump. The file is opened
  * without blocking and then checked, so that a FIFO is refused rather than waited on.
- * @example const world = JSON.parse(await readWorldFile('world.json'))
+ * @example const file = await readWorldFile('world.json'); const data = file.text && JSON.parse(file.text)
  */
-export async function readWorldFile(path: string, limit = MAX_WORLD_FILE_BYTES): Promise<string> {
+export async function readWorldFile(path: string, options: WorldFileOptions = {}): Promise<WorldFile> {
+  const limit = options.wholeLimit ?? MAX_WORLD_FILE_BYTES
   let file
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Windows has no such flag.
@@ -37,12 +52,8 @@ export async function readWorldFile(path: string, limit = MAX_WORLD_FILE_BYTES):
   try {
     const stats = await file.stat()
     if (!stats.isFile()) throw new Error(`it is ${kindOf(stats)}, not a file`)
-    if (stats.size > limit) {
-      throw new Error(
-        `it holds ${stats.size.toLocaleString('en')} bytes (${mb(stats.size)}), more than the ${limit.toLocaleString('en')} bytes (${mb(limit)}) a world file may hold (the longest string Node can parse as JSON)`,
-      )
-    }
-    return await file.readFile('utf8')
+    if (stats.size > limit) return { head: await readDumpByScenario(file, stats.size, limit, options.onProgress) }
+    return { text: await file.readFile('utf8') }
   } finally {
     await file.close()
   }

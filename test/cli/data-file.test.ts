@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli.js'
 import { scaled } from '../support/timeouts.js'
 
-// --data names a regular file of at most V8's longest string (about 512 MB): a FIFO, a directory or a
-// device is refused at once (a FIFO was waited on forever), and so is a larger file (which failed with
-// "Invalid string length"), each in one line.
+// --data names a regular file: a FIFO, a directory or a device is refused at once (a FIFO was waited on
+// forever). A file over V8's longest string (about 512 MB; it failed with "Invalid string length") is
+// read back against its scenario (test/cli/data-by-scenario.test.ts), or refused in one line.
 
 /** A run that ended at once with exit 1 and exactly `line` on stderr. */
 function expectRefused(run: { code: number | null; stdout: string; stderr: string }, line: string): void {
@@ -40,14 +40,15 @@ describe('--data that is not a world file', () => {
     )
   })
 
-  it('refuses a 600 MB file, saying its size and the limit, before reading it', async () => {
-    // Sparse: 600 MB long, next to nothing on disk, and nothing read.
+  it('refuses a 600 MB file that is not a dump, saying its size and the limit, after its first 16 MB', async () => {
+    // Sparse: 600 MB long, next to nothing on disk. Over the limit, a dump is read back against its
+    // scenario, named on its first line: no line ends in the first 16 MB, so there is no head to read.
     const big = join(dir, 'big.json')
     closeSync(openSync(big, 'w'))
     execFileSync('truncate', ['-s', '600M', big])
     expectRefused(
       await run(['--data', big]),
-      `Failed to read --data ${big}: it holds 629,145,600 bytes (600 MB), more than the 536,870,888 bytes (512 MB) a world file may hold (the longest string Node can parse as JSON)`,
+      `Failed to read --data ${big}: it holds 600 MB, more than the 512 MB a world file may hold to be read whole, and it is not a dump as activation-emulator dump writes it (a larger world file is read back against the scenario its head names)`,
     )
   })
 

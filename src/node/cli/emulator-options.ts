@@ -1,9 +1,11 @@
 import { scenarios } from '../../../scenarios/index.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/emulator.js'
-import { createEmulator } from '../../emulator/emulator.js'
+import { createEmulator, createEmulatorOfDumpHead } from '../../emulator/emulator.js'
+import type { DumpHead } from '../../world/planned-dump.js'
 import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
-import { readWorldFile } from '../world-file.js'
+import { readWorldFile, type WorldFileOptions } from '../world-file.js'
 import { UsageError } from './flags.js'
+import { progressBar } from './progress.js'
 
 /** The world flags as parsed. */
 export type WorldArgs = {
@@ -15,23 +17,43 @@ export type WorldArgs = {
   premium?: boolean | undefined
   rateLimit?: number | undefined
   rateWindow?: number | undefined
+  /** The most bytes of a world file read whole (hidden --data-whole-limit, for tests); a larger one is read back against its scenario. */
+  dataWholeLimit?: number | undefined
 }
 
-/** Turns the world flags into `createEmulator` options, loading a scenario file or a dumped world. */
-export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions> {
-  const options: EmulatorOptions = {}
+/**
+ * `createEmulator` options, and the head of a dump too large to read whole, which stands for its
+ * `data` (see `readWorldFile`): `createEmulatorFor` makes its emulator.
+ */
+export type WorldOptions = EmulatorOptions & { dumpHead?: DumpHead }
+
+/**
+ * Turns the world flags into `createEmulator` options, loading a scenario file or a dumped world. A
+ * world file too large to read whole is read back against its scenario here, with a progress bar.
+ */
+export async function emulatorOptions(args: WorldArgs): Promise<WorldOptions> {
+  const options: WorldOptions = {}
+  const reading = (path: string): WorldFileOptions & { done: () => void } => {
+    const bar = progressBar(process.stderr, `Reading ${path} back against its scenario`, 'MB', 2 ** 20)
+    return { wholeLimit: args.dataWholeLimit, onProgress: bar.onProgress, done: bar.done }
+  }
   if (args.data !== undefined) {
     if (args.scenario !== undefined || args.seed !== undefined) {
       throw new UsageError('--data serves a whole dumped world: it takes no --scenario or --seed')
     }
-    let text: string
+    const progress = reading(args.data)
+    let text: string | undefined
     try {
-      text = await readWorldFile(args.data)
+      const read = await readWorldFile(args.data, progress)
+      if (read.head) options.dumpHead = read.head
+      text = read.text
     } catch (error) {
       throw new UsageError(`Failed to read --data ${args.data}: ${(error as Error).message}`)
+    } finally {
+      progress.done()
     }
     try {
-      options.data = JSON.parse(text)
+      if (text !== undefined) options.data = JSON.parse(text)
     } catch (error) {
       throw new UsageError(`Failed to read --data ${args.data}: not JSON (${(error as Error).message})`)
     }
@@ -39,11 +61,13 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
     // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
     const name = args.scenario ?? 'default'
     if (isScenarioPath(name) && !Object.hasOwn(scenarios, name)) {
-      const loaded = await loadScenarioOrWorld(name)
+      const progress = reading(name)
+      const loaded = await loadScenarioOrWorld(name, progress).finally(progress.done)
       options.scenario = loaded.scenario
-      if (loaded.data !== undefined) {
+      if (loaded.data !== undefined || loaded.head !== undefined) {
         if (args.seed !== undefined) throw new UsageError(`--seed does not apply: ${name} extends a dumped world`)
-        options.data = loaded.data
+        if (loaded.head) options.dumpHead = loaded.head
+        else options.data = loaded.data
       }
     } else options.scenario = name
   }
@@ -63,11 +87,11 @@ export async function emulatorOptions(args: WorldArgs): Promise<EmulatorOptions>
  */
 export async function createEmulatorFor(
   args: WorldArgs,
-  options: EmulatorOptions,
+  { dumpHead, ...options }: WorldOptions,
   create: (options: EmulatorOptions) => Promise<Emulator> = createEmulator,
 ): Promise<Emulator> {
   try {
-    return await create(options)
+    return await (dumpHead ? createEmulatorOfDumpHead(dumpHead, options) : create(options))
   } catch (error) {
     if (args.data === undefined) throw error
     const message = (error as Error).message

@@ -30,10 +30,11 @@ async function verifiedScenario(name: string): Promise<VerifiedScenario> {
   const loaded = await loadScenarioOrWorld(name)
   // A scenario file that extends a recorded (or dumped) world: the world's scenario with its changes.
   const scenario =
-    loaded.data === undefined
+    loaded.data === undefined && loaded.head === undefined
       ? (loaded.scenario as Scenario)
       : extendScenario(
-          parseScenario((loaded.data as { scenario?: unknown }).scenario, `the world ${name} extends`),
+          loaded.head?.scenario ??
+            parseScenario((loaded.data as { scenario?: unknown }).scenario, `the world ${name} extends`),
           loaded.scenario as ScenarioExtension,
           `scenario file ${name}`,
         )
