@@ -45,7 +45,7 @@ export async function readDumpByScenario(
         head = headOf(bytes.subarray(0, headBytes - chunk.length + end + 1), size, limit)
         // A recorded world (what an upstream sent) is data, not its scenario's world: read whole or not at all.
         if (head.scenario.name === 'recorded' && head.scenario.description.startsWith('Recorded from ')) {
-          throw new Error(recorded(size, limit))
+          throw recorded(size)
         }
         compare = new Comparison(await plannedDumpChunks(head))
       }
@@ -89,8 +89,16 @@ function notADump(size: number, limit: string): string {
   return `it holds ${sized(size)}, more than the ${limit} a world file may hold to be read whole, and it is not a dump as activation-emulator dump writes it (a larger world file is read back against the scenario its head names)`
 }
 
-function recorded(size: number, limit: string): string {
-  return `it is a recorded world of ${sized(size)}: a recorded world is read whole, and may hold at most ${limit}`
+/** A recorded world met where a dump was read back against its scenario: it is data, to read as records (see `readWorldFile`). */
+export class RecordedWorld extends Error {}
+
+function recorded(size: number): RecordedWorld {
+  return new RecordedWorld(`it is a recorded world of ${sized(size)}`)
+}
+
+/** Why a recorded world is not read: past `limit`, the records would not fit in Node's heap. */
+export function recordedTooLarge(size: number, limit: number): string {
+  return `it is a recorded world of ${sized(size)}: a recorded world is read as records, and may hold at most ${sized(limit)}`
 }
 
 /** Why the file differs from its scenario's dump, in words. */
@@ -104,7 +112,7 @@ function explain(problem: Difference, head: DumpHead, bytes: Buffer, limit: stri
   const from = bytes.lastIndexOf(NEWLINE, Math.max(0, problem.at - 1)) + 1
   const to = bytes.indexOf(NEWLINE, problem.at)
   const line = bytes.subarray(from, to < 0 ? bytes.length : to).toString('utf8')
-  if (line.includes('"recorded":')) return recorded(size, limit)
+  if (line.includes('"recorded":')) throw recorded(size)
   return `it differs from what its scenario (seed ${seed}) makes at ${where} (an edited dump over ${limit} cannot be read back; a dump of at most ${limit} can be edited)`
 }
 

@@ -52,7 +52,7 @@ export async function loadScenarioOrWorld(
   try {
     const read = await readWorldFile(worldFile, options)
     if (read.head) head = read.head
-    else data = JSON.parse(read.text) as typeof data
+    else data = (read.text === undefined ? read.data : JSON.parse(read.text)) as typeof data
   } catch (error) {
     const reason = (error as Error).message
     throw new Error(`Failed to load scenario file ${path}: the world it extends, ${base}, cannot be read: ${reason}`, {

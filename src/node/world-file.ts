@@ -2,7 +2,8 @@ import { constants as buffer } from 'node:buffer'
 import { constants as fs, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type { DumpHead } from '../world/planned-dump.js'
-import { readDumpByScenario } from './dump-by-scenario.js'
+import { readDumpByScenario, recordedTooLarge, RecordedWorld } from './dump-by-scenario.js'
+import { NotDumpLayout, readWorldLines } from './world-lines.js'
 
 /** The most bytes a world file may hold: the longest string V8 makes (about 512 MB), which JSON.parse needs it read into. */
 export const MAX_WORLD_FILE_BYTES = buffer.MAX_STRING_LENGTH
@@ -16,8 +17,14 @@ function kindOf(stats: Stats): string {
   return 'not a regular file'
 }
 
-/** A world file as read: its text, or, for a dump too large to read whole, its head (see `readWorldFile`). */
-export type WorldFile = { text: string; head?: undefined } | { head: DumpHead; text?: undefined }
+/**
+ * A world file as read: its text; or, for a dump too large to read whole, its head (see
+ * `readWorldFile`); or, for a recorded world too large to read whole, its records.
+ */
+export type WorldFile =
+  | { text: string; head?: undefined; data?: undefined }
+  | { head: DumpHead; text?: undefined; data?: undefined }
+  | { data: Record<string, unknown>; text?: undefined; head?: undefined }
 
 /** How a world file is read: the most bytes read whole, and who hears how far reading a larger one has got. */
 export type WorldFileOptions = {
@@ -52,8 +59,24 @@ export async function readWorldFile(path: string, options: WorldFileOptions = {}
   try {
     const stats = await file.stat()
     if (!stats.isFile()) throw new Error(`it is ${kindOf(stats)}, not a file`)
-    if (stats.size > limit) return { head: await readDumpByScenario(file, stats.size, limit, options.onProgress) }
-    return { text: await file.readFile('utf8') }
+    if (stats.size <= limit) return { text: await file.readFile('utf8') }
+    try {
+      return { head: await readDumpByScenario(file, stats.size, limit, options.onProgress) }
+    } catch (error) {
+      if (!(error instanceof RecordedWorld)) throw error
+    }
+    // A recorded world is data: read as records, a line at a time, up to twice what is read whole
+    // (its records take about 1.3 times the file's bytes of heap, and the store as much again).
+    if (stats.size > 2 * limit) throw new Error(recordedTooLarge(stats.size, 2 * limit))
+    try {
+      return { data: await readWorldLines(path) }
+    } catch (error) {
+      if (!(error instanceof NotDumpLayout)) throw error
+      throw new Error(
+        `it is a recorded world of more than ${limit.toLocaleString('en')} bytes, not in the layout a dump writes (one record a line; ${error.message})`,
+        { cause: error },
+      )
+    }
   } finally {
     await file.close()
   }

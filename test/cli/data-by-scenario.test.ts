@@ -51,10 +51,7 @@ describe('--data of a world file over the limit', () => {
   it(
     'serves the same bytes as the scenario it was dumped from, page after page',
     async () => {
-      const [read, planned] = await Promise.all([
-        startCli(['--data', dumped, ...LIMIT]),
-        startCli(['--now', NOW]),
-      ])
+      const [read, planned] = await Promise.all([startCli(['--data', dumped, ...LIMIT]), startCli(['--now', NOW])])
       servers.push(read, planned)
       const list = (await (await fetch(`${planned.url}/activations/list?limit=50`, { headers: DEMO })).json()) as {
         activations: { id: string }[]
@@ -151,19 +148,29 @@ describe('--data of a world file over the limit', () => {
   })
 
   it(
-    'refuses a recorded world over the limit, which is data read whole, and serves it under the limit',
+    'reads a recorded world over the limit as records, a line at a time (the same world as read whole), and refuses one over twice the limit',
     async () => {
       const upstream = await createEmulator({ scenario: 'every-type', now: NOW })
       const { dump } = worldFromRecording(await recordEmulator(upstream, ['every-type-key']))
       const file = join(dir, 'recorded.json')
-      writeFileSync(file, [...worldDumpText(dump)].join(''))
+      const text = [...worldDumpText(dump)].join('')
+      writeFileSync(file, text)
       const size = readFileSync(file).length
       expectRefused(
         await runCli(['dump', '--data', file, ...LIMIT]),
-        `Failed to read --data ${file}: it is a recorded world of ${sized(size)}: a recorded world is read whole, and may hold at most 1,000 bytes`,
+        `Failed to read --data ${file}: it is a recorded world of ${sized(size)}: a recorded world is read as records, and may hold at most 2,000 bytes`,
       )
       const whole = await runCli(['dump', '--data', file])
       expect(whole.code, whole.stderr).toBe(0)
+      const byLines = await runCli(['dump', '--data', file, '--data-whole-limit', String(Math.ceil(size / 2) + 1)])
+      expect(byLines.code, byLines.stderr).toBe(0)
+      expect(byLines.stdout).toBe(whole.stdout)
+      // The same world on one line is JSON, not a dump's layout: read whole under the limit, refused over it.
+      const line = JSON.stringify(JSON.parse(text))
+      writeFileSync(file, line)
+      const oneLine = await runCli(['dump', '--data', file, '--data-whole-limit', String(line.length - 1)])
+      expect(oneLine.code).toBe(1)
+      expect(oneLine.stderr).toMatch(/not a dump|not in the layout a dump writes/)
     },
     TEST_MS.long,
   )

@@ -46,6 +46,7 @@ export async function emulatorOptions(args: WorldArgs): Promise<WorldOptions> {
     try {
       const read = await readWorldFile(args.data, progress)
       if (read.head) options.dumpHead = read.head
+      if (read.data) options.data = read.data
       text = read.text
     } catch (error) {
       throw new UsageError(`Failed to read --data ${args.data}: ${(error as Error).message}`)
