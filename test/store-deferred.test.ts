@@ -201,7 +201,11 @@ describe('a store over a planned world', () => {
         }),
       false,
     ],
-    ['an activation deleted', (db) => db.activations.delete((q) => q.where({ id: db.activations.all()[0]!.id })), false],
+    [
+      'an activation deleted',
+      (db) => db.activations.delete((q) => q.where({ id: db.activations.all()[0]!.id })),
+      false,
+    ],
     ['db.entries', (db) => db.entries.count(), true],
     ['db.participants', (db) => db.participants.count(), true],
   ])('builds the world whole only when its collections are read: %s', async (_, use, builds) => {

@@ -34,7 +34,8 @@ export function deferredBase(world: DeferredWorld): DeferredBase {
   const runOf = new Map<string, { run: DeferredRun; first: number }>()
   let next = 0
   for (const run of world.entryRuns) {
-    if (runOf.has(run.activationId)) throw new Error(`Failed to load the world: activation ${run.activationId} has two runs of entries`)
+    if (runOf.has(run.activationId))
+      throw new Error(`Failed to load the world: activation ${run.activationId} has two runs of entries`)
     runOf.set(run.activationId, { run, first: next })
     next += run.count
   }
