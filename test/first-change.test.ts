@@ -8,7 +8,7 @@ import { getResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { createEmulator, serve, type Emulator } from '../src/index.js'
-import { isWhole, loadingInTurns } from '../src/store/database.js'
+import { isWhole } from '../src/store/database.js'
 import type { WritableStoreIndex } from '../src/store/indexes.js'
 import { NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
@@ -113,7 +113,7 @@ describe('a server over a world read lazily', () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const server = await serve(emulator, { port: 0 })
     try {
-      expect(loadingInTurns(emulator.db)).toBeUndefined()
+      expect(isWhole(emulator.db)).toBe(false)
       const response = await fetch(`${server.url}/__emulator/dump`)
       expect(response.status).toBe(200)
       const dump = (await response.json()) as { entries: unknown[] }

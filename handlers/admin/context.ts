@@ -54,8 +54,6 @@ export type AdminContext = {
   rateLimiter: RateLimiter | undefined
   /** Where this admin API stands at the origin: `/__emulator`, or a sandbox's `/__emulator/sandboxes/<id>`. */
   prefix: string
-  /** Builds the rest of a world read lazily, in turns (other requests are answered meanwhile); resolves once it is whole. */
-  whole?: (() => Promise<void>) | undefined
 }
 
 /** A request to a control endpoint: the request and its path's parameters. */

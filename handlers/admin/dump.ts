@@ -7,9 +7,7 @@ export const dumpWorld: AdminRoute = {
   method: 'get',
   path: '/dump',
   what: 'dump the world',
-  answer: async ({ control, whole }) => {
-    // The dump reads every record: a world not built yet is built in turns first, not at once.
-    await whole?.()
+  answer: ({ control }) => {
     const chunks = control.dump()[Symbol.iterator]()
     // Streamed a piece at a time: a large world's dump is never one string in memory.
     const body = new ReadableStream<Uint8Array>({

@@ -80,7 +80,6 @@ export function createAdminHandlers(
     view = [],
     rateLimiter,
     prefix = ADMIN_PREFIX,
-    whole,
   }: {
     baseUrl: string
     token?: string | undefined
@@ -90,12 +89,10 @@ export function createAdminHandlers(
     view?: HttpHandler[]
     /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
     rateLimiter?: RateLimiter
-    /** Builds the rest of a world read lazily, in turns, before an answer that reads all of it (the dump). */
-    whole?: () => Promise<void>
   },
 ): HttpHandler[] {
   const root = `${new URL(baseUrl).origin}${prefix}`
-  const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix, whole }
+  const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
   const refusal = tokenRefusal(token)
   const door =
     (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>

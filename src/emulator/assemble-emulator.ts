@@ -12,7 +12,7 @@ import { FaultRules, optionRules } from './fault-rules.js'
 import { Journal } from './journal.js'
 import { endpointOptionsOf } from './merge-options.js'
 import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
-import { loadInTurns, writerOf } from '../store/database.js'
+import { writerOf } from '../store/database.js'
 import type { StoreIndex } from '../store/store-index.js'
 import { LiveWorld } from '../world/live.js'
 import { EmulatorError } from '../contract/emulator-error.js'
@@ -274,7 +274,6 @@ export function assemble(parts: Parts): Emulator {
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quiet),
     rateLimiter,
-    whole: () => loadInTurns(db),
   })
   return emulator
 }

@@ -16,7 +16,7 @@ export type Parts = {
   running: boolean
   db: Database
   /** The counts of the world as planned at an instant, while the store holds it unchanged (see create). */
-  plannedCounts: DeferredWorld['countsAt']
+  plannedCounts: DeferredWorld['countsAt'] | undefined
   baseUrl: string
   /** A sandbox's: the host's base URL, where requests with its keys reach it too. */
   keyedBaseUrl: string | undefined

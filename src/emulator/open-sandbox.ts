@@ -6,7 +6,7 @@ import { parseInstant } from '../time/clock.js'
 import { parseWorldDumpInTurns } from '../world/dump.js'
 import { inTurns } from '../time/turns.js'
 import type { Scenario } from '../world/scenario.js'
-import { createDatabase, layerOver, loadingInTurns } from '../store/database.js'
+import { createDatabase, layerOver } from '../store/database.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import type { FaultRuleInput } from './fault-rules.js'
 import { checkSandboxOptions, type SandboxOptions } from './sandbox-options.js'
@@ -40,9 +40,6 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
   const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
   registry.checkRoom()
-  // A sandbox's first change needs the whole world: while a server builds it in turns, wait for
-  // that here, in the hooks' time, rather than in the first test that adds (its add would wait too).
-  await loadingInTurns(db)
   // A dump is a world of its own; otherwise the sandbox's store is a layer over this one's world.
   // Checked and copied in turns: a dump of hundreds of megabytes must not stall the host's other requests.
   const data = input.data === undefined ? undefined : await parseWorldDumpInTurns(input.data, 'data')

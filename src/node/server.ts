@@ -9,7 +9,6 @@ import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
 import { errorBody } from '../../handlers/errors.js'
 import { DROP_HEADER } from '../../handlers/route.js'
 import type { Emulator } from '../emulator/emulator.js'
-import { loadInTurns } from '../store/database.js'
 import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from './admin-guard.js'
 import {
   bodyOf,
@@ -89,9 +88,6 @@ const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Accept-Encoding
 const CORS_EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'
 /** Bodies smaller than this go uncompressed: gzip would not pay for itself. */
 const GZIP_MIN_BYTES = 1024
-
-/** The largest world (in entries) a server builds whole in the background after it starts listening. */
-const BACKGROUND_BUILD_MAX_ENTRIES = 1_000_000
 
 /**
  * Serves an emulator over HTTP. Each request becomes a Fetch `Request` at the emulator's base URL and
@@ -192,13 +188,6 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     server.listen(options.port ?? 4010, host, () => resolve((server.address() as AddressInfo).port))
   })
 
-  // A world that fits builds the rest of itself in the background, in turns, once the server answers:
-  // the first change, live arrival or sandbox write then finds it whole (a first add or a dump that
-  // comes sooner waits for the build; a live arrival or a read of what is not planned builds the rest
-  // at once). A larger one is built as read. Building only when live held busy at 202 MB instead of
-  // 427 after a walk, but gave a sandbox's first add the whole build to wait for: seconds, inside a
-  // test's own timeout (docs/benchmarks.md).
-  if (emulator.state().counts.entries <= BACKGROUND_BUILD_MAX_ENTRIES) void loadInTurns(emulator.db)
   const basePath = new URL(emulator.baseUrl).pathname.replace(/\/$/, '')
   const shownHost = host.includes(':') ? `[${host}]` : host
   return {

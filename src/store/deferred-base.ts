@@ -1,6 +1,6 @@
 import type { DateObject } from '../contract/date-object.js'
 import type { StoredEntry, StoredParticipant } from '../contract/stored-records.js'
-import type { DeferredRun, DeferredWorld } from './deferred-load.js'
+import type { DeferredRun, DeferredWorld } from './deferred-world.js'
 import { entryListsFrom, type WritableEntryLists } from './entry-lists.js'
 import { WritableStoreIndex, type IndexBase } from './indexes.js'
 import type { EntryLists } from './store-index.js'
@@ -23,23 +23,22 @@ export type DeferredBase = IndexBase & {
  * people, an entry's serving position from its place (the runs' entries, one after the other, as a
  * world loaded whole numbers them). A store's changes are a layer over it, which copies only what
  * it changes; nothing writes the base. Iterating one of its maps builds every record it holds (what
- * reading a store's collections whole costs). Undefined for a world that cannot answer so: one
- * without its people, or whose runs do not say their counts, or with an activation in several runs.
+ * reading a store's collections whole costs).
  * @example const index = new WritableStoreIndex(changes, deferredBase(planWorld(scenario, now)))
  */
-export function deferredBase(world: DeferredWorld): DeferredBase | undefined {
+export function deferredBase(world: DeferredWorld): DeferredBase {
   const { people, entryActivation } = world
-  if (!people || !entryActivation) return undefined
-  const runOf = new Map<string, { run: DeferredRun; first: number; count: number; numberOf(id: string): number | undefined }>()
-  let next = 0
-  for (const run of world.entryRuns) {
-    const { count, numberOf } = run
-    if (count === undefined || !numberOf || runOf.has(run.activationId)) return undefined
-    runOf.set(run.activationId, { run, first: next, count, numberOf })
-    next += count
-  }
+  // The activations indexed first: an id given twice is refused here.
   const eager = new WritableStoreIndex()
   eager.load({ activations: world.activations, participants: [], entries: [] })
+  const runOf = new Map<string, { run: DeferredRun; first: number }>()
+  let next = 0
+  for (const run of world.entryRuns) {
+    if (runOf.has(run.activationId))
+      throw new Error(`Failed to load the world: activation ${run.activationId} has two runs of entries`)
+    runOf.set(run.activationId, { run, first: next })
+    next += run.count
+  }
   const { activations, activationOrder } = eager.asBase()
   const accounts = [...new Set(world.activations.map((a) => a.account))]
 
@@ -55,13 +54,13 @@ export function deferredBase(world: DeferredWorld): DeferredBase | undefined {
     const at = runOf.get(activationId)
     const activation = activations.get(activationId)
     if (!at || !activation) return undefined
-    const built = at.run.lists?.() ?? entryListsFrom(activation, at.run.entries())
+    const built = at.run.lists() ?? entryListsFrom(activation, at.run.entries())
     lists.set(activationId, built)
     return built
   }
   let pinned: Map<string, StoredEntry> | undefined
   const entries = readMap<StoredEntry>(
-    (id) => (pinned ? pinned.get(id) : runOfEntry(id)?.run.found?.(id)?.entry),
+    (id) => (pinned ? pinned.get(id) : runOfEntry(id)?.run.found(id)?.entry),
     () => next,
     function* () {
       if (pinned) yield* pinned
@@ -101,7 +100,7 @@ export function deferredBase(world: DeferredWorld): DeferredBase | undefined {
       seq: readMap<number>(
         (id) => {
           const at = runOfEntry(id)
-          const n = at?.numberOf(id)
+          const n = at?.run.numberOf(id)
           return at && n !== undefined ? at.first + n : undefined
         },
         () => next,

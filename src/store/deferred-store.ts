@@ -1,26 +1,13 @@
-import {
-  storedActivationSchema,
-  storedEntrySchema,
-  storedParticipantSchema,
-  type StoredActivation,
-  type StoredEntry,
-  type StoredParticipant,
-  type World,
-} from '../contract/stored-records.js'
+import { storedActivationSchema, type StoredActivation, type World } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
 import type { Database } from './database-type.js'
 import type { DeferredBase } from './deferred-base.js'
-import type { DeferredWorld } from './deferred-load.js'
+import type { DeferredWorld } from './deferred-world.js'
+import { createInIndex, replaceEntryInIndex } from './index-writes.js'
 import { WritableStoreIndex } from './indexes.js'
 import { indexedCollections } from './indexed-collections.js'
 import { ListenedCollection, type RecordSymbols } from './msw-data-adapter.js'
-import { checkEntryFields, held, unloadedViews, wholes, worlds, writers } from './store-registry.js'
-
-const schemas = {
-  activation: storedActivationSchema,
-  participant: storedParticipantSchema,
-  entry: storedEntrySchema,
-}
+import { held, wholes, worlds, writers } from './store-registry.js'
 
 /**
  * The store over a deferred world that can be read as asked (see `deferredBase`): its changes are a
@@ -76,16 +63,7 @@ export function createDeferredStore(world: DeferredWorld, base: DeferredBase, sy
       if (kind === 'activation') return void (await activations.create(record as StoredActivation))
       if (collections)
         return void (await collections[kind === 'entry' ? 'entries' : 'participants'].create(record as never))
-      const result = await schemas[kind]['~standard'].validate(record)
-      if (result.issues) {
-        throw new Error(
-          `Failed to create a new record with initial values: does not match the schema: ${result.issues.map((i) => i.message).join('; ')}`,
-        )
-      }
-      if (kind === 'participant') return index.addParticipant(result.value as StoredParticipant)
-      const entry = result.value as StoredEntry
-      checkEntryFields(entry, index.checkEntry(entry))
-      index.addEntry(entry)
+      await createInIndex(index, kind, record)
     },
     watchActivations(listener) {
       for (const event of ['create', 'update', 'delete'] as const) activations.hooks.on(event, listener)
@@ -105,9 +83,7 @@ export function createDeferredStore(world: DeferredWorld, base: DeferredBase, sy
     },
     replaceEntry(prev, next) {
       if (collections) return collections.entries.swap(held(index.entries, prev), next)
-      const activation = index.activations.get(next.activationId)
-      if (activation) checkEntryFields(next, activation)
-      index.replaceEntry(held(index.entries, prev), next)
+      replaceEntryInIndex(index, prev, next)
     },
     replaceParticipant(prev, next) {
       if (collections) return collections.participants.swap(held(index.participants, prev), next)
@@ -115,7 +91,6 @@ export function createDeferredStore(world: DeferredWorld, base: DeferredBase, sy
     },
   })
   worlds.set(db, { base: () => base, participantsInPoolOrder: (accounts) => base.participantsInPoolOrder(accounts) })
-  unloadedViews.set(db, () => undefined)
   wholes.set(db, () => collections !== undefined)
   return db
 }

@@ -51,7 +51,7 @@ export class IndexedRecords implements StoreIndex {
   /**
    * An index, whole, or, with `base`, a layer over `base` that keeps only its own changes: each list
    * it changes is copied from the base's once, at its first change. The base must not change while
-   * layers stand over it, except by loading the rest of its world before they change anything.
+   * layers stand over it.
    */
   constructor(log = new ChangeLog(), base?: IndexBase) {
     this.log = log

@@ -180,26 +180,15 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
   }
 
   /**
-   * Takes the list as it is now for the list at the mark, so that a revert keeps what it holds: after
-   * records of the marked world were loaded late (while the log did not record). Only before any
-   * change since the mark, which a revert would otherwise lose track of.
-   */
-  markAsLoaded(): void {
-    if (this.#replacedAt.length || this.#changedFrom !== Infinity) {
-      throw new Error('Failed to load the rest of the world: the collection changed before it was loaded')
-    }
-    this.#atMark = this.all().slice()
-  }
-
-  /**
    * For a collection made after its store changed (the changes kept in the store's index alone until
    * then): puts the records the world had at the mark (`atMark`, for a revert to put back), then makes
    * the list `now`, without telling the listener (the index holds them already). A record of `now`
    * that took the place of one of `atMark` with its id keeps that one's primary key, as an update does.
    */
   loadAfterChanges(kind: string, atMark: readonly { id: string }[], now: readonly { id: string }[]): void {
+    // The records at the mark, loaded unrecorded and taken as the list a revert puts back.
     this.#log.unrecorded(() => this.load(kind, atMark))
-    this.markAsLoaded()
+    this.#atMark = this.all().slice()
     const records = this.all() as unknown as { id: string }[]
     let first = 0
     while (first < records.length && first < now.length && records[first] === now[first]) first++

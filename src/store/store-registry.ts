@@ -1,10 +1,9 @@
 import { entryProblems, type StoredActivation, type StoredEntry, type StoredParticipant } from '../contract/stored-records.js'
 import type { Database, StoreWriter } from './database-type.js'
 import type { IndexBase } from './indexes.js'
-import type { StoreIndex } from './store-index.js'
 
 // What each store made by `createDatabase` or `layerOver` keeps beside it, for the store's other
-// modules to find: its writer, its world as loaded, its view while unloaded, its filler.
+// modules to find: its writer, its world as loaded, whether it has built its world whole.
 
 export const writers = new WeakMap<Database, StoreWriter>()
 
@@ -23,18 +22,6 @@ export const worlds = new WeakMap<Database, LoadedWorld>()
 
 /** Whether a store holds its world whole (see `isWhole`), for a store that says so itself. */
 export const wholes = new WeakMap<Database, () => boolean>()
-
-/**
- * A store's index while it has not loaded the rest of a deferred world (undefined once it has): the
- * world as loaded, which a layer with no changes of its own shows as it is.
- */
-export const unloadedViews = new WeakMap<Database, () => StoreIndex | undefined>()
-
-/** What builds the rest of a deferred world in turns (see `loadInTurns`), and the build under way. */
-export type Filler = { fill(sliceMs: number): Promise<void>; filling(): Promise<void> | undefined }
-
-/** Each store's filler (see `Filler`). */
-export const fillers = new WeakMap<Database, Filler>()
 
 /** The writer of a store made by `createDatabase`. */
 export function writerOf(db: Database): StoreWriter {

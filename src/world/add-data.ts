@@ -14,7 +14,7 @@ import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
-import { loadInTurns, writerOf, type Database } from '../store/database.js'
+import { writerOf, type Database } from '../store/database.js'
 import { personOf } from './world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
@@ -89,20 +89,7 @@ export class DataAdder {
    * win nothing and have no rank: the contest has not ended.
    */
   addEntries(activationId: unknown, count: unknown): Promise<Added> {
-    // Checked before the world is built for it (an add refused builds nothing), and again after.
-    return this.inTurn(async () => {
-      this.#entriesTarget(activationId, count)
-      await this.#loaded()
-      return this.#addEntries(activationId, count)
-    })
-  }
-
-  /**
-   * A change needs the whole world: one not built yet is built in turns first, so that a server
-   * answers its other requests meanwhile (building it at once would hold them all for a second or more).
-   */
-  async #loaded(): Promise<void> {
-    await loadInTurns(this.#db())
+    return this.inTurn(() => this.#addEntries(activationId, count))
   }
 
   /** The running activation and the count an add of entries names, or the error that refuses it. */
@@ -201,7 +188,7 @@ export class DataAdder {
 
   /** Adds an activation of the account (by default the first), starting, running or ended around the clock's instant, with `entries` generated entries. */
   addActivation(input: NewActivation): Promise<Added> {
-    return this.inTurn(async () => (await this.#loaded(), this.#addActivation(input)))
+    return this.inTurn(() => this.#addActivation(input))
   }
 
   /**

@@ -1,0 +1,69 @@
+import type { DateObject } from '../contract/date-object.js'
+import type { ActivationEntered } from '../contract/nested.js'
+import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
+import type { EntryLists } from './store-index.js'
+
+/**
+ * A world read as asked (what `planWorld` gives): its activations now, and each entry and participant
+ * built when read, as a pure function of its place. The store over it (`createDatabase`) keeps its
+ * changes as a layer over it (see `deferredBase`) and builds every record only when its
+ * `entries` or `participants` collection is read.
+ */
+export type DeferredWorld = {
+  activations: StoredActivation[]
+  counts: { participants: number; entries: number }
+  /**
+   * What the API shows of the world at an instant, counted as `emulator.state()` counts (the
+   * activations created by then, their entries entered by then, the participants whose first entry
+   * was by then): without building a record.
+   */
+  countsAt: (nowIso: string) => { activations: number; entries: number; participants: number }
+  /** Each account's participants (`of`), and the account of a participant, by id (`found`). */
+  people: DeferredAccounts
+  /** Every participant, account by account, in pool order: each built now (what reading them whole costs). */
+  participants(): StoredParticipant[]
+  /** Each activation's entries, one run per activation with entries, in the world's order. */
+  entryRuns: readonly DeferredRun[]
+  /** The activation an entry id belongs to, read off the id (so that finding an entry reads one run). */
+  entryActivation(id: string): string | undefined
+}
+
+/** One activation's entries in a deferred world (see `PlannedRun`). */
+export type DeferredRun = {
+  activationId: string
+  /** How many entries the run holds, known without building them. */
+  count: number
+  /** An entry's place in the run, by id, without building it. */
+  numberOf(id: string): number | undefined
+  /** Every entry, in serving order. */
+  entries(): StoredEntry[]
+  /** The activation's entry lists, built as they are read; undefined where they need every entry (then built from `entries`). */
+  lists(): EntryLists | undefined
+  /** An entry by id, with its place. */
+  found(id: string): { entry: StoredEntry; n: number } | undefined
+}
+
+/**
+ * One account's participants in a deferred world, each built when first read. Asked about anyone but
+ * a participant of the account, each answers undefined.
+ */
+export type DeferredPeople = {
+  /** Those who entered, by first entry then id. */
+  readonly list: readonly StoredParticipant[]
+  /** A participant by id. */
+  found(id: string): StoredParticipant | undefined
+  /** A participant's entries, in the world's order. */
+  entriesOf(id: string): StoredEntry[] | undefined
+  /** When a participant first entered. */
+  firstEnteredAt(id: string): DateObject | undefined
+  /** The activations a participant entered, as `StoreIndex.activationsEntered` gives them. */
+  activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
+  /** Every participant, in the world's order, with when they first entered (ms), kept or not as they were. */
+  eachInPoolOrder(): Iterable<readonly [StoredParticipant, number]>
+}
+
+/** Each account's participants in a deferred world, and the account of a participant (by id). */
+export type DeferredAccounts = {
+  of(account: string): DeferredPeople | undefined
+  found(id: string): DeferredPeople | undefined
+}
