@@ -54,8 +54,12 @@ export type DeferredPeople = {
   found(id: string): StoredParticipant | undefined
   /** A participant's entries, in the world's order. */
   entriesOf(id: string): StoredEntry[] | undefined
+  /** How many of the list first entered at or before `nowIso`. */
+  enteredBy(nowIso: string): number
   /** When a participant first entered. */
   firstEnteredAt(id: string): DateObject | undefined
+  /** Where a participant stands in the list. */
+  position(participant: StoredParticipant): number | undefined
   /** The activations a participant entered, as `StoreIndex.activationsEntered` gives them. */
   activationsEntered(id: string, nowIso?: string): ActivationEntered[] | undefined
   /** Every participant, in the world's order, with when they first entered (ms), kept or not as they were. */

@@ -1,41 +1,18 @@
 import { Collection } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { ChangeLog } from './change-log.js'
+import { lazyRelationMap, type RecordSymbols } from './msw-data-records.js'
 
-// The one file that knows @msw/data's internals. Checked on @msw/data 1.1.7 (pinned in package.json);
-// each assumption is stated by a test of its own in test/msw-data-adapter.test.ts:
+export { recordSymbols, type RecordSymbols } from './msw-data-records.js'
+
+// With msw-data-records.ts, the one place that knows @msw/data's internals. Checked on @msw/data 1.1.7
+// (pinned in package.json); each assumption is stated by a test of its own in test/msw-data-adapter.test.ts:
 // 1. `all()` returns the collection's own array of records: a record pushed onto it is in the collection.
 // 2. Every record carries two own symbols, described `kPrimaryKey` and `kRelationMap`: the primary key
 //    stays the same across updates; the relation map is read on update.
 // 3. `update` and `updateMany` replace each record with a new object, and return those objects once the
 //    schema has accepted them; when the schema refuses one, they throw before replacing it.
 // The rest is @msw/data's public API (create, update, delete, hooks).
-
-/** The two symbols @msw/data puts on every record: its primary key and its relation map. */
-export type RecordSymbols = { primaryKey: symbol; relationMap: symbol }
-
-let symbols: Promise<RecordSymbols> | undefined
-
-/**
- * Reads @msw/data's record symbols off a record it creates: @msw/data does not export them. The store
- * needs them to load a large world without a clone and a validation per record.
- */
-export function recordSymbols(): Promise<RecordSymbols> {
-  symbols ??= (async () => {
-    const probe = new Collection({
-      schema: { '~standard': { version: 1, vendor: 'activation-emulator', validate: (value: unknown) => ({ value }) } },
-    })
-    const record = await probe.create({})
-    const found = Object.getOwnPropertySymbols(record)
-    const primaryKey = found.find((s) => s.description === 'kPrimaryKey')
-    const relationMap = found.find((s) => s.description === 'kRelationMap')
-    if (!primaryKey || !relationMap) {
-      throw new Error('Failed to read the record symbols of @msw/data: this version of @msw/data is not supported')
-    }
-    return { primaryKey, relationMap }
-  })()
-  return symbols
-}
 
 /** What the store does when a collection changes; a listener that throws refuses the change, and nothing is stored. */
 export type CollectionListener<T> = {
@@ -288,29 +265,4 @@ function positionsOf(list: readonly unknown[], items: readonly unknown[]): numbe
     }
   }
   return positions
-}
-
-/**
- * A loaded record's relation map, made on first read. @msw/data reads it on update and writes it only
- * when relations are defined; one empty Map per record would cost 50 MB for a large world.
- */
-const lazyRelationMaps = new Map<symbol, PropertyDescriptor>()
-
-function lazyRelationMap(kRelationMap: symbol): PropertyDescriptor {
-  // One descriptor (one getter) for every record of every store: V8 shares an object layout between
-  // objects whose accessors are the same functions, so records of a second store, given a getter of
-  // their own, would each take a slow layout of their own (about twice the memory, measured).
-  let descriptor = lazyRelationMaps.get(kRelationMap)
-  if (descriptor) return descriptor
-  descriptor = {
-    get(this: object) {
-      const map = new Map()
-      Object.defineProperty(this, kRelationMap, { value: map, enumerable: false, configurable: false })
-      return map
-    },
-    enumerable: false,
-    configurable: true, // so that the first read can replace it with the map itself
-  }
-  lazyRelationMaps.set(kRelationMap, descriptor)
-  return descriptor
 }
