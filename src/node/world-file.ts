@@ -66,7 +66,7 @@ export async function readWorldFile(path: string, options: WorldFileOptions = {}
       if (!(error instanceof RecordedWorld)) throw error
     }
     // A recorded world is data: read as records, a line at a time, up to twice what is read whole
-    // (its records take about 1.3 times the file's bytes of heap, and the store as much again).
+    // (its records take about 1.25 times the file's bytes of heap, and the store as much again).
     if (stats.size > 2 * limit) throw new Error(recordedTooLarge(stats.size, 2 * limit))
     try {
       return { data: await readWorldLines(path) }
