@@ -56,8 +56,8 @@ describe('a world read as asked and the same world loaded whole', () => {
         fc.asyncProperty(scenarios, fc.boolean(), steps(STEPS), async ({ scenario, live }, fromDump, made) => {
           const options = { now: new Date(NOW).toISOString(), live: live !== undefined }
           const input = live ? { ...scenario, live } : scenario
-          const lazy: Twin = { host: await createEmulator({ scenario: input, ...options }), sandboxes: [], cursors: [] }
-          const whole: Twin = { host: await wholeOf(lazy.host, fromDump), sandboxes: [], cursors: [] }
+          const lazy: Twin = { host: await createEmulator({ scenario: input, ...options }), sandboxes: [], pages: [] }
+          const whole: Twin = { host: await wholeOf(lazy.host, fromDump), sandboxes: [], pages: [] }
           try {
             for (const [n, step] of made.entries()) {
               const seen = await perform(lazy, step, n)

@@ -102,9 +102,8 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
 export type Twin = {
   host: Emulator
   sandboxes: Sandbox[]
-  cursors: string[]
-  /** The last request and the `next` its answer gave: the following page is asked for often. */
-  last?: { path: string; key: string; next: string | undefined }
+  /** Each page that had a next one: its request (path without `next`, key) and its `next`, the last last. */
+  pages: Page[]
 }
 
 const LIMITS = ['', 1, 2, 3, 5, 10, 100]
@@ -139,11 +138,14 @@ const PEOPLE_FILTERS = [
 const TYPES = ['giveaway', 'trivia', 'contest', 'sweepstakes', 'pickem', 'scavenger', 'bracket', 'form']
 const STATES = ['running', 'ended', 'not_started']
 
-/** A request's path and query, its account's key or another: the same on both sides (ids from `host`, cursors from `cursors`). */
+type Page = { path: string; key: string; next: string }
+
+/** A request's path and query, its account's key or another: the same on both sides (ids from `target`, cursors from `twin.pages`). */
 function request(target: Emulator, step: Extract<Step, { kind: 'get' }>, twin: Twin) {
-  const { last, cursors } = twin
-  if (step.cursor % 7 === 2 && last?.next)
-    return { path: `${last.path}&next=${encodeURIComponent(last.next)}`, key: last.key }
+  // Often the page after the last one, or after an earlier one (asked again after what was done since).
+  const page =
+    step.cursor % 8 < 3 ? twin.pages.at(-1) : step.cursor % 8 < 5 ? pick(twin.pages, step.cursor >> 3) : undefined
+  if (page) return { path: `${page.path}&next=${encodeURIComponent(page.next)}`, key: page.key }
   const activation = pick(activationsOf(target), step.which)
   const limitOf = (n: number) => {
     const limit = n % 4 === 0 ? pick(BOUNDARY_LIMITS, n >> 2) : pick(LIMITS, n >> 2)
@@ -158,18 +160,17 @@ function request(target: Emulator, step: Extract<Step, { kind: 'get' }>, twin: T
         : endpoint < 10
           ? `/activations/list?x=1${limitOf(step.limit)}${pick(LIST_FILTERS, step.filter)}`
           : `/experience/participants?x=1${limitOf(step.limit)}${pick(PEOPLE_FILTERS, step.filter)}`
-  // Mostly a page with a `next` an answer gave (its own or another list's), sometimes one made up.
-  const cursor =
-    step.cursor % 7 === 0
-      ? ''
-      : step.cursor % 7 === 1
-        ? '&next=NotACursor'
-        : cursors.length
-          ? `&next=${encodeURIComponent(pick(cursors, step.cursor)!)}`
-          : ''
   const accounts = target.accounts
   const own = accounts.find((a) => a.name === activation?.account) ?? accounts[0]!
   const key = [undefined, 'not-a-key', 'none', pick(accounts, step.key)!.apiKeys[0]!][step.key % 12] ?? own.apiKeys[0]!
+  // Sometimes another list's `next`, or one made up.
+  const other = pick(twin.pages, step.cursor >> 3)
+  const cursor =
+    step.cursor % 8 === 5 && other
+      ? `&next=${encodeURIComponent(other.next)}`
+      : step.cursor % 8 === 6
+        ? '&next=NotACursor'
+        : ''
   return { path: path + cursor, key }
 }
 
@@ -180,8 +181,7 @@ async function answer(twin: Twin, path: string, key: string): Promise<string> {
   if (!response) return 'no answer'
   const body = await response.text()
   const next = /"next":"([^"]+)"/.exec(body)?.[1]
-  if (next && !twin.cursors.includes(next)) twin.cursors.push(next)
-  twin.last = { path: path.replace(/&next=[^&]*/, ''), key, next }
+  if (next) twin.pages.push({ path: path.replace(/&next=[^&]*/, ''), key, next })
   return `${response.status} ${JSON.stringify([...response.headers])} ${body}`
 }
 
