@@ -19,6 +19,7 @@ export type Step =
       filter: number
       key: number
       cursor: number
+      more: number
     }
   | { kind: 'add entries'; on: number; which: number; count: number }
   | { kind: 'add activation'; on: number; type: number; state: number; entries: number }
@@ -44,6 +45,7 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
           filter: fc.nat(),
           key: fc.nat(),
           cursor: fc.nat(),
+          more: fc.nat(4),
         }),
       },
       {
@@ -202,8 +204,21 @@ export async function perform(twin: Twin, step: Step, n: number): Promise<string
   try {
     switch (step.kind) {
       case 'get': {
-        const { path, key } = request(target, step, twin)
-        return await answer(twin, path, key)
+        // Then, as often, the pages after it, up to `more` of them.
+        const asked = request(target, step, twin)
+        const { key } = asked
+        let { path } = asked
+        const seen = [await answer(twin, path, key)]
+        for (
+          let page = twin.pages.at(-1);
+          seen.length <= step.more && page?.path === path.replace(/&next=[^&]*/, '');
+        ) {
+          path = `${page.path}&next=${encodeURIComponent(page.next)}`
+          const before = twin.pages.length
+          seen.push(await answer(twin, path, key))
+          page = twin.pages.length > before ? twin.pages.at(-1) : undefined
+        }
+        return seen.join('\n')
       }
       case 'add entries': {
         // Mostly a running one: the others refuse.
