@@ -28,7 +28,10 @@ const replay = {
 /** The drawn scenario, sometimes live: running activations receive entries as the clock moves. */
 const scenarios = fc
   .tuple(plannedScenarios, fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }))
-  .map(([scenario, perHour]) => ({ scenario, live: perHour === undefined ? undefined : { entriesPerHour: perHour } }))
+  .map(([scenario, perHour]) => ({
+    scenario,
+    live: perHour === undefined ? undefined : { entriesPerHour: perHour / 10 },
+  }))
 
 /**
  * The same world loaded whole, from a dump of another emulator like `lazy` (which reads it through the

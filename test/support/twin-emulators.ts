@@ -92,7 +92,7 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
         arbitrary: fc.record({
           kind: fc.constant('clock' as const),
           on: fc.nat(),
-          hours: fc.integer({ min: -24 * 12, max: 30 }),
+          hours: fc.oneof(fc.integer({ min: -24 * 12, max: 30 }), fc.integer({ min: 1, max: 24 * 15 })),
         }),
       },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('dump' as const), on: fc.nat() }) },
