@@ -30,7 +30,7 @@ const scenarios = fc
   .tuple(plannedScenarios, fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }))
   .map(([scenario, perHour]) => ({
     scenario,
-    live: perHour === undefined ? undefined : { entriesPerHour: perHour / 10 },
+    live: perHour === undefined ? undefined : { entriesPerHour: perHour / 40 },
   }))
 
 /**

@@ -68,7 +68,7 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
         }),
       },
       {
-        weight: 3,
+        weight: 2,
         arbitrary: fc.record({
           kind: fc.constant('write' as const),
           on: fc.nat(),
@@ -88,11 +88,12 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
       { weight: 1, arbitrary: fc.constant({ kind: 'sandbox' as const }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset' as const), on: fc.nat() }) },
       {
-        weight: 2,
+        weight: 3,
         arbitrary: fc.record({
           kind: fc.constant('clock' as const),
           on: fc.nat(),
-          hours: fc.oneof(fc.integer({ min: -24 * 12, max: 30 }), fc.integer({ min: 1, max: 24 * 15 })),
+          // 0: just past the end of the running activation that ends first (its results are drawn then).
+          hours: fc.oneof(fc.integer({ min: -24 * 12, max: 30 }), fc.integer({ min: 1, max: 24 * 15 }), fc.constant(0)),
         }),
       },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('dump' as const), on: fc.nat() }) },
@@ -243,10 +244,15 @@ export async function perform(twin: Twin, step: Step, n: number): Promise<string
       case 'reset':
         await target.reset()
         return 'reset'
-      case 'clock':
-        if (step.hours >= 0) target.clock.advance(`${step.hours}h`)
+      case 'clock': {
+        const now = target.clock.now()
+        const ends = activationsOf(target).map((a) => Date.parse(a.endTime.iso))
+        const end = Math.min(...ends.filter((t) => t > now))
+        if (step.hours === 0) target.clock.set(Number.isFinite(end) ? end + 60_000 : now)
+        else if (step.hours > 0) target.clock.advance(`${step.hours}h`)
         else target.clock.set(target.clock.now() + step.hours * 3_600_000)
         return withoutKeys(JSON.stringify(target.state()))
+      }
       case 'dump':
         return dumpOf(target)
     }
