@@ -14,6 +14,7 @@ export default defineConfig({
       'test/ids.test.ts',
       'test/world-plan.test.ts',
       'test/store-overlay.test.ts',
+      'test/lazy-vs-whole-writes.test.ts',
     ],
     env: { ACTIVATION_EMULATOR_DEEP: '1' },
     testTimeout: TEST_MS.soak,
