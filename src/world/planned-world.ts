@@ -68,8 +68,17 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
     if (!place) places.set(p, (place = peoplePlaces(createDraws(p.skeletonSeed), p.account.people)))
     return place(index)
   }
-  const skeletonOf = (p: Planned): EntrySkeleton =>
-    entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
+  // Each activation's skeleton, drawn once when first asked and kept (about 17 bytes an entry): its
+  // pages, its participants and the counts at other instants all read the same one.
+  const skeletons = new Map<Planned, EntrySkeleton>()
+  const skeletonOf = (p: Planned): EntrySkeleton => {
+    let skeleton = skeletons.get(p)
+    if (!skeleton) {
+      skeleton = entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
+      skeletons.set(p, skeleton)
+    }
+    return skeleton
+  }
 
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
@@ -114,12 +123,11 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Deferre
   const withEntries = planned.filter((p) => p.group.entries > 0)
   const bySlot = new Map(withEntries.map((p) => [p.slot, p.activation.id]))
   const runs = withEntries.map((p, r) => {
-    let skeleton: EntrySkeleton | undefined
     const count = entryCounts(p.activation, { ...p.group, now }).n
     return plannedRun({
       count,
       activation: p.activation,
-      skeleton: () => (skeleton ??= skeletonOf(p)),
+      skeleton: () => skeletonOf(p),
       entriesSeed: p.entriesSeed,
       entryId: p.entryId,
       entryNumber(id) {
