@@ -7,7 +7,7 @@
 //    whether every page (and the dump) is then byte-identical to the freshly created world's;
 // 3. one emulator against two in one process: time and memory, and whether they share state.
 // Each measure runs in fresh processes, alternating, and prints medians. Not a test: figures depend
-// on the machine. Run: npm run bench:suite [-- --runs 7] [import|file|reset|several]
+// on the machine. Run: npm run bench:suite [-- --runs 7] [import|file|reset|several] [--scenario busy]
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createEmulator } from '../src/index.js'
@@ -20,6 +20,8 @@ const NOW = '2026-06-01T12:00:00.000Z'
 const argv = process.argv.slice(2)
 const RUNS = Number(argv[argv.indexOf('--runs') + 1] ?? 0) || 7
 // Another build of the package (its dist/src/index.js) to measure beside this one, e.g. the code before a change.
+/** The scenario the test file creates (`--scenario busy`: what a suite over the large world pays); default `default`. */
+const SCENARIO = argv.includes('--scenario') ? argv[argv.indexOf('--scenario') + 1]! : 'default'
 const COMPARE = argv.includes('--compare') ? pathToFileURL(argv[argv.indexOf('--compare') + 1]!).href : undefined
 
 const median = (xs: number[]) => {
@@ -60,11 +62,11 @@ const emulatorFile = (pkg: string, path = '/activations/list') => `
   const { createEmulator } = await import(${JSON.stringify(pkg)})
   const { setupServer } = await import('msw/node')
   const t1 = performance.now()
-  const emulator = await createEmulator({ scenario: 'default', now: ${JSON.stringify(NOW)} })
+  const emulator = await createEmulator({ scenario: ${JSON.stringify(SCENARIO)}, now: ${JSON.stringify(NOW)} })
   const t2 = performance.now()
   const server = setupServer(...emulator.handlers)
   server.listen({ onUnhandledRequest: 'error' })
-  const response = await fetch(emulator.baseUrl + ${JSON.stringify(path)}, { headers: { authorization: 'Api-Key demo-key' } })
+  const response = await fetch(emulator.baseUrl + ${JSON.stringify(path)}, { headers: { authorization: 'Api-Key ' + emulator.scenario.accounts[0].apiKeys[0] } })
   const body = await response.text()
   const t3 = performance.now()
   if (response.status !== 200 || body.length < 1000) throw new Error('Failed to answer: ' + response.status)
@@ -172,7 +174,7 @@ async function testFile(): Promise<void> {
   )
   const ratios = ours.map((o, i) => o.total / theirs[i]!.total)
   console.log(
-    `ratio of totals: ${(m(ours, 'total') / m(theirs, 'total')).toFixed(2)}x (paired runs ${ratios.map((r) => r.toFixed(2)).join(', ')}; goal at most 1.5x)\n`,
+    `ratio of totals: ${(m(ours, 'total') / m(theirs, 'total')).toFixed(2)}x (paired runs ${ratios.map((r) => r.toFixed(2)).join(', ')}; goal at most 1.1x on default)\n`,
   )
 }
 
