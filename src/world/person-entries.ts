@@ -17,6 +17,7 @@ export class PersonEntries {
   #firstTimers: (Uint32Array | undefined)[] | undefined
   /** Each person's replays: activation and number, one after the other, in the order the activations and entries come. */
   #replays: Map<number, number[]> | undefined
+  #placed: boolean | undefined
 
   constructor(skeletons: readonly EntrySkeleton[], places: readonly ((index: number) => number | undefined)[]) {
     this.#skeletons = skeletons
@@ -25,7 +26,7 @@ export class PersonEntries {
 
   /** Whether every activation knows its people's places (a pool under 2^26): else `of` cannot answer. */
   get placed(): boolean {
-    return this.#skeletons.every((_, j) => this.#places[j]!(0) !== undefined)
+    return (this.#placed ??= this.#skeletons.every((_, j) => this.#places[j]!(0) !== undefined))
   }
 
   #index(): { firstTimers: (Uint32Array | undefined)[]; replays: Map<number, number[]> } {

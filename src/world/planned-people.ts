@@ -129,6 +129,17 @@ export class PlannedPeople {
     return found
   }
 
+  /**
+   * When a person's entries were made, in the order `#entriesOf` gives them: read off the whole index
+   * once it is made (a dump's pass over every participant), else found by place.
+   */
+  #timesOf(person: number): ArrayLike<number> {
+    const index = this.#index
+    const slot = index?.slotOf(person)
+    if (index === undefined || slot === undefined) return this.#entriesOf(person).times
+    return index.timeOf.subarray(index.start[slot]!, index.start[slot + 1]!)
+  }
+
   #firstOf(person: number): number {
     return Math.min(...this.#entriesOf(person).times)
   }
@@ -141,7 +152,7 @@ export class PlannedPeople {
   #build(person: number): StoredParticipant {
     const faker = this.#source.faker()
     faker.seed(this.#source.seedOf(person))
-    const times = this.#entriesOf(person).times.map((t) => toDateObject(t))
+    const times = Array.from(this.#timesOf(person), (t) => toDateObject(t))
     return createParticipant(faker, this.#source.person(person), this.#source.account, times)
   }
 
