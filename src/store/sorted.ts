@@ -68,3 +68,15 @@ export function compareStrings(a: string, b: string): number {
 export function sameId(a: { id: string }, b: { id: string }): boolean {
   return a.id === b.id
 }
+
+/** How many of the ascending `values` are at most `at` (a binary search): the place after the last of them. */
+export function countUpTo(values: ArrayLike<number>, at: number): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (values[mid]! <= at) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

@@ -1,4 +1,5 @@
 import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { countUpTo } from '../store/sorted.js'
 import { byFirstThenId } from './planned-index.js'
 
 /** The start of the participants list: the people who first entered at or before `through`, by first entry then id. */
@@ -9,18 +10,6 @@ export type FirstPeople = {
   firsts: Float64Array
   /** Everyone who first entered at or before this instant is in the list, no one else: Infinity when it holds everyone. */
   through: number
-}
-
-/** How many entries of an activation (its times ascending) are at or before `at`. */
-function upTo(times: Float64Array, at: number): number {
-  let lo = 0
-  let hi = times.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (times[mid]! <= at) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /**
@@ -45,7 +34,7 @@ export function firstPeople(
     earliest = Math.min(earliest, times[0]!)
     latest = Math.max(latest, times[length - 1]!)
   }
-  const count = (at: number) => skeletons.reduce((sum, { times }) => sum + upTo(times, at), 0)
+  const count = (at: number) => skeletons.reduce((sum, { times }) => sum + countUpTo(times, at), 0)
   for (let entries = 2 * wanted; ; entries *= 4) {
     // The earliest whole millisecond by which at least `entries` entries were made (or the last entry's).
     let lo = Math.floor(earliest)
@@ -59,7 +48,7 @@ export function firstPeople(
     const through = lo >= latest ? Infinity : lo
     const first = new Map<number, number>()
     for (const { times, people } of skeletons) {
-      const end = upTo(times, through)
+      const end = countUpTo(times, through)
       for (let n = 0; n < end; n++) {
         const seen = first.get(people[n]!)
         if (seen === undefined || times[n]! < seen) first.set(people[n]!, times[n]!)

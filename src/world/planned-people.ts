@@ -9,7 +9,7 @@ import { Recent } from '../store/recent.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
 import { peopleIndex, type PeopleIndex } from './planned-index.js'
-import { compareStrings } from '../store/sorted.js'
+import { compareStrings, countUpTo } from '../store/sorted.js'
 import type { SeededFaker } from '../time/random.js'
 
 /** Where one account's participants come from: its activations' skeletons, in the world's order. */
@@ -199,15 +199,7 @@ export class PlannedPeople {
     const at = Date.parse(nowIso)
     if (this.#source.now !== undefined && at >= this.#source.now) return this.list.length
     const start = this.#firstPeople()
-    const firsts = at <= start.through ? start.firsts : this.#whole().firstsInOrder
-    let lo = 0
-    let hi = firsts.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (firsts[mid]! <= at) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return countUpTo(at <= start.through ? start.firsts : this.#whole().firstsInOrder, at)
   }
 
   /** When a participant first entered; undefined for anyone who has not entered. */

@@ -15,6 +15,7 @@ import { Recent } from '../store/recent.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
 import { PlannedPeople } from './planned-people.js'
+import { countUpTo } from '../store/sorted.js'
 import { plannedRun } from './planned-run.js'
 import type { Account, Scenario } from './scenario.js'
 import { groupKeys, instantOf, personOf } from './world-parts.js'
@@ -205,23 +206,11 @@ function worldTimes(planned: readonly Planned[], skeletonOf: (p: Planned) => Ent
       planned.forEach((_, i) => {
         if (created[i]! > at) return
         activations++
-        entries += upperBound(entryTimes[i]!, at)
+        entries += countUpTo(entryTimes[i]!, at)
       })
-      return { activations, entries, participants: upperBound(sortedFirsts, at) }
+      return { activations, entries, participants: countUpTo(sortedFirsts, at) }
     },
   }
-}
-
-/** How many of the ascending `values` are at most `at`. */
-function upperBound(values: Float64Array, at: number): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (values[mid]! <= at) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** The scenario's activations, each with the seeds and ids of its entries. */
