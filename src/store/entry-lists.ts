@@ -48,7 +48,7 @@ export function appendEntry(lists: WritableEntryLists, entry: StoredEntry, activ
 
 /**
  * An activation's entry lists made from its entries in serving order, as the index makes them on
- * loading a world, without the index: for a store that has not loaded the rest of its world yet.
+ * loading a world, without the index: for a planned activation whose lists need every entry (a bracket's).
  */
 export function entryListsFrom(activation: StoredActivation, entries: readonly StoredEntry[]): EntryLists {
   const lists = emptyLists()

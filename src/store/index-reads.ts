@@ -50,7 +50,7 @@ export class IndexedRecords implements StoreIndex {
 
   /**
    * An index, whole, or, with `base`, a layer over `base` that keeps only its own changes: each list
-   * it changes is copied from the base's once, at its first change. The base must not change while
+   * it changes keeps its changes over the base's from its first change (see `overlayList`). The base must not change while
    * layers stand over it.
    */
   constructor(log = new ChangeLog(), base?: IndexBase) {
