@@ -1,7 +1,7 @@
 import type { DateObject } from '../contract/date-object.js'
 import type { StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import type { DeferredRun, DeferredWorld } from './deferred-world.js'
-import { entryListsFrom, type WritableEntryLists } from './entry-lists.js'
+import type { WritableEntryLists } from './entry-lists.js'
 import { WritableStoreIndex, type IndexBase } from './indexes.js'
 import type { EntryLists } from './store-index.js'
 
@@ -52,9 +52,8 @@ export function deferredBase(world: DeferredWorld): DeferredBase {
     const made = lists.get(activationId)
     if (made) return made
     const at = runOf.get(activationId)
-    const activation = activations.get(activationId)
-    if (!at || !activation) return undefined
-    const built = at.run.lists() ?? entryListsFrom(activation, at.run.entries())
+    if (!at || !activations.has(activationId)) return undefined
+    const built = at.run.lists()
     lists.set(activationId, built)
     return built
   }

@@ -37,8 +37,8 @@ export type DeferredRun = {
   numberOf(id: string): number | undefined
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
-  /** The activation's entry lists, built as they are read; undefined where they need every entry (then built from `entries`). */
-  lists(): EntryLists | undefined
+  /** The activation's entry lists, their entries built as they are read. */
+  lists(): EntryLists
   /** An entry by id, with its place. */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }
