@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
-import { EndpointHandler } from './endpoint-handler.js'
+import { endpointHandler } from './endpoint-handler.js'
 import { ApiError, apiError, errorBytes, errorResponse, jsonResponse } from './errors.js'
 import { QueryParams } from './params.js'
 import { pathMatcher, urlOf, type PathParams } from './path.js'
@@ -227,7 +227,7 @@ export function endpoint(
     ctx.record(record)
     return response
   }
-  return new EndpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
+  return endpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
     const started = performance.now()
     const now = ctx.instant()
     const record = arrival(ctx, request, urlOf(request), name, now)

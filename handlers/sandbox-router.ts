@@ -1,4 +1,4 @@
-import { EndpointHandler } from './endpoint-handler.js'
+import { endpointHandler, type EndpointHandler } from './endpoint-handler.js'
 import { apiError, errorResponse } from './errors.js'
 import { placer, urlOf } from './path.js'
 
@@ -45,7 +45,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
 export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
   const placeOf = placer(baseUrl)
   const found = new WeakMap<Request, { route: SandboxRoute; prefixed: boolean } | string>()
-  return new EndpointHandler(
+  return endpointHandler(
     (request) => {
       if (!routes.active) return null
       const place = placeOf(urlOf(request))

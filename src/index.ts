@@ -1,5 +1,7 @@
 // activation-emulator's public API: everything of the browser entry, and the Node-only pieces.
 
+import { loadMswInNode } from './node/msw-in-node.js'
+
 export * from './browser.js'
 // serve loads the server's module when called (serve-on-call.ts).
 export { serve } from './node/serve-on-call.js'
@@ -13,3 +15,7 @@ export { useEmulator, type LifecycleHooks, type MswServer, type UseEmulatorOptio
 export { connect, useServer } from './node/use-server.js'
 // useSandbox talks HTTP to a running server: a sandbox of its own for each test.
 export { useSandbox } from './node/use-sandbox.js'
+
+// In Node, createEmulator reads msw 2's `msw/core/http` rather than msw's main entry, which imports
+// GraphQL's parser whole (see handlers/msw-runtime.ts): a side effect of this entry, and the one.
+loadMswInNode()

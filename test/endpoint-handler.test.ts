@@ -1,9 +1,10 @@
 // The API's handlers are EndpointHandlers: msw HttpHandlers whose `run` matches and answers only.
 // These tests hold them to what msw expects of any handler, through msw's own ways in.
-import { getResponse, http, HttpResponse, RequestHandler } from 'msw'
+import { getResponse, http, HttpHandler, HttpResponse, RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EndpointHandler } from '../handlers/endpoint-handler.js'
+import { endpointHandler } from '../handlers/endpoint-handler.js'
+import { answerFrom, loadMswRuntime } from '../handlers/msw-runtime.js'
 import { pathMatcher, urlOf } from '../handlers/path.js'
 import { createEmulator, type Emulator } from '../src/index.js'
 
@@ -12,12 +13,14 @@ const NOW = '2026-06-01T12:00:00.000Z'
 
 /** A handler of `/things/:id` that answers its id, after `waitMs` when it is set. */
 const things = (waitMs?: number) =>
-  new EndpointHandler(pathMatcher(BASE, '/things/:id'), (request, params) => {
+  endpointHandler(pathMatcher(BASE, '/things/:id'), (request, params) => {
     const answer = () => HttpResponse.json({ id: params.id, limit: urlOf(request).searchParams.get('limit') })
     return waitMs === undefined ? answer() : new Promise((resolve) => setTimeout(() => resolve(answer()), waitMs))
   })
 
 describe('EndpointHandler, through getResponse', () => {
+  beforeAll(() => loadMswRuntime())
+
   it('answers what it matches, with the path parameters, and falls through to the next handler otherwise', async () => {
     const handlers = [things(), http.get(`${BASE}/other`, () => HttpResponse.text('other'))]
     const matched = await getResponse(handlers, new Request(`${BASE}/things/a%20b?limit=3`))
@@ -47,6 +50,26 @@ describe('EndpointHandler, through getResponse', () => {
     expect(RequestHandler.cache.has(request)).toBe(true)
   })
 
+  it("answers through answerFrom as through msw's getResponse, msw's own handlers among its own", async () => {
+    const handlers = [
+      things(),
+      http.get(`${BASE}/other`, () => HttpResponse.text('other', { status: 201 })),
+      http.get(`${BASE}/things/*`, () => HttpResponse.text('never: the first handler answers')),
+      http.all(`${BASE}/silent`, () => undefined),
+      http.get(`${BASE}/silent`, () => HttpResponse.json({ after: 'a handler that answers nothing' })),
+    ]
+    const paths = ['/things/a?limit=2', '/things', '/other', '/silent', '/nowhere', '/things/b/c']
+    for (const path of paths) {
+      const [ours, msws] = await Promise.all([
+        answerFrom(handlers, new Request(`${BASE}${path}`)),
+        getResponse(handlers, new Request(`${BASE}${path}`)),
+      ])
+      expect(ours === undefined, path).toBe(msws === undefined)
+      expect([ours?.status, await ours?.text()], path).toEqual([msws?.status, await msws?.text()])
+    }
+    expect((await answerFrom(handlers, new Request(`${BASE}/silent`)))?.status).toBe(200)
+  })
+
   it('answers requests that wait, interleaved with others, each from its own URL', async () => {
     const handlers = [things(20), things()]
     const answers = await Promise.all(
@@ -74,7 +97,7 @@ describe("the emulator's handlers in msw's setupServer", () => {
   afterAll(() => server.close())
 
   it('are EndpointHandlers, fire the request and response events, and give way to a handler added with use()', async () => {
-    expect(emulator.handlers.every((handler) => handler instanceof EndpointHandler)).toBe(true)
+    expect(emulator.handlers.every((handler) => handler instanceof HttpHandler)).toBe(true)
     server.resetHandlers(...emulator.handlers)
     const events: string[] = []
     server.events.on('request:match', ({ request }) => events.push(`match ${new URL(request.url).pathname}`))

@@ -1,6 +1,7 @@
-import { http, type HttpHandler } from 'msw'
-import { EndpointHandler } from '../endpoint-handler.js'
+import type { HttpHandler } from 'msw'
+import { endpointHandler } from '../endpoint-handler.js'
 import { apiError } from '../errors.js'
+import { mswRuntime } from '../msw-runtime.js'
 import { encodingProblem, placer, urlOf } from '../path.js'
 import type { RateLimiter } from '../rate-limit.js'
 import { changeAccount, readAccounts } from './accounts.js'
@@ -91,6 +92,7 @@ export function createAdminHandlers(
     rateLimiter?: RateLimiter
   },
 ): HttpHandler[] {
+  const { http } = mswRuntime()
   const root = `${new URL(baseUrl).origin}${prefix}`
   const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
   const refusal = tokenRefusal(token)
@@ -109,7 +111,7 @@ export function createAdminHandlers(
 
   const handlers = [
     // First: msw's own matching of the paths below throws on a path that does not decode.
-    new EndpointHandler(
+    endpointHandler(
       (request) => {
         const place = placeOf(urlOf(request))
         return place.under && place.segments === null ? {} : null

@@ -1,5 +1,5 @@
-import { getResponse } from 'msw'
 import { apiError, errorResponse } from '../errors.js'
+import { answerFrom } from '../msw-runtime.js'
 import { bodyOf, json, param } from './answers.js'
 import { calledAt } from './called-at.js'
 import type { AdminRoute } from './context.js'
@@ -75,7 +75,7 @@ export const sandboxAdmin: AdminRoute = {
     const id = param(params['id'])
     const sandbox = control.sandboxes.get(id)
     const answer =
-      (await getResponse(sandbox.adminHandlers, request)) ??
+      (await answerFrom(sandbox.adminHandlers, request)) ??
       errorResponse(apiError(404, `Not found: no admin endpoint at ${new URL(request.url).pathname}`))
     // Ended while it was answered (an addition waits its turn): the ended sandbox's 404, not what it did.
     control.sandboxes.info(id)

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import type { HandlerContext } from '../context.js'
-import { EndpointHandler } from '../endpoint-handler.js'
+import { endpointHandler } from '../endpoint-handler.js'
 import { apiError, errorResponse } from '../errors.js'
 import { encodingProblem, placer, urlOf } from '../path.js'
 import { arrival } from '../route.js'
@@ -12,7 +12,7 @@ import { arrival } from '../route.js'
 export function notFound(ctx: HandlerContext): HttpHandler[] {
   const placeOf = placer(ctx.baseUrl)
   return [
-    new EndpointHandler(
+    endpointHandler(
       (request) => (placeOf(urlOf(request)).under ? {} : null),
       (request) => {
         const started = performance.now()

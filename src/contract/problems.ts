@@ -11,3 +11,10 @@ export function problemLines(issues: readonly z.core.$ZodIssue[], prefix = ''): 
     return `${path || '(root)'}: ${issue.message}`
   })
 }
+
+/**
+ * How a value checked once (options, a scenario) is parsed: without zod's compiled fast path, whose
+ * compiling (about 10 ms over `createEmulator`'s options and its scenario) pays only over many values.
+ * @example schema.safeParse(options, PARSED_ONCE)
+ */
+export const PARSED_ONCE = { jitless: true } as const

@@ -53,9 +53,11 @@ function handlerKit(): typeof import('./handler-kit.js') {
   return kit
 }
 
-/** Loads the handlers' makers; createEmulator waits for it before it assembles an emulator. */
+/** Loads msw's pieces and the handlers' makers; createEmulator waits for it before it assembles an emulator. */
 export async function loadHandlerKit(): Promise<void> {
-  kit = await import('./handler-kit.js')
+  const loaded = await import('./handler-kit.js')
+  await loaded.loadMswRuntime()
+  kit = loaded
 }
 
 /** An emulator, or a sandbox, made of its parts: its handlers, its admin handlers and its control surface. */

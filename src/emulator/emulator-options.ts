@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import type { EndpointOptions } from '../../handlers/index.js'
-import { problemLines } from '../contract/problems.js'
+import { PARSED_ONCE, problemLines } from '../contract/problems.js'
 import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from '../world/scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
@@ -138,7 +138,7 @@ const settingsSchema = z.strictObject({
 
 /** Validates with a schema, or throws one EmulatorError that lists every problem under `what`. */
 export function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value)
+  const result = schema.safeParse(value, PARSED_ONCE)
   if (result.success) return result.data
   const problems = problemLines(result.error.issues)
   throw new EmulatorError('bad_option', `Invalid ${what}:\n  ${problems.join('\n  ')}`)

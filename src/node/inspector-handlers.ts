@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { getResponse, http, HttpResponse, type HttpHandler } from 'msw'
+import type { HttpHandler } from 'msw'
 import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
 import { apiError, errorResponse, jsonResponse, notJsonMessage } from '../../handlers/errors.js'
+import { answerFrom, mswRuntime } from '../../handlers/msw-runtime.js'
 import { inspectorPage } from '../inspector/page.js'
 
 /**
@@ -79,7 +80,7 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
   if (/^(\/sandboxes\/[^/]+)?\/requests\/stream\/?$/i.test(pathname) || /^\/inspector(\/|$)/i.test(pathname))
     return refused()
   const response =
-    (await getResponse(admin, inner)) ?? errorResponse(apiError(404, `Not found: no admin endpoint at ${pathname}`))
+    (await answerFrom(admin, inner)) ?? errorResponse(apiError(404, `Not found: no admin endpoint at ${pathname}`))
   if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
     await response.body?.cancel()
     return refused()
@@ -103,19 +104,20 @@ export async function inspectorHandlers(baseUrl: string, admin: HttpHandler[]): 
   const html = inspectorPage(new URL(baseUrl).pathname.replace(/\/+$/, ''))
   const script = await clientScript()
   const noStore = { 'cache-control': 'no-store' }
+  const { http } = mswRuntime()
   return [
     // One handler for both: msw's path patterns do not tell `/__emulator` from `/__emulator/`.
     http.get(
       ({ request }) => request.url === root || request.url === `${root}/`,
       ({ request }) =>
         request.url === root
-          ? new HttpResponse(null, { status: 308, headers: { location: `${ADMIN_PREFIX}/` } })
-          : HttpResponse.html(html, { headers: noStore }),
+          ? new Response(null, { status: 308, headers: { location: `${ADMIN_PREFIX}/` } })
+          : new Response(html, { headers: { 'content-type': 'text/html', ...noStore } }),
     ),
     http.post(`${root}${ANSWER_PATH}`, ({ request }) => answered(request, origin, admin)),
     http.get(
       `${root}/client.js`,
-      () => new HttpResponse(script, { headers: { 'content-type': 'text/javascript; charset=utf-8', ...noStore } }),
+      () => new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8', ...noStore } }),
     ),
   ]
 }

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
-import { getResponse, RequestHandler } from 'msw'
 import { adminTokenCheck, parsedBodies } from '../../handlers/admin/index.js'
 import { BytesRequest, keptAnswerOf } from '../../handlers/body-bytes.js'
 import { errorBody } from '../../handlers/errors.js'
+import { answerFrom, mswRuntime } from '../../handlers/msw-runtime.js'
 import { DROP_HEADER } from '../../handlers/route.js'
 import type { Emulator } from '../emulator/emulator.js'
 import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from './admin-guard.js'
@@ -334,8 +334,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, served: Served)
   // can be its own copy (if msw still keeps them so). The API's EndpointHandlers make no copy.
   if (parsed) parsedBodies.set(request, parsed)
   if (handlers !== served.apiHandlers && !('body' in sentBody))
-    RequestHandler.cache?.set(request as never, request as never)
-  const response = await getResponse(handlers, request)
+    mswRuntime().RequestHandler.cache?.set(request as never, request as never)
+  const response = await answerFrom(handlers, request)
   // A fault rule's drop: the socket is destroyed before any byte, or after the headers and half the body.
   if (response?.type === 'error') {
     req.socket.destroy()

@@ -7,7 +7,7 @@ import {
   subtypeSchema,
   UNLISTED_TYPES,
 } from '../contract/enums.js'
-import { problemLines } from '../contract/problems.js'
+import { PARSED_ONCE, problemLines } from '../contract/problems.js'
 import { rateLimitSchema } from '../contract/rate-limit.js'
 import { ID_LIMITS } from './ids.js'
 import { EmulatorError } from '../contract/emulator-error.js'
@@ -265,7 +265,7 @@ export function defineScenario<const S extends ScenarioInput | ScenarioExtension
  * @example const scenario = parseScenario(JSON.parse(text), 'my-case.json')
  */
 export function parseScenario(input: unknown, source = 'scenario'): Scenario {
-  const result = scenarioSchema.safeParse(input)
+  const result = scenarioSchema.safeParse(input, PARSED_ONCE)
   if (!result.success) {
     const problems = problemLines(result.error.issues)
     throw new EmulatorError('bad_option', `Invalid ${source}:\n  ${problems.join('\n  ')}`)

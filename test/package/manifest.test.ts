@@ -75,6 +75,7 @@ describe('the packed package', () => {
 
   it('names in sideEffects the built files whose modules do something when loaded, and only those', () => {
     const built: Record<string, string> = {
+      'src/index.ts': './dist/src/index.js',
       'src/node/cli/main.ts': './dist/src/node/cli/main.js',
       'src/inspector/client.ts': './dist/src/inspector/client.js',
     }

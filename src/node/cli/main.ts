@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // The `activation-emulator` command. Everything it does is in run.ts, over the library.
+import { loadMswInNode } from '../msw-in-node.js'
 import { run } from './run.js'
+
+// msw's pieces read as Node can (see msw-in-node.ts), as the package's Node entry has them read.
+loadMswInNode()
 
 // Timed from the start of the process (performance.now() counts from there), module loading included.
 const code = await run(process.argv.slice(2), 0)
