@@ -6,7 +6,9 @@
  * @example const all = lazyList(skeleton.length, (n) => entryAt(n))
  */
 export function lazyList<T>(length: number, itemAt: (i: number) => T): readonly T[] {
-  const target = new Array<T>(length)
+  // An empty array, which says `length` through the traps: `new Array(length)` (or setting the
+  // length) gives it room for every item, 8 bytes each, which the garbage collector then reads through.
+  const target: T[] = []
   const indexOf = (key: string | symbol): number => {
     if (typeof key !== 'string' || key.length === 0 || key.length > 16) return -1
     const first = key.charCodeAt(0)
@@ -20,14 +22,16 @@ export function lazyList<T>(length: number, itemAt: (i: number) => T): readonly 
   return new Proxy(target, {
     get(list, key, receiver) {
       const i = indexOf(key)
-      return i >= 0 ? itemAt(i) : Reflect.get(list, key, receiver)
+      if (i >= 0) return itemAt(i)
+      return key === 'length' ? length : Reflect.get(list, key, receiver)
     },
     has: (list, key) => indexOf(key) >= 0 || Reflect.has(list, key),
     getOwnPropertyDescriptor(list, key) {
       const i = indexOf(key)
-      return i >= 0
-        ? { value: itemAt(i), writable: false, enumerable: true, configurable: true }
-        : Reflect.getOwnPropertyDescriptor(list, key)
+      if (i >= 0) return { value: itemAt(i), writable: false, enumerable: true, configurable: true }
+      // The array's own `length`, which may be said to hold another value: it is writable.
+      if (key === 'length') return { value: length, writable: true, enumerable: false, configurable: false }
+      return Reflect.getOwnPropertyDescriptor(list, key)
     },
     set: refuse,
     defineProperty: refuse,

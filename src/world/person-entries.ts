@@ -1,5 +1,18 @@
 import { REPLAY, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 
+/**
+ * Where each activation's first-time entries are, and each person's replays: person i's are
+ * `activations[k]` and `numbers[k]` for k from `starts[i]` to `starts[i + 1]`, in the order the
+ * activations and their entries come.
+ */
+type ReplayIndex = {
+  /** Each activation's entries that are not replays, by k; undefined where it has no replay (entry k is the k-th). */
+  firstTimers: (Uint32Array | undefined)[]
+  starts: Uint32Array
+  activations: Uint32Array
+  numbers: Uint32Array
+}
+
 /** One person's entries in an account: each one's activation (its place in the account's list), number and time, in that order. */
 export type PersonEntryList = { activations: number[]; numbers: number[]; times: number[] }
 
@@ -13,15 +26,18 @@ export type PersonEntryList = { activations: number[]; numbers: number[]; times:
 export class PersonEntries {
   readonly #skeletons: readonly EntrySkeleton[]
   readonly #places: readonly ((index: number) => number | undefined)[]
-  /** Each activation's entries that are not replays, by k; undefined where it has no replay (entry k is the k-th). */
-  #firstTimers: (Uint32Array | undefined)[] | undefined
-  /** Each person's replays: activation and number, one after the other, in the order the activations and entries come. */
-  #replays: Map<number, number[]> | undefined
+  readonly #poolSize: number
+  #index: ReplayIndex | undefined
   #placed: boolean | undefined
 
-  constructor(skeletons: readonly EntrySkeleton[], places: readonly ((index: number) => number | undefined)[]) {
+  constructor(
+    skeletons: readonly EntrySkeleton[],
+    places: readonly ((index: number) => number | undefined)[],
+    poolSize: number,
+  ) {
     this.#skeletons = skeletons
     this.#places = places
+    this.#poolSize = poolSize
   }
 
   /** Whether every activation knows its people's places (a pool under 2^26): else `of` cannot answer. */
@@ -29,38 +45,48 @@ export class PersonEntries {
     return (this.#placed ??= this.#skeletons.every((_, j) => this.#places[j]!(0) !== undefined))
   }
 
-  #index(): { firstTimers: (Uint32Array | undefined)[]; replays: Map<number, number[]> } {
-    if (this.#firstTimers && this.#replays) return { firstTimers: this.#firstTimers, replays: this.#replays }
-    const replays = new Map<number, number[]>()
-    const firstTimers = this.#skeletons.map((skeleton, j) => {
+  // Typed arrays, not a list for each person who replayed (330,000 of them in ten million entries):
+  // kept for as long as the world, where the garbage collector would mark every list on each full pass.
+  #replayIndex(): ReplayIndex {
+    if (this.#index) return this.#index
+    const starts = new Uint32Array(this.#poolSize + 1)
+    const firstTimers = this.#skeletons.map((skeleton) => {
       const { flags, people } = skeleton
       let count = 0
-      for (let n = 0; n < skeleton.length; n++) if ((flags[n]! & REPLAY) !== 0) count++
+      for (let n = 0; n < skeleton.length; n++)
+        if ((flags[n]! & REPLAY) !== 0) {
+          count++
+          starts[people[n]! + 1]!++
+        }
       if (count === 0) return undefined
       const firsts = new Uint32Array(skeleton.length - count)
       let k = 0
-      for (let n = 0; n < skeleton.length; n++) {
-        if ((flags[n]! & REPLAY) === 0) firsts[k++] = n
-        else {
-          const person = people[n]!
-          const list = replays.get(person)
-          if (list) list.push(j, n)
-          else replays.set(person, [j, n])
-        }
-      }
+      for (let n = 0; n < skeleton.length; n++) if ((flags[n]! & REPLAY) === 0) firsts[k++] = n
       return firsts
     })
-    this.#firstTimers = firstTimers
-    this.#replays = replays
-    return { firstTimers, replays }
+    for (let i = 1; i < starts.length; i++) starts[i]! += starts[i - 1]!
+    const activations = new Uint32Array(starts[this.#poolSize]!)
+    const numbers = new Uint32Array(activations.length)
+    const next = starts.slice(0, this.#poolSize)
+    this.#skeletons.forEach((skeleton, j) => {
+      if (!firstTimers[j]) return
+      const { flags, people } = skeleton
+      for (let n = 0; n < skeleton.length; n++)
+        if ((flags[n]! & REPLAY) !== 0) {
+          const at = next[people[n]!]!++
+          activations[at] = j
+          numbers[at] = n
+        }
+    })
+    return (this.#index = { firstTimers, starts, activations, numbers })
   }
 
   /** The entries of the person at `index` of the pool (empty if they entered nothing). Only where `placed`. */
   of(index: number): PersonEntryList {
-    const { firstTimers, replays } = this.#index()
-    const mine = replays.get(index) ?? []
+    const { firstTimers, starts, activations, numbers } = this.#replayIndex()
     const found: PersonEntryList = { activations: [], numbers: [], times: [] }
-    let r = 0
+    let r = starts[index]!
+    const end = starts[index + 1]!
     this.#skeletons.forEach((skeleton, j) => {
       const k = this.#places[j]!(index)
       if (k === undefined) throw new Error("Failed to find a person's entries: the pool is too large for places")
@@ -72,10 +98,10 @@ export class PersonEntries {
       found.activations.push(j)
       found.numbers.push(n)
       found.times.push(skeleton.times[n]!)
-      for (; r < mine.length && mine[r] === j; r += 2) {
+      for (; r < end && activations[r] === j; r++) {
         found.activations.push(j)
-        found.numbers.push(mine[r + 1]!)
-        found.times.push(skeleton.times[mine[r + 1]!]!)
+        found.numbers.push(numbers[r]!)
+        found.times.push(skeleton.times[numbers[r]!]!)
       }
     })
     return found

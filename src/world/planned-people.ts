@@ -103,6 +103,7 @@ export class PlannedPeople {
     const byPlace = (this.#byPlace ??= new PersonEntries(
       this.#skeletonsNow(),
       this.#source.activations.map((a) => (i: number) => a.place(i)),
+      this.#source.poolSize,
     ))
     if (byPlace.placed) found = byPlace.of(person)
     else {
