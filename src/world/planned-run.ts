@@ -80,10 +80,14 @@ export function plannedRun(source: RunSource): PlannedRun {
       }
       const skeleton = source.skeleton()
       const all = lazyList(skeleton.length, at)
-      const positions = (bit: number) => {
-        const found: number[] = []
-        for (let n = 0; n < skeleton.length; n++) if ((skeleton.flags[n]! & bit) !== 0) found.push(n)
-        return Uint32Array.from(found)
+      // Counted, then written: no growing list of numbers on the way (a million entries' took 8 ms).
+      const positions = (bit: number): Uint32Array => {
+        const { flags } = skeleton
+        let count = 0
+        for (let n = 0; n < skeleton.length; n++) if ((flags[n]! & bit) !== 0) count++
+        const found = new Uint32Array(count)
+        for (let n = 0, k = 0; k < count; n++) if ((flags[n]! & bit) !== 0) found[k++] = n
+        return found
       }
       lists = {
         all,
