@@ -15,10 +15,12 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // function of the record and its face alone, so even a record shared by two stores would be safe.)
 const cache = new WeakMap<object, Uint8Array>()
 const earlier = new WeakMap<object, Uint8Array>()
-// Entries are many, and a planned world builds them as they are read: the JSON of the last 20,000 or
+// Entries are many, and a planned world builds them as they are read: the JSON of the last 2,000 or
 // so served is kept (a bounded map: a weak one with millions of short-lived keys costs the garbage
-// collector more than serializing again), for all emulators together.
-const entriesServed = new Recent<Uint8Array, object>(10_000)
+// collector more than serializing again), for all emulators together. Two pages of 1,000: more only
+// moved more short-lived entries to the old generation, whose collections then stalled pages (see
+// docs/benchmarks.md).
+const entriesServed = new Recent<Uint8Array, object>(2_000)
 const entriesEarlier = new Recent<Uint8Array, object>(2_000)
 /**
  * Lets go of the entries' JSON kept for all emulators (it fills up to its bound as entries are

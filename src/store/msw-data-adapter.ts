@@ -198,7 +198,12 @@ export class ListenedCollection<S extends StandardSchemaV1> extends Collection<S
     this.#positions ??= new Map(records.map((r, i) => [r, i]))
     let at = this.#positions.get(prev) ?? -1
     if (records[at] !== prev) at = records.lastIndexOf(prev)
+    // An equal record read elsewhere (a planned world builds a record again once it no longer keeps
+    // it): the one held under the same id.
+    const id = (prev as { id?: unknown }).id
+    if (at < 0 && id !== undefined) at = records.findLastIndex((r) => (r as { id?: unknown }).id === id)
     if (at < 0) throw new Error('Failed to replace a record: it is not in the collection')
+    prev = records[at] as Output<S>
     const { primaryKey, relationMap } = this.#symbols
     const key = this.#keyOf(prev)
     Object.defineProperty(next, primaryKey, { value: key, enumerable: false, configurable: false })
