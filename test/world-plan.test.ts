@@ -131,35 +131,48 @@ describe('a store over a planned world', () => {
   // A live activation that ends replaces its entries with their results, and a returning entrant's
   // profile grows: records read through the store before its world was loaded. A planned world that
   // let them go loads copies of its own (equal, not the same objects), which the replacement must find.
-  it('replaces an entry and a participant read before the world was loaded, in the store and in a layer over it, whatever it kept', async () => {
+  it('replaces an entry and a participant read before the world was loaded, in the store and in a layer over it, whatever it kept, and once its collections are read whole', async () => {
     await fc.assert(
-      fc.asyncProperty(scenarios, fc.nat(5), fc.nat(), fc.boolean(), async (input, keep, pick, layered) => {
-        const plan = planWorld(parseScenario(input), NOW, { entries: keep, people: keep })
-        const withEntries = plan.entryRuns.filter((run) => run.entries().length > 0)
-        fc.pre(withEntries.length > 0)
-        const run = withEntries[pick % withEntries.length]!
-        const base = await createDatabase(plan)
-        const db = layered ? layerOver(base) : base
-        // Every entry and participant read, so that those read first are let go (it keeps at most 6).
-        const all = [...db.index.entryListsOf(run.activationId).all]
-        const at = pick % all.length
-        const entry = all[at]!
-        const people = [...db.index.participantsOf(db.index.activations.get(run.activationId)!.account)]
-        const person = people.find((p) => p.id === entry.participantId)!
-        const nextEntry = { ...entry }
-        const nextPerson = { ...person }
-        writerOf(db).replaceEntry(entry, nextEntry)
-        writerOf(db).replaceParticipant(person, nextPerson)
-        const lists = db.index.entryListsOf(run.activationId)
-        expect(lists.all.length).toBe(all.length)
-        expect(lists.all[at]).toBe(nextEntry)
-        expect(db.index.entries.get(entry.id)).toBe(nextEntry)
-        expect(db.index.participants.get(person.id)).toBe(nextPerson)
-        expect(db.index.participantsOf(person.account)).toContain(nextPerson)
-        expect(db.index.participantsOf(person.account).filter((p) => p.id === person.id)).toHaveLength(1)
-        // A layer's replacement is its own: the store under it keeps what it loaded.
-        if (layered) expect(base.index.entries.get(entry.id)).not.toBe(nextEntry)
-      }),
+      fc.asyncProperty(
+        scenarios,
+        fc.nat(5),
+        fc.nat(),
+        fc.boolean(),
+        fc.boolean(),
+        async (input, keep, pick, layered, whole) => {
+          const plan = planWorld(parseScenario(input), NOW, { entries: keep, people: keep })
+          const withEntries = plan.entryRuns.filter((run) => run.entries().length > 0)
+          fc.pre(withEntries.length > 0)
+          const run = withEntries[pick % withEntries.length]!
+          const base = await createDatabase(plan)
+          const db = layered ? layerOver(base) : base
+          // Every entry and participant read, so that those read first are let go (it keeps at most 6).
+          const all = [...db.index.entryListsOf(run.activationId).all]
+          const at = pick % all.length
+          const entry = all[at]!
+          const people = [...db.index.participantsOf(db.index.activations.get(run.activationId)!.account)]
+          const person = people.find((p) => p.id === entry.participantId)!
+          const nextEntry = { ...entry }
+          const nextPerson = { ...person }
+          // The user's collections read whole (a layer has none): the world is loaded, its records the collections' own.
+          if (whole && !layered) expect(db.participants.count() + db.entries.count()).toBeGreaterThan(0)
+          writerOf(db).replaceEntry(entry, nextEntry)
+          writerOf(db).replaceParticipant(person, nextPerson)
+          const lists = db.index.entryListsOf(run.activationId)
+          expect(lists.all.length).toBe(all.length)
+          expect(lists.all[at]).toBe(nextEntry)
+          expect(db.index.entries.get(entry.id)).toBe(nextEntry)
+          expect(db.index.participants.get(person.id)).toBe(nextPerson)
+          expect(db.index.participantsOf(person.account)).toContain(nextPerson)
+          expect(db.index.participantsOf(person.account).filter((p) => p.id === person.id)).toHaveLength(1)
+          if (whole && !layered) {
+            expect(db.entries.findFirst((q) => q.where({ id: entry.id }))).toBe(nextEntry)
+            expect(db.participants.findFirst((q) => q.where({ id: person.id }))).toBe(nextPerson)
+          }
+          // A layer's replacement is its own: the store under it keeps what it loaded.
+          if (layered) expect(base.index.entries.get(entry.id)).not.toBe(nextEntry)
+        },
+      ),
       { numRuns: RUNS, ...replay },
     )
   })
