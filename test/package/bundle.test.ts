@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startCli } from '../support/cli.js'
 import { TEST_MS } from '../support/timeouts.js'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const ENTRY = `${ROOT}dist/src/index.js`
@@ -152,6 +153,40 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
       }
     },
   )
+
+  it('serves from the command line as a user starts it (request log on) without loading GraphQL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'activation-emulator-resolved-'))
+    const log = join(dir, 'resolved.txt')
+    // A resolve hook, on its own thread, that appends every URL the process resolves to a file.
+    const hook = `import { appendFileSync } from 'node:fs'
+      export async function resolve(specifier, context, next) {
+        const result = await next(specifier, context)
+        appendFileSync(${JSON.stringify(log)}, result.url + '\\n')
+        return result
+      }`
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`
+    try {
+      const server = await startCli(['--now', '2026-06-01T12:00:00Z'], {
+        NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(register)}`,
+      })
+      try {
+        const response = await fetch(`${server.url}/activations/list?limit=1`, {
+          headers: { authorization: 'Api-Key demo-key' },
+        })
+        expect(response.status).toBe(200)
+        await response.text()
+        // The request log, on by default, has its line.
+        await vi.waitFor(() => expect(server.stdout()).toMatch(/GET \/activations\/list\?limit=1 200/))
+      } finally {
+        await server.stop()
+      }
+      const resolved = readFileSync(log, 'utf8')
+      expect(resolved).toMatch(/node_modules\/msw\//)
+      expect(resolved).not.toMatch(/node_modules\/graphql\//)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 
   it('serves the API and the inspector with its script, from the bundle', () => {
     const out = run(`
