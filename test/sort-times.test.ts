@@ -34,6 +34,25 @@ describe('sortTimes', () => {
     )
   })
 
+  it('sorts one array after another in the same task, of any sizes (they share a scratch array)', () => {
+    fc.assert(
+      fc.property(fc.array(timesInRange, { minLength: 2, maxLength: 6 }), (batch) => {
+        const expected = batch.map(({ times }) => Array.from(times).sort((a, b) => a - b))
+        for (const { times, min, max } of batch) sortTimes(times, min, max)
+        expect(batch.map(({ times }) => Array.from(times))).toEqual(expected)
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('leaves times it cannot sort by radix whole, even when the one out of range comes last', () => {
+    const times = Float64Array.from({ length: 2000 }, (_, i) => ((i * 7919) % 1999) + 10)
+    times[1999] = 5000
+    const expected = Array.from(times).sort((a, b) => a - b)
+    sortTimes(times, 10, 2100)
+    expect(Array.from(times)).toEqual(expected)
+  })
+
   it('sorts times that are not whole, or out of the range given, as the native sort does', () => {
     const halves = Float64Array.from({ length: 1000 }, (_, i) => ((i * 7919) % 1000) + 0.5)
     sortTimes(halves, 0, 1000)

@@ -89,10 +89,18 @@ export function plannedRun(source: RunSource): PlannedRun {
         for (let n = 0, k = 0; k < count; n++) if ((flags[n]! & bit) !== 0) found[k++] = n
         return found
       }
+      // The winners and the completed are found when first asked for (a scan of the skeleton's flags):
+      // a page of all entries, the usual first read, does without them.
+      let winners: readonly StoredEntry[] | undefined
+      let completed: readonly StoredEntry[] | undefined
       lists = {
         all,
-        winners: rules.winners ? lazySubList(all, positions(WINNER)) : [],
-        completed: rules.completion ? lazySubList(all, positions(COMPLETED)) : [],
+        get winners() {
+          return (winners ??= rules.winners ? lazySubList(all, positions(WINNER)) : [])
+        },
+        get completed() {
+          return (completed ??= rules.completion ? lazySubList(all, positions(COMPLETED)) : [])
+        },
         bracketRounds: new Map(),
         bracketSeeds: new Map(),
         inTimeOrder: true,
