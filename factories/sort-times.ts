@@ -87,9 +87,9 @@ function sortOffsets32(times: Float64Array, min: number, span: number): void {
 }
 
 // One scratch buffer for every sort of a batch (the skeletons of a world's activations are drawn one
-// after another): two new ones per sort made garbage of 16 bytes an entry, 160 MB over ten
-// million entries, which the garbage collector then chased through the pages that followed. Let go of once the
-// batch's task is done.
+// after another), let go of once the batch's task is done. Two new arrays a sort made garbage of 16
+// bytes an entry, 160 MB over ten million entries, which the garbage collector then chased through
+// the pages that followed.
 let scratch: ArrayBuffer | undefined
 
 /** The scratch buffer, of at least `bytes`. */
