@@ -38,12 +38,7 @@ export function sortTimes(times: Float64Array, min: number, max: number): void {
     counts.fill(0)
     // ToInt32 keeps the low 32 bits of any whole number under 2^53: `& (DIGITS - 1)` is the digit.
     for (let i = 0; i < n; i++) counts[Math.floor(from[i]! / div) & (DIGITS - 1)]!++
-    let sum = 0
-    for (let d = 0; d < DIGITS; d++) {
-      const count = counts[d]!
-      counts[d] = sum
-      sum += count
-    }
+    countsToStarts(counts)
     for (let i = 0; i < n; i++) {
       const offset = from[i]!
       to[counts[Math.floor(offset / div) & (DIGITS - 1)]!++] = offset
@@ -69,12 +64,7 @@ function sortOffsets32(times: Float64Array, min: number, span: number): void {
   for (let shift = 0; shift < 32 && span >= 2 ** shift; shift += BITS) {
     counts.fill(0)
     for (let i = 0; i < n; i++) counts[(from[i]! >>> shift) & (DIGITS - 1)]!++
-    let sum = 0
-    for (let d = 0; d < DIGITS; d++) {
-      const count = counts[d]!
-      counts[d] = sum
-      sum += count
-    }
+    countsToStarts(counts)
     for (let i = 0; i < n; i++) {
       const offset = from[i]!
       to[counts[(offset >>> shift) & (DIGITS - 1)]!++] = offset
@@ -84,6 +74,16 @@ function sortOffsets32(times: Float64Array, min: number, span: number): void {
     to = swap
   }
   for (let i = 0; i < n; i++) times[i] = from[i]! + min
+}
+
+/** Each digit's count becomes where its first time goes: the sum of the counts before it. */
+function countsToStarts(counts: Uint32Array): void {
+  let sum = 0
+  for (let d = 0; d < counts.length; d++) {
+    const count = counts[d]!
+    counts[d] = sum
+    sum += count
+  }
 }
 
 // One scratch buffer for every sort of a batch (the skeletons of a world's activations are drawn one
