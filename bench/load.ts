@@ -278,19 +278,19 @@ export const WARMUP_REQUESTS = 10_000
 
 /**
  * Warms `server` (started with `--trace-gc`) up with the mix in slices of 3 s until it has answered
- * `warmupRequests` (default `WARMUP_REQUESTS`) and a slice's live heap is within 2 % of the slice before (or `warmupSeconds` have
- * passed), then loads it for `seconds`, and compares the live heap of its last 3 s with the warm-up's
- * last slice.
+ * `warmupRequests` (default `WARMUP_REQUESTS`) and a slice's live heap is within 2 % of the slice
+ * before (or `warmupSeconds` have passed), then loads it for `seconds`, and compares the live heap of
+ * its last 3 s with the warm-up's last slice.
  *
  * A slice's live heap is the least that a full collection left in it: the server's own data with the
- * fewest requests in flight (100 connections hold up to 100 pages of 1 MB between collections; the
- * median of a slice moved by 8 % from one slice to the next, the least by 4 %). It is what a leak
- * grows. A server that does not leak climbs to a plateau and stays there: on busy's mix, the plans of
- * the activations it reads and the JSON of what it served at once, then the journal, which keeps the
- * last 10,000 API requests by default (`journalSize`), up to its 10,000th request; hence a warm-up of
- * at least the journal's size. Resident memory was the measure before: it swings by 10 % between
- * collections and with the allocator's free pages whatever the server holds, and a soak failed at
- * 10.3 % after a warm-up of 3,000 requests (CI, 2026-11-26).
+ * fewest requests in flight (100 connections hold up to 100 pages of 1 MB between collections; on a
+ * flat heap, the median of a slice moved by up to 8 % from one slice to the next, the least by up to
+ * 6 %). It is what a leak grows. A server that does not leak climbs to a plateau and stays there: on
+ * busy's mix, first the plans of the activations it reads and the JSON of what it served, then the
+ * journal, which keeps the last 10,000 API requests by default (`journalSize`), until its 10,000th
+ * request; hence a warm-up of at least the journal's size. Resident memory was the measure before: it
+ * swings by 10 % between collections and with the allocator's free pages whatever the server holds,
+ * and a soak failed at 10.3 % after a warm-up of 3,000 requests (CI, 2026-11-26).
  */
 export async function soak(
   server: ServerProcess,
