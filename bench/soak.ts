@@ -10,7 +10,8 @@
 // Fails (exit 1) on an error, an unexpected status, or growth of the live heap after the warm-up of 10 % or more.
 // Run: npm run soak [-- peak pages soak] [-- --seconds 60] [-- --requests 60000]
 // SOAK_BIN=path/to/main.js runs another build of the command line (before and after a change).
-import { everyPage, load, requestMix, soak, startServer } from './load.js'
+import { everyPage, load, requestMix, soak } from './load.js'
+import { startServer } from './server-process.js'
 
 const NOW = '2026-06-01T12:00:00Z'
 const KEY = 'busy-key'

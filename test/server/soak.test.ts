@@ -1,5 +1,6 @@
 import { expect, it, vi } from 'vitest'
-import { requestMix, soak, startServer } from '../../bench/load.js'
+import { requestMix, soak } from '../../bench/load.js'
+import { startServer } from '../../bench/server-process.js'
 import { DEFAULT_JOURNAL_SIZE } from '../../src/emulator/emulator-options.js'
 import { TEST_MS } from '../support/timeouts.js'
 
