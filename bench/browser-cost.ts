@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createEmulator } from '../src/index.js'
 import { buildExample, launchChromium, serveFolder } from './browser-page.js'
+import { median } from './support/stats.js'
 
 const runs = Number(process.argv[2] ?? 5)
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const example = await buildExample()
 console.log('The Vite example (vite build, minified), each script:')

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { median } from './support/stats.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string, fallback: number) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback)
@@ -19,7 +20,6 @@ const ROUNDS = flag('--rounds', 3)
 const CONCURRENCY = flag('--concurrency', 4)
 const KEY = 'busy-key'
 const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** Starts the upstream and resolves to its URL and a way to stop it. */
 function startUpstream(): Promise<{ url: string; stop: () => void }> {

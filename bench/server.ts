@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { median } from './support/stats.js'
 
 const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
@@ -262,7 +263,6 @@ async function versusWireMock(): Promise<void> {
       results.get(server.name)!.push({ rps: result.rps, cpuMs: (cpu * 1000) / result.requests })
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const rps = (name: string) => median(results.get(name)!.map((r) => r.rps))
   const best = (name: string) => Math.max(...results.get(name)!.map((r) => r.rps))
   const kb = (Buffer.byteLength(page.text) / 1024).toFixed(1)

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { activationIdOf } from '../src/world/world.js'
+import { median } from './support/stats.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -82,7 +83,6 @@ async function start(args: (port: number) => string[], emulator: boolean): Promi
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 const fmt = (xs: number[]) => `${xs.map((x) => x.toFixed(0)).join(', ')} (median ${median(xs).toFixed(0)})`
 
 function report(what: string, runs: Run[], bare: Run[]): void {

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createEmulator } from '../src/index.js'
 import { changeWorld } from './changes.js'
 import { pagesHash } from './pages-hash.js'
+import { interpolatedMedian, sum } from './support/stats.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PACKAGE = pathToFileURL(`${ROOT}dist/src/index.js`).href
@@ -24,10 +25,6 @@ const RUNS = Number(argv[argv.indexOf('--runs') + 1] ?? 0) || 7
 const SCENARIO = argv.includes('--scenario') ? argv[argv.indexOf('--scenario') + 1]! : 'default'
 const COMPARE = argv.includes('--compare') ? pathToFileURL(argv[argv.indexOf('--compare') + 1]!).href : undefined
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`
 
 /** Runs a module in a fresh node process (from the repository root) and parses the JSON line it prints last. */
@@ -108,7 +105,7 @@ async function coldImport(): Promise<void> {
     const both = [() => ours.push(fresh(importOnly(PACKAGE))), () => theirs.push(fresh(importOnly('msw/node')))]
     for (let k = 0; k < 2; k++) both[(run + k) % 2]!()
   }
-  const m = (list: ImportCost[], key: keyof ImportCost) => median(list.map((x) => x[key]))
+  const m = (list: ImportCost[], key: keyof ImportCost) => interpolatedMedian(list.map((x) => x[key]))
   console.log(`0. A cold import alone: fresh processes, ${RUNS} of each, alternating; medians`)
   console.log('| | import | CPU |')
   console.log('| --- | --- | --- |')
@@ -144,7 +141,7 @@ async function testFile(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     for (let k = 0; k < kinds.length; k++) kinds[(run + k) % kinds.length]!()
   }
-  const m = (list: FileCost[], key: keyof FileCost) => median(list.map((x) => x[key] ?? 0))
+  const m = (list: FileCost[], key: keyof FileCost) => interpolatedMedian(list.map((x) => x[key] ?? 0))
   console.log(`1. A test file: fresh processes, ${RUNS} of each, alternating; medians from the process's start`)
   console.log('| | node start | import | create | first request | total |')
   console.log('| --- | --- | --- | --- | --- | --- |')
@@ -189,7 +186,7 @@ async function reset(): Promise<void> {
   for (const scenario of ['default', 'busy']) {
     const r = child<ResetCost>('reset', scenario)
     console.log(
-      `| ${scenario} | ${ms(r.create)} | ${ms(median(r.reset['1']!))} (${r.reset['1']!.map((x) => x.toFixed(1)).join(', ')}) | ${ms(median(r.reset['100']!))} (${r.reset['100']!.map((x) => x.toFixed(1)).join(', ')}) | ${r.pages} | ${r.identical ? 'yes' : 'NO'} |`,
+      `| ${scenario} | ${ms(r.create)} | ${ms(interpolatedMedian(r.reset['1']!))} (${r.reset['1']!.map((x) => x.toFixed(1)).join(', ')}) | ${ms(interpolatedMedian(r.reset['100']!))} (${r.reset['100']!.map((x) => x.toFixed(1)).join(', ')}) | ${r.pages} | ${r.identical ? 'yes' : 'NO'} |`,
     )
   }
   console.log('goal: under 5 ms, and identical\n')
@@ -204,8 +201,9 @@ async function several(): Promise<void> {
     one.push(child<ManyCost>('many', '1'))
     two.push(child<ManyCost>('many', '2'))
   }
-  const time = (list: ManyCost[]) => median(list.map((x) => x.create.reduce((a, b) => a + b, 0)))
-  const mb = (list: ManyCost[], key: 'rss' | 'heap' | 'loadedHeap') => median(list.map((x) => x[key])) / 2 ** 20
+  const time = (list: ManyCost[]) => interpolatedMedian(list.map((x) => sum(x.create)))
+  const mb = (list: ManyCost[], key: 'rss' | 'heap' | 'loadedHeap') =>
+    interpolatedMedian(list.map((x) => x[key])) / 2 ** 20
   console.log('3. Several emulators of `default` in one process (fresh processes, alternating; medians)')
   console.log('| emulators | create, all | RSS | heap used | heap used, every record loaded | share no state |')
   console.log('| --- | --- | --- | --- | --- | --- |')
@@ -213,7 +211,7 @@ async function several(): Promise<void> {
     `| 1 | ${ms(time(one))} | ${mb(one, 'rss').toFixed(0)} MB | ${mb(one, 'heap').toFixed(1)} MB | ${mb(one, 'loadedHeap').toFixed(1)} MB | |`,
   )
   console.log(
-    `| 2 | ${ms(time(two))} (second ${ms(median(two.map((x) => x.create[1]!)))}) | ${mb(two, 'rss').toFixed(0)} MB | ${mb(two, 'heap').toFixed(1)} MB | ${mb(two, 'loadedHeap').toFixed(1)} MB | ${two.every((x) => x.independent) ? 'yes' : 'NO'} |`,
+    `| 2 | ${ms(time(two))} (second ${ms(interpolatedMedian(two.map((x) => x.create[1]!)))}) | ${mb(two, 'rss').toFixed(0)} MB | ${mb(two, 'heap').toFixed(1)} MB | ${mb(two, 'loadedHeap').toFixed(1)} MB | ${two.every((x) => x.independent) ? 'yes' : 'NO'} |`,
   )
   console.log(
     `two / one: create ${(time(two) / time(one)).toFixed(2)}x, RSS ${(mb(two, 'rss') / mb(one, 'rss')).toFixed(2)}x, heap ${(mb(two, 'heap') / mb(one, 'heap')).toFixed(2)}x, loaded ${(mb(two, 'loadedHeap') / mb(one, 'loadedHeap')).toFixed(2)}x (goal at most 2x)\n`,
@@ -253,7 +251,7 @@ async function childPart(kind: string, arg: string): Promise<unknown> {
   gc()
   const used = process.memoryUsage()
   // A world read from the cache is loaded as it is read: the memory again with every record loaded.
-  for (const emulator of emulators) emulator.db.entries.count()
+  for (const emulator of emulators) emulator.db.materialize().entries.count()
   gc()
   const loaded = process.memoryUsage()
   let independent = true

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { activationIdOf } from '../src/world/world.js'
+import { median } from './support/stats.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -122,7 +123,6 @@ function run(kind: string, source: string): { wall: number; report: Report } {
   return { wall, report }
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${Math.round(x).toLocaleString('en')} ms`
 
 /** A run's figures: files passed, and per file its whole time and each test's. */
