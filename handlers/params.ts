@@ -1,30 +1,9 @@
 import { FILTER_TYPES, type ActivationType } from '../src/contract/enums.js'
+import { MAX_FILTER_INTEGER } from '../src/contract/responses.js'
+import { DAY_FORM, DAY_TIME_FORM, dayIso, dayTimeIso } from '../src/contract/date-parameter.js'
 import { apiError } from './errors.js'
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-const DAY_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/
 const FILTER_TYPE_SET: ReadonlySet<string> = new Set(FILTER_TYPES)
-/** The largest `bracket_round` and `bracket_seed` accepted. */
-const MAX_FILTER_INTEGER = 1_000_000
-
-/** The ISO instant of a calendar date and time in UTC, or null when there is no such date or time. */
-function utcIso(y: string, mo: string, d: string, h = '00', mi = '00', s = '00'): string | null {
-  // Not Date.UTC, which takes the years 0 to 99 for 1900 to 1999.
-  const date = new Date(0)
-  date.setUTCFullYear(+y, +mo - 1, +d)
-  date.setUTCHours(+h, +mi, +s)
-  if (
-    date.getUTCFullYear() !== +y ||
-    date.getUTCMonth() !== +mo - 1 ||
-    date.getUTCDate() !== +d ||
-    date.getUTCHours() !== +h ||
-    date.getUTCMinutes() !== +mi ||
-    date.getUTCSeconds() !== +s
-  ) {
-    return null
-  }
-  return date.toISOString()
-}
 
 const YEAR_10000_MS = Date.UTC(10000, 0, 1)
 
@@ -105,19 +84,17 @@ export class QueryParams {
   day(name: string): string | undefined {
     const value = this.one(name)
     if (value === undefined) return undefined
-    const m = DAY.exec(value)
-    if (!m) throw apiError(400, `${name} must be a date as YYYY-MM-DD, got ${quote(value)}`)
-    return utcIso(m[1]!, m[2]!, m[3]!) ?? notOnTheCalendar(name, value, m)
+    if (!DAY_FORM.test(value)) throw apiError(400, `${name} must be a date as YYYY-MM-DD, got ${quote(value)}`)
+    return dayIso(value) ?? notOnTheCalendar(name, value)
   }
 
   /** A date `YYYY-MM-DD` or a time `YYYY-MM-DDTHH:mm:ss` in UTC, as an ISO instant. */
   dayOrTime(name: string): string | undefined {
     const value = this.one(name)
     if (value === undefined) return undefined
-    const m = DAY.exec(value) ?? DAY_TIME.exec(value)
-    if (!m)
-      throw apiError(400, `${name} must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got ${quote(value)}`)
-    return utcIso(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]) ?? notOnTheCalendar(name, value, m)
+    if (DAY_FORM.test(value)) return dayIso(value) ?? notOnTheCalendar(name, value)
+    if (DAY_TIME_FORM.test(value)) return dayTimeIso(value) ?? notOnTheCalendar(name, value)
+    throw apiError(400, `${name} must be a date as YYYY-MM-DD or a time as YYYY-MM-DDTHH:mm:ss, got ${quote(value)}`)
   }
 
   /** `types[]`, repeatable: any of the fourteen filter types. Undefined when absent. */
@@ -141,8 +118,8 @@ export class QueryParams {
 }
 
 /** Throws the 400 of a value of the right form that names no day (`2026-02-30`) or no time of day (`T24:00:00`). */
-function notOnTheCalendar(name: string, value: string, [, y, mo, d]: RegExpExecArray): never {
-  throw apiError(400, `${name}: ${value} is not a ${utcIso(y!, mo!, d!) ? 'time' : 'date'}`)
+function notOnTheCalendar(name: string, value: string): never {
+  throw apiError(400, `${name}: ${value} is not a ${dayIso(value.slice(0, 10)) ? 'time' : 'date'}`)
 }
 
 /** A parameter's value as quoted in a message, cut short when long. */

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { activationSchema } from './activation.js'
+import { daySchema, dayTimeSchema } from './date-parameter.js'
 import { entrySchemas, type Entry } from './entry.js'
 import { FILTER_TYPES, STATES } from './enums.js'
 import { participantSchema } from './participant.js'
@@ -40,15 +41,6 @@ export type ActivationWithEntries = Omit<z.infer<typeof activationWithEntriesSch
 export type ParticipantList = z.infer<typeof participantListSchema>
 export type ErrorBody = z.infer<typeof errorBodySchema>
 
-/** A date YYYY-MM-DD that is on the calendar (a 29th of February in leap years only): `format: date` in the document, with its pattern. */
-const day = z.iso.date()
-/** The pattern of such a date, unanchored. */
-const CALENDAR_DATE = String.raw`(?:\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|(?:\d\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)`
-/**
- * Such a date and a time of day, YYYY-MM-DDTHH:mm:ss (00:00:00 to 23:59:59) in UTC, as the spec writes it: a
- * pattern only, for JSON Schema's `date-time` is RFC 3339's, which needs the zone (Z or an offset) this form has not.
- */
-const dayTime = z.string().regex(new RegExp(String.raw`^${CALENDAR_DATE}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$`))
 const limit = (max: number) => z.int().min(1).max(max)
 const flag = z.enum(['0', '1'])
 const filterInteger = z.int().min(1).max(MAX_FILTER_INTEGER)
@@ -58,7 +50,7 @@ const types = z.array(z.enum(FILTER_TYPES))
 /** The query parameters of `GET /activations/list`, each optional. */
 export const listActivationsQuery = {
   state: z.enum(STATES),
-  start_date: day,
+  start_date: daySchema,
   'types[]': types,
   limit: limit(LIMIT_MAX.activations),
   next,
@@ -70,7 +62,7 @@ export const getActivationQuery = {
   is_winner: flag,
   bracket_round: filterInteger,
   bracket_seed: filterInteger,
-  start_date: z.union([day, dayTime]),
+  start_date: z.union([daySchema, dayTimeSchema]),
   limit: limit(LIMIT_MAX.entries),
   next,
 }
@@ -80,9 +72,9 @@ export const latestActivationQuery = { ...getActivationQuery, 'types[]': types }
 
 /** The query parameters of `GET /experience/participants`, each optional. */
 export const listParticipantsQuery = {
-  start_date: day,
-  end_date: day,
-  last_updated_since: day,
+  start_date: daySchema,
+  end_date: daySchema,
+  last_updated_since: daySchema,
   limit: limit(LIMIT_MAX.participants),
   next,
 }
