@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   createRemoteClient,
   LostAnswerError,
-  retrySeconds,
   WaitTooLongError,
   type RemoteEvent,
 } from '../../src/node/remote/client.js'
+import { retrySeconds } from '../../src/node/remote/retry-seconds.js'
 import { spawnOwned } from '../support/processes.js'
 import { WAIT } from '../support/timeouts.js'
 

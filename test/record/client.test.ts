@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRemoteClient, retrySeconds, type RemoteEvent } from '../../src/node/remote/client.js'
+import { createRemoteClient, type RemoteEvent } from '../../src/node/remote/client.js'
+import { retrySeconds } from '../../src/node/remote/retry-seconds.js'
 import { WAIT } from '../support/timeouts.js'
 
 // The polite client against a tiny local server whose every answer a test scripts.

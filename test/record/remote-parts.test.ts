@@ -4,9 +4,11 @@
  * Each assertion here was found missing by mutation testing (npm run test:mutation).
  */
 import { describe, expect, it } from 'vitest'
-import { createRemoteClient, retrySeconds, sleep, type RemoteEvent } from '../../src/node/remote/client.js'
+import { createRemoteClient, type RemoteEvent } from '../../src/node/remote/client.js'
 import { duration, LostAnswerError, WaitTooLongError } from '../../src/node/remote/errors.js'
 import { redactKeys } from '../../src/node/remote/redact.js'
+import { retrySeconds } from '../../src/node/remote/retry-seconds.js'
+import { sleep } from '../../src/node/remote/sleep.js'
 import { waitTracker } from '../../src/node/remote/waiting.js'
 
 describe('duration', () => {

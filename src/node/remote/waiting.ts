@@ -1,4 +1,4 @@
-import type { RemoteEvent } from './client.js'
+import type { RemoteEvent } from './remote-client.js'
 import { duration } from './errors.js'
 
 // What a client of the upstream is waiting for, in words, for the progress lines of `record` and
