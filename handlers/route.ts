@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { apiKeyOf } from '../src/contract/api-key.js'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
@@ -17,7 +18,6 @@ export type EndpointRequest = {
 }
 
 const ALLOW = 'GET, HEAD'
-const API_KEY = /^Api-Key +(\S+) *$/i
 
 /**
  * The 401 of a request whose arrival read no key from its `Authorization: Api-Key <key>` header: the
@@ -91,8 +91,7 @@ export function arrival(
       Object.defineProperty(query, name, { value: [value], enumerable: true, writable: true })
     else query[name] = [value]
   }
-  const header = request.headers.get('authorization')
-  const key = header === null ? null : (API_KEY.exec(header)?.[1] ?? null)
+  const key = apiKeyOf(request.headers.get('authorization'))
   return {
     at: new Date(now).toISOString(),
     realAt: Date.now(),

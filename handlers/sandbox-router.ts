@@ -1,3 +1,4 @@
+import { apiKeyOf } from '../src/contract/api-key.js'
 import { endpointHandler, type EndpointHandler } from './endpoint-handler.js'
 import { apiError, errorResponse } from './errors.js'
 import { placer, urlOf } from './path.js'
@@ -23,8 +24,6 @@ export type SandboxRoutes = {
   /** The sandbox whose key that is; a message when its sandbox has ended; undefined for any other key. */
   byKey(key: string): SandboxRoute | string | undefined
 }
-
-const API_KEY = /^Api-Key +(\S+) *$/i
 
 /** A sandbox's answer to a request: the first of its handlers that matches it (the last, a 404, matches all). */
 function answerIn(handlers: readonly EndpointHandler[], request: Request): Response | Promise<Response> {
@@ -56,9 +55,8 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
         found.set(request, typeof route === 'string' ? route : { route, prefixed: true })
         return {}
       }
-      const header = request.headers.get('authorization')
-      const key = header === null ? undefined : API_KEY.exec(header)?.[1]
-      const route = key === undefined ? undefined : routes.byKey(key)
+      const key = apiKeyOf(request.headers.get('authorization'))
+      const route = key === null ? undefined : routes.byKey(key)
       if (route === undefined) return null
       found.set(request, typeof route === 'string' ? route : { route, prefixed: false })
       return {}
