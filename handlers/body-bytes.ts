@@ -9,14 +9,28 @@
 /** What a server that asked for bytes sends: the Response's status, with these headers and this body. */
 export type KeptAnswer = { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
 
+/** A request body parsed before the request reached the handlers: the value, or why it is not JSON. */
+export type ParsedBody = { value: unknown } | { error: Error }
+
 /**
  * A Request that asks for the headers and body of its answer as they are, read with `keptAnswerOf`,
  * rather than in the Response (which then has neither). For a caller that writes them out itself.
  * A class rather than a mark kept beside the request: a lookup in a WeakSet on every request, and
- * the garbage collector's work for each entry, cost more than an `instanceof`.
+ * the garbage collector's work for each entry, cost more than an `instanceof`. It carries what the
+ * caller knows of the request already: a body it parsed (a server parses a sandbox's large `data` in
+ * turns, not in one JSON.parse that would stall its other requests), which the handlers read instead
+ * of the body's bytes.
  * @example const response = await getResponse(handlers, new BytesRequest(url, { headers }))
  */
-export class BytesRequest extends Request {}
+export class BytesRequest extends Request {
+  constructor(
+    input: string,
+    init: RequestInit,
+    readonly parsedBody?: ParsedBody,
+  ) {
+    super(input, init)
+  }
+}
 
 /** The status-only Response of an answer made for a BytesRequest, with the headers and body beside it. */
 class KeptResponse extends Response {

@@ -18,6 +18,23 @@ export function apiError(status: number, message: string, headers?: Record<strin
   return new ApiError(status, message, headers)
 }
 
+/**
+ * The 404 of a path that no endpoint answers (`admin endpoint` under the admin prefix).
+ * @example notFound('/nowhere').message // 'Not found: no endpoint at /nowhere'
+ */
+export function notFound(path: string, what: 'endpoint' | 'admin endpoint' = 'endpoint'): ApiError {
+  return apiError(404, `Not found: no ${what} at ${path}`)
+}
+
+/**
+ * The 405 of a method a path does not take: the message names the methods to `use`, the `Allow`
+ * header lists `allow` (the API's `GET, HEAD`, whose message says `use GET`).
+ * @example methodNotAllowed('POST', '/activations/list', 'GET', 'GET, HEAD')
+ */
+export function methodNotAllowed(method: string, path: string, use: string, allow = use): ApiError {
+  return apiError(405, `Method ${method} is not allowed on ${path}: use ${use}`, { allow })
+}
+
 /** A JSON response from a body already serialized. Every answer of the API is `application/json`. */
 export function jsonResponse(
   status: number,

@@ -4,21 +4,7 @@
 // GraphQL's parser whole (about 45 of the 65 ms its import costs after msw/node's), which a test file
 // that only serves these HTTP handlers never needs: in Node, the package's entry has msw 2's light
 // `msw/core/http` read instead (src/node/msw-in-node.ts). Any other runtime reads msw's main entry.
-import type { http as Http, HttpHandler as HttpHandlerClass, RequestHandler as RequestHandlerClass } from 'msw'
-
-/** msw's pieces that the handlers use when they run. */
-export type MswRuntime = {
-  readonly http: typeof Http
-  readonly HttpHandler: typeof HttpHandlerClass
-  readonly RequestHandler: typeof RequestHandlerClass
-}
-
-/** msw's pieces from its `http` alone: `http.all()` makes an HttpHandler, whose class extends RequestHandler. */
-export function runtimeOf(http: typeof Http): MswRuntime {
-  const HttpHandler = Object.getPrototypeOf(http.all(/.+/, () => undefined)).constructor as typeof HttpHandlerClass
-  const RequestHandler = Object.getPrototypeOf(HttpHandler) as typeof RequestHandlerClass
-  return { http, HttpHandler, RequestHandler }
-}
+import { runtimeOf, type MswRuntime } from './msw-adapter.js'
 
 let load = async (): Promise<MswRuntime> => runtimeOf((await import('msw')).http)
 let loaded: MswRuntime | undefined
@@ -45,24 +31,4 @@ export function loadMswRuntime(): Promise<MswRuntime> {
 export function mswRuntime(): MswRuntime {
   if (!loaded) throw new Error('Failed to make a handler: msw is not loaded yet (await loadMswRuntime() first)')
   return loaded
-}
-
-let requests = 0
-
-/**
- * The answer of the first of `handlers` that answers `request`, or undefined: what msw's
- * `getResponse(handlers, request)` gives (it asks each handler's `run` in turn, as setupServer does),
- * without msw's main entry. Each request gets an id of its own, as msw gives one.
- * @example const answer = await answerFrom(emulator.handlers, new Request('https://api.example.test/v1/activations/list'))
- */
-export async function answerFrom(
-  handlers: readonly RequestHandlerClass[],
-  request: Request,
-): Promise<Response | undefined> {
-  const requestId = `activation-emulator-${++requests}`
-  for (const handler of handlers) {
-    const result = await handler.run({ request, requestId })
-    if (result?.response) return result.response
-  }
-  return undefined
 }

@@ -3,7 +3,7 @@ import { apiKeyOf } from '../src/contract/api-key.js'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
-import { ApiError, apiError, errorBytes, errorResponse, jsonResponse } from './errors.js'
+import { ApiError, apiError, errorBytes, errorResponse, jsonResponse, methodNotAllowed } from './errors.js'
 import { QueryParams } from './params.js'
 import { pathMatcher, urlOf, type PathParams } from './path.js'
 
@@ -163,9 +163,7 @@ export function endpoint(
     let body: Uint8Array | null = null
     let response: Response
     try {
-      if (request.method !== 'GET' && !head) {
-        throw apiError(405, `Method ${request.method} is not allowed on ${url.pathname}: use GET`, { allow: ALLOW })
-      }
+      if (request.method !== 'GET' && !head) throw methodNotAllowed(request.method, url.pathname, 'GET', ALLOW)
       const key = record.key
       if (key === null) throw keyProblem(request)
       const account = ctx.accountOfKey(key)
@@ -203,10 +201,9 @@ export function endpoint(
       body = answer({ account, query, params, now, nowIso })
       if (!drop) record.next = nextOf(body)
       // A drop rule remakes the response from its headers: it gets them in the Response itself.
-      response =
-        head || drop
-          ? jsonResponse(200, head ? null : body, headers)
-          : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
+      response = drop
+        ? jsonResponse(200, body, headers)
+        : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
     } catch (thrown) {
       const error =
         thrown instanceof ApiError
@@ -218,7 +215,6 @@ export function endpoint(
       response = errorResponse(error, headers)
       record.error = error.message
       if (drop && !head) body = errorBytes(error)
-      if (head) response = new Response(null, { status: response.status, headers: response.headers })
     }
     if (drop) response = dropped(response, drop, head ? null : body)
     record.status = drop === 'connection' || (head && drop) ? 0 : response.status

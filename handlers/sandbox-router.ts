@@ -1,6 +1,6 @@
 import { apiKeyOf } from '../src/contract/api-key.js'
 import { endpointHandler, type EndpointHandler } from './endpoint-handler.js'
-import { apiError, errorResponse } from './errors.js'
+import { apiError, errorResponse, notFound } from './errors.js'
 import { placer, urlOf } from './path.js'
 
 /** Where a sandbox's requests go: its handlers at the URL asked, and what to tell it that it was used. */
@@ -31,7 +31,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
     const answer = handler.answerIfMatched(request)
     if (answer !== null) return answer
   }
-  return errorResponse(apiError(404, `Not found: no endpoint at ${urlOf(request).pathname}`))
+  return errorResponse(notFound(urlOf(request).pathname))
 }
 
 /**
@@ -64,21 +64,18 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
     async (request) => {
       const place = found.get(request)
       found.delete(request)
-      if (place === undefined || typeof place === 'string') return notFound(request, place)
+      if (place === undefined || typeof place === 'string') return sandboxNotFound(place)
       const { route } = place
       route.touch()
       const answer = await answerIn(place.prefixed ? route.prefixed : route.keyed, request)
       // A request that began in a sandbox finishes in it: one ended while it was answered (a delay,
       // a fault's latency) no longer holds its data, and the answer is the ended sandbox's 404.
-      return route.ended === undefined ? answer : notFound(request, route.ended)
+      return route.ended === undefined ? answer : sandboxNotFound(route.ended)
     },
   )
 }
 
-/** The 404 of an ended or unknown sandbox (without a body for HEAD). */
-function notFound(request: Request, message: string | undefined): Response {
-  const response = errorResponse(apiError(404, message ?? 'Sandbox not found'))
-  return request.method === 'HEAD'
-    ? new Response(null, { status: response.status, headers: response.headers })
-    : response
+/** The 404 of an ended or unknown sandbox. */
+function sandboxNotFound(message: string | undefined): Response {
+  return errorResponse(apiError(404, message ?? 'Sandbox not found'))
 }

@@ -5,7 +5,7 @@ import { loadMswInNode } from './node/msw-in-node.js'
 export * from './browser.js'
 // serve loads the server's module when called (serve-on-call.ts).
 export { serve } from './node/serve-on-call.js'
-export type { RequestLog, RunningServer, ServeOptions } from './node/server.js'
+export type { RequestLog, RunningServer, ServeOptions } from './node/server/options.js'
 export { loadScenarioFile } from './node/scenario-file.js'
 // One handle shape in every mode (EmulatorHandle, in the browser entry): useEmulator's in-process,
 // useServer's and connect's over a running server's admin API, useSandbox's over a sandbox of one.

@@ -4,7 +4,8 @@ import { getResponse, http, HttpHandler, HttpResponse, RequestHandler } from 'ms
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { endpointHandler } from '../handlers/endpoint-handler.js'
-import { answerFrom, loadMswRuntime } from '../handlers/msw-runtime.js'
+import { loadMswRuntime } from '../handlers/msw-runtime.js'
+import { answerFrom } from '../handlers/msw-adapter.js'
 import { pathMatcher, urlOf } from '../handlers/path.js'
 import { createEmulator, type Emulator } from '../src/index.js'
 

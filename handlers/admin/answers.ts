@@ -1,4 +1,5 @@
 import { EmulatorError, type EmulatorErrorCode } from '../../src/contract/emulator-error.js'
+import { BytesRequest } from '../body-bytes.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from '../errors.js'
 
 /** A JSON answer. */
@@ -38,14 +39,11 @@ export function errorAnswer(error: unknown, what: string): Response {
 }
 
 /**
- * Bodies parsed before the request reached the handlers (a server parses a sandbox's large `data` in
- * turns, not in one JSON.parse that would stall its other requests): the value, or why it is not JSON.
+ * The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object.
+ * A body the server parsed already comes with its BytesRequest.
  */
-export const parsedBodies = new WeakMap<Request, { value: unknown } | { error: Error }>()
-
-/** The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object. */
 export async function bodyOf(request: Request): Promise<Record<string, unknown>> {
-  const parsed = parsedBodies.get(request)
+  const parsed = request instanceof BytesRequest ? request.parsedBody : undefined
   let value: unknown
   if (parsed && 'error' in parsed) throw invalidJson(parsed.error)
   if (parsed) value = parsed.value

@@ -1,11 +1,12 @@
 import type { HttpHandler } from 'msw'
 import { endpointHandler } from '../endpoint-handler.js'
-import { apiError } from '../errors.js'
+import { apiError, methodNotAllowed, notFound } from '../errors.js'
 import { mswRuntime } from '../msw-runtime.js'
 import { encodingProblem, placer, urlOf } from '../path.js'
 import type { RateLimiter } from '../rate-limit.js'
 import { changeAccount, readAccounts } from './accounts.js'
 import { addActivation, addEntries } from './added-data.js'
+import { AdminHandlers, tokenRefusal } from './admin-handlers.js'
 import { errorAnswer } from './answers.js'
 import { moveClock, readClock } from './clock.js'
 import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, type AdminRoute } from './context.js'
@@ -19,7 +20,7 @@ import { viewTheApi } from './view.js'
 
 export { ADMIN_PREFIX, type AdminControl } from './context.js'
 export { steerClock } from './clock.js'
-export { parsedBodies } from './answers.js'
+export { AdminHandlers, type TokenRefusal } from './admin-handlers.js'
 
 /** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
@@ -134,39 +135,10 @@ export function createAdminHandlers(
       door('answer', ({ request }) => {
         const path = new URL(request.url).pathname.slice(prefix.length)
         const allow = ALLOWED.find(([pattern]) => pattern.test(path))?.[1]
-        if (allow) {
-          throw apiError(405, `Method ${request.method} is not allowed on ${prefix}${path}: use ${allow}`, {
-            allow,
-          })
-        }
-        throw apiError(404, `Not found: no admin endpoint at ${prefix}${path}`)
+        if (allow) throw methodNotAllowed(request.method, `${prefix}${path}`, allow)
+        throw notFound(`${prefix}${path}`, 'admin endpoint')
       }),
     ),
   ]
-  refusalOf.set(handlers, refusal)
-  return handlers
-}
-
-/** The admin API's check of an Authorization header: the 401's message, or null when it may pass (always, without a token). */
-export type TokenRefusal = (authorization: string | null | undefined) => string | null
-
-function tokenRefusal(token: string | undefined): TokenRefusal {
-  if (token === undefined) return () => null
-  return (header) =>
-    header === null || header === undefined
-      ? 'Missing Authorization header: the admin API needs Authorization: Bearer <admin token>'
-      : header === `Bearer ${token}`
-        ? null
-        : 'Wrong admin token: send Authorization: Bearer <admin token>'
-}
-
-const refusalOf = new WeakMap<readonly HttpHandler[], TokenRefusal>()
-
-/**
- * The token check of admin handlers made by `createAdminHandlers`, the same the handlers make: for a
- * server that refuses a request before reading its body (none: a list not made there, which checks nothing).
- * @example const refused = adminTokenCheck(emulator.adminHandlers)(req.headers.authorization)
- */
-export function adminTokenCheck(handlers: readonly HttpHandler[]): TokenRefusal {
-  return refusalOf.get(handlers) ?? (() => null)
+  return new AdminHandlers(refusal, handlers)
 }

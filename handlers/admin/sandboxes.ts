@@ -1,5 +1,5 @@
-import { apiError, errorResponse } from '../errors.js'
-import { answerFrom } from '../msw-runtime.js'
+import { errorResponse, notFound } from '../errors.js'
+import { answerFrom } from '../msw-adapter.js'
 import { bodyOf, json, param } from './answers.js'
 import { calledAt } from './called-at.js'
 import type { AdminRoute } from './context.js'
@@ -76,7 +76,7 @@ export const sandboxAdmin: AdminRoute = {
     const sandbox = control.sandboxes.get(id)
     const answer =
       (await answerFrom(sandbox.adminHandlers, request)) ??
-      errorResponse(apiError(404, `Not found: no admin endpoint at ${new URL(request.url).pathname}`))
+      errorResponse(notFound(new URL(request.url).pathname, 'admin endpoint'))
     // Ended while it was answered (an addition waits its turn): the ended sandbox's 404, not what it did.
     control.sandboxes.info(id)
     return answer

@@ -1,5 +1,5 @@
-import { apiError, errorResponse } from '../errors.js'
-import { answerFrom } from '../msw-runtime.js'
+import { apiError, errorResponse, notFound } from '../errors.js'
+import { answerFrom } from '../msw-adapter.js'
 import { param } from './answers.js'
 import type { AdminRoute } from './context.js'
 
@@ -25,6 +25,6 @@ export const viewTheApi: AdminRoute = {
     const asked = new Request(`${baseUrl.replace(/\/+$/, '')}${rest}${url.search}`, {
       headers: { authorization: `Api-Key ${key}` },
     })
-    return (await answerFrom(view, asked)) ?? errorResponse(apiError(404, `Not found: no endpoint at ${rest}`))
+    return (await answerFrom(view, asked)) ?? errorResponse(notFound(rest))
   },
 }

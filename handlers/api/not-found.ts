@@ -1,13 +1,13 @@
 import type { HttpHandler } from 'msw'
 import type { HandlerContext } from '../context.js'
 import { endpointHandler } from '../endpoint-handler.js'
-import { apiError, errorResponse } from '../errors.js'
+import { apiError, errorResponse, notFound as noEndpoint } from '../errors.js'
 import { encodingProblem, placer, urlOf } from '../path.js'
 import { arrival } from '../route.js'
 
 /**
  * Any other path under the base URL, whatever the method: 404, or 400 when the path's
- * percent-encoding is broken (it names no endpoint and no id). `HEAD` gets the status without a body.
+ * percent-encoding is broken (it names no endpoint and no id).
  */
 export function notFound(ctx: HandlerContext): HttpHandler[] {
   const placeOf = placer(ctx.baseUrl)
@@ -25,15 +25,13 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
                 400,
                 `Malformed path: ${url.pathname} is not valid percent-encoding: ${encodingProblem(url.pathname)}`,
               )
-            : apiError(404, `Not found: no endpoint at ${url.pathname}`)
+            : noEndpoint(url.pathname)
         const response = errorResponse(error)
         record.status = error.status
         record.error = error.message
         record.durationMs = performance.now() - started
         ctx.record(record)
-        return request.method === 'HEAD'
-          ? new Response(null, { status: response.status, headers: response.headers })
-          : response
+        return response
       },
     ),
   ]

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { HttpHandler } from 'msw'
 import { ADMIN_PREFIX } from '../../handlers/admin/index.js'
-import { apiError, errorResponse, jsonResponse, notJsonMessage } from '../../handlers/errors.js'
-import { answerFrom, mswRuntime } from '../../handlers/msw-runtime.js'
+import { apiError, errorResponse, jsonResponse, notFound, notJsonMessage } from '../../handlers/errors.js'
+import { answerFrom } from '../../handlers/msw-adapter.js'
+import { mswRuntime } from '../../handlers/msw-runtime.js'
 import { inspectorPage } from '../inspector/page.js'
 
 /**
@@ -79,8 +80,7 @@ async function answered(request: Request, origin: string, admin: HttpHandler[]):
     errorResponse(apiError(400, `path ${JSON.stringify(pathname)} is not asked through ${ANSWER_PATH}`))
   if (/^(\/sandboxes\/[^/]+)?\/requests\/stream\/?$/i.test(pathname) || /^\/inspector(\/|$)/i.test(pathname))
     return refused()
-  const response =
-    (await answerFrom(admin, inner)) ?? errorResponse(apiError(404, `Not found: no admin endpoint at ${pathname}`))
+  const response = (await answerFrom(admin, inner)) ?? errorResponse(notFound(pathname, 'admin endpoint'))
   if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
     await response.body?.cancel()
     return refused()

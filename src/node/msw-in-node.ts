@@ -1,5 +1,6 @@
 import type { http as Http } from 'msw'
-import { loadMswWith, runtimeOf, type MswRuntime } from '../../handlers/msw-runtime.js'
+import { runtimeOf, type MswRuntime } from '../../handlers/msw-adapter.js'
+import { loadMswWith } from '../../handlers/msw-runtime.js'
 
 /**
  * msw's pieces as Node reads them: msw 2's `msw/core/http`, which has `http` without the GraphQL

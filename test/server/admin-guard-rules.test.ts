@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { notJsonMessage } from '../../handlers/errors.js'
-import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from '../../src/node/admin-guard.js'
-import { urlOfTarget } from '../../src/node/request-url.js'
+import { adminGuardOf, isAdminPath, isLoopback, type AdminGuard } from '../../src/node/server/admin-guard.js'
+import { urlOfTarget } from '../../src/node/server/request-url.js'
 
 /** A request as node hands it to the guard: its method and headers (lower-case names). */
 function req(headers: Record<string, string> = {}, method = 'GET'): IncomingMessage {

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { ListOrder } from '../../../handlers/context.js'
 import { createEmulator } from '../../emulator/emulator.js'
-import { serve } from '../server.js'
+import { serve } from '../server/serve.js'
 import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { ADMIN_PREFIX, type TokenRefusal } from '../../handlers/admin/index.js'
-import { notJsonMessage } from '../../handlers/errors.js'
+import { ADMIN_PREFIX, type TokenRefusal } from '../../../handlers/admin/index.js'
+import { notJsonMessage } from '../../../handlers/errors.js'
 import { hasRequestBody } from './bodies.js'
 
 // The admin API's doors against other pages: a request from a foreign origin or under a foreign Host

@@ -1,6 +1,6 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { errorBody } from '../../handlers/errors.js'
+import { errorBody } from '../../../handlers/errors.js'
 
 // Answers written on a socket that has no ServerResponse: requests node's parser refused, and CONNECT.
 

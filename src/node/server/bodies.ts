@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { DROP_HEADER, DROP_LENGTH_HEADER } from '../../handlers/route.js'
+import { DROP_HEADER, DROP_LENGTH_HEADER } from '../../../handlers/route.js'
 
 // How the server reads a request's body and writes an answer's: whole, as a stream, or cut half-way.
 

@@ -1,0 +1,50 @@
+import { promisify } from 'node:util'
+import { constants, gzip } from 'node:zlib'
+import { keptAnswerOf } from '../../../handlers/body-bytes.js'
+import { notFound } from '../../../handlers/errors.js'
+import { DROP_HEADER } from '../../../handlers/route.js'
+import { bodyOf, dropBody, send, streamBody } from './bodies.js'
+import type { RequestContext } from './request-context.js'
+import type { Served } from './served.js'
+
+const gzipAsync = promisify(gzip)
+
+const CORS_EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'
+/** Bodies smaller than this go uncompressed: gzip would not pay for itself. */
+const GZIP_MIN_BYTES = 1024
+
+/**
+ * The answer stage: writes the handlers' answer, or a 404 when none answered. A fault rule's drop
+ * destroys the socket before any byte, or after the headers and half the body; a stream (server-sent
+ * events) is sent as it comes; any other body whole, gzipped when the client accepts it and it is
+ * large enough to pay for it. Resolves to the status sent (0 for a dropped connection).
+ */
+export async function sendAnswer(ctx: RequestContext, served: Served, response: Response | undefined): Promise<number> {
+  const { req, res, head, corsHeaders } = ctx
+  if (response?.type === 'error') {
+    req.socket.destroy()
+    return 0
+  }
+  if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
+  if (!response) return ctx.refuse(404, notFound((ctx.url as URL).pathname).message)
+  const kept = keptAnswerOf(response)
+  const out: Record<string, string> = { ...corsHeaders }
+  if (kept) Object.assign(out, kept.headers)
+  else response.headers.forEach((value, key) => (out[key] = value))
+  if (served.cors !== false && corsHeaders === served.corsHeaders)
+    out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
+  let body: Buffer | null = head
+    ? null
+    : kept
+      ? Buffer.from(kept.body.buffer, kept.body.byteOffset, kept.body.byteLength)
+      : await bodyOf(response)
+  if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+    body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
+    // eslint-disable-next-line require-atomic-updates -- `out` is this answer's own headers: nothing else holds it across the await
+    out['content-encoding'] = 'gzip'
+    out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
+  }
+  send(res, response.status, out, body)
+  return response.status
+}
