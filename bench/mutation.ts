@@ -46,7 +46,7 @@ export const MODULES: readonly Module[] = [
   },
   {
     name: 'probes',
-    mutate: ['src/node/verify/probe.ts', 'src/node/verify/probes*.ts'],
+    mutate: ['src/node/verify/probe.ts', 'src/node/verify/error-cases.ts', 'src/node/verify/probes*.ts'],
     // Not verify.test.ts: its beforeAll runs every probe (each mutant would be static, run against every test).
     tests: [
       'test/verify/probes-errors.test.ts',
