@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { activationExistsAt } from '../../src/contract/at-instant.js'
 import { STATES } from '../../src/contract/enums.js'
+import { endedAt, startedAt } from '../../src/contract/state.js'
 import { lowerBound } from '../../src/store/sorted.js'
 import type { StoredActivation } from '../../src/contract/stored-records.js'
 import { LIMIT_MAX } from '../../src/contract/responses.js'
@@ -80,10 +81,10 @@ function newestFirst(
     stops.push((a) => a.startTime.iso < day)
   }
   if (state !== undefined) {
-    if (state === 'not_started') stops.push((a) => a.startTime.iso <= now)
+    if (state === 'not_started') stops.push((a) => startedAt(a, now))
     else {
       from = Math.max(from, startingBefore(list, nextIsoAfter(now)))
-      keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+      keeps.push(state === 'running' ? (a) => !endedAt(a, now) : (a) => endedAt(a, now))
     }
   }
   if (types) keeps.push((a) => types.has(a.type))
@@ -116,7 +117,7 @@ function oldestFirst(
     if (state === 'not_started') from = Math.min(from, started - 1)
     else {
       end = Math.max(end, started - 1)
-      keeps.push(state === 'running' ? (a) => a.endTime.iso > now : (a) => a.endTime.iso <= now)
+      keeps.push(state === 'running' ? (a) => !endedAt(a, now) : (a) => endedAt(a, now))
     }
   }
   if (types) keeps.push((a) => types.has(a.type))

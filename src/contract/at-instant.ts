@@ -1,4 +1,5 @@
 import type { StoredActivation, StoredEntry, StoredParticipant } from './stored-records.js'
+import { endedAt } from './state.js'
 import { TYPE_RULES } from './type-rules.js'
 
 // What a record shows at an instant of the clock. The store keeps each record as it is once
@@ -32,7 +33,7 @@ export function entryExistsAt(entry: StoredEntry, nowIso: string): boolean {
 
 /** Whether the activation's ranking (and so its winners) is out at `nowIso`: always for unranked types, from the end for ranked ones. */
 export function resultsOutAt(activation: StoredActivation, nowIso: string): boolean {
-  return !TYPE_RULES[activation.type].ranked || activation.endTime.iso <= nowIso
+  return !TYPE_RULES[activation.type].ranked || endedAt(activation, nowIso)
 }
 
 /**
