@@ -1,10 +1,9 @@
+import { STATES } from '../contract/enums.js'
 import { dateFrom, itemsOf, type Raw } from './recorded-fields.js'
 import { pagesFor, type Recording } from './recording.js'
 
 // When a recorded world stands: the instant that agrees with every record and activation state a
 // recording holds, so that the states and dates it serves are the ones recorded.
-
-const STATES = ['not_started', 'running', 'ended'] as const
 
 /**
  * The instant a recording is served at: its `serverDate` when the recorded states allow it, else the

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+// Each rule of the API written once (STYLE.md, "Each error and each rule written once"): its bounds,
+// its states and types, the grammar of a date parameter and the `Api-Key` header live in src/contract/,
+// and every other source file imports them. Each rule below is a pattern that only a definition of
+// the rule matches, and the one file that may hold it.
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const FOLDERS = ['src', 'handlers', 'factories', 'scenarios', 'bench']
+
+type Rule = {
+  what: string
+  /** What a definition of the rule looks like in source text. */
+  pattern: RegExp
+  home: string
+  /** Files that still restate it, each until its owner reads the contract's. */
+  restatedIn?: readonly string[]
+}
+
+const RULES: readonly Rule[] = [
+  {
+    what: 'the largest bracket_round and bracket_seed',
+    pattern: /\b(?:const|let|var)\s+MAX_FILTER_INTEGER\b/,
+    home: 'src/contract/responses.ts',
+  },
+  {
+    what: 'the largest limit of each list',
+    pattern: /\b(?:const|let|var)\s+LIMIT_MAX\b/,
+    home: 'src/contract/responses.ts',
+  },
+  {
+    what: 'the three states',
+    pattern: /\[\s*'not_started',\s*'running',\s*'ended'\s*\]/,
+    home: 'src/contract/enums.ts',
+  },
+  {
+    what: 'the types the spec lists',
+    pattern: /'giveaway',\s*'sweepstakes',\s*'contest'/,
+    home: 'src/contract/enums.ts',
+  },
+  { what: 'the filter-only types', pattern: /'survey',\s*'quiz'/, home: 'src/contract/enums.ts' },
+  { what: 'the rules of each type', pattern: /\b(?:const|let|var)\s+TYPE_RULES\b/, home: 'src/contract/type-rules.ts' },
+  {
+    what: 'the Authorization header of an API key',
+    pattern: /Api-Key(?: |\\s)[+*]/i,
+    home: 'src/contract/api-key.ts',
+  },
+  {
+    what: 'a date parameter: its forms and its calendar',
+    pattern:
+      /\b(?:const|let|var)\s+(?:DAY_FORM|DAY_TIME_FORM|CALENDAR_DATE)\b|z\.iso\.date\(|z\.regexes\.date|setUTCFullYear/,
+    home: 'src/contract/date-parameter.ts',
+  },
+]
+
+/** Every TypeScript source under the folders, as repository paths. */
+function sources(): string[] {
+  return FOLDERS.flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => `${folder}/${f.replaceAll('\\', '/')}`),
+  )
+}
+
+describe('each rule of the API is defined once, in src/contract/', () => {
+  const texts = new Map(sources().map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]))
+
+  it.each(RULES)('$what: defined in $home only', ({ pattern, home, restatedIn = [] }) => {
+    expect(pattern.test(texts.get(home) ?? ''), `${home} defines it`).toBe(true)
+    const elsewhere = [...texts].filter(([path, text]) => path !== home && pattern.test(text)).map(([path]) => path)
+    expect(elsewhere.filter((path) => !restatedIn.includes(path))).toEqual([])
+  })
+
+  it('the handlers bound every limit by the contract: each query.limit(...) reads LIMIT_MAX', () => {
+    const calls = [...texts]
+      .filter(([path]) => path.startsWith('handlers/'))
+      .flatMap(([path, text]) => [...text.matchAll(/\bquery\.limit\(([^,)]*)/g)].map((m) => `${path}: ${m[1]}`))
+    expect(calls.length).toBeGreaterThan(0)
+    expect(calls.filter((call) => !/: LIMIT_MAX\.\w+$/.test(call))).toEqual([])
+  })
+})
