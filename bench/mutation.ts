@@ -36,7 +36,13 @@ export const MODULES: readonly Module[] = [
   },
   {
     name: 'walker',
-    mutate: ['src/node/record/walk.ts'],
+    mutate: [
+      'src/node/record/recorder.ts',
+      'src/node/record/chains.ts',
+      'src/node/record/account-chains.ts',
+      'src/node/record/resume.ts',
+      'src/node/record/record-options.ts',
+    ],
     tests: [
       'test/record/walk-answers.test.ts',
       'test/record/walk-stop-resume.test.ts',

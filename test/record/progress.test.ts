@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatRecordProgress, recordProgressLine } from '../../src/node/record/progress.js'
-import type { RecordProgress } from '../../src/node/record/walk.js'
+import type { RecordProgress } from '../../src/node/record/record-options.js'
 
 const progress = (pages: number, over: Partial<RecordProgress> = {}): RecordProgress => ({
   pages,

@@ -8,9 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FILTER_TYPES } from '../../src/contract/enums.js'
+import { TYPE_RULES } from '../../src/contract/type-rules.js'
 import type { RemoteClient } from '../../src/node/remote/client.js'
-import { recordAccounts, type RecordOptions, type RecordProgress } from '../../src/node/record/walk.js'
-import { scripted, scriptedWorld } from '../support/scripted-client.js'
+import type { RecordOptions, RecordProgress } from '../../src/node/record/record-options.js'
+import { recordAccounts } from '../../src/node/record/recorder.js'
+import { listPage, scripted, scriptedWorld } from '../support/scripted-client.js'
 
 const LIMITS = { activations: 1, entries: 1, participants: 1 }
 const world = scriptedWorld
@@ -73,6 +76,25 @@ describe('recordAccounts asks', () => {
     })
     expect(progress.every((p) => p.rate >= 0)).toBe(true)
   })
+  it.each(FILTER_TYPES)(
+    'the filtered lists of a %s activation as TYPE_RULES has them: is_completed=1 where it has a completion, is_winner=1 where its winners answered every question correctly',
+    async (type) => {
+      const entries = listPage('entries', [])
+      const client = scripted(
+        world({
+          '/activations/list?limit=1': listPage('activations', [{ id: 'a1', type }]),
+          '/activations/a1?limit=1': entries,
+          '/activations/a1?is_completed=1&limit=1': entries,
+          '/activations/a1?is_winner=1&limit=1': entries,
+        }),
+      )
+      const account = (await record(client)).accounts[0]!
+      const rules = TYPE_RULES[type]
+      expect(Object.keys(account.entries)).toEqual(['a1'])
+      expect(Object.keys(account.completed)).toEqual(rules.completion === null ? [] : ['a1'])
+      expect(Object.keys(account.winners)).toEqual(rules.winners === 'allCorrect' ? ['a1'] : [])
+    },
+  )
   it('the participants once, and records a 403 as an account without them', async () => {
     const client = scripted(world({ '/experience/participants?limit=1': { status: 403, text: '{"error":"Premium"}' } }))
     const recording = await record(client)

@@ -11,12 +11,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CHECKPOINT_FORMAT, hashKeys, type CheckpointPage } from '../../src/node/record/checkpoint.js'
 import type { RemoteClient } from '../../src/node/remote/client.js'
-import {
-  RecordInterruptedError,
-  recordAccounts,
-  type RecordOptions,
-  type RecordProgress,
-} from '../../src/node/record/walk.js'
+import { RecordInterruptedError } from '../../src/node/record/record-interrupted-error.js'
+import type { RecordOptions, RecordProgress } from '../../src/node/record/record-options.js'
+import { recordAccounts } from '../../src/node/record/recorder.js'
 import { listPage, scripted, scriptedWorld, type ScriptedPage } from '../support/scripted-client.js'
 
 const LIMITS = { activations: 1, entries: 1, participants: 1 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { createRemoteClient } from '../../src/node/remote/client.js'
-import { RecordInterruptedError, recordAccounts } from '../../src/node/record/walk.js'
+import { RecordInterruptedError } from '../../src/node/record/record-interrupted-error.js'
+import { recordAccounts } from '../../src/node/record/recorder.js'
 
 // A recording in a process of its own, for the tests that kill it (SIGKILL) or stop it (SIGINT) halfway:
 // `tsx record-child.ts <base URL> <checkpoint> <out.json> <limits JSON> <key>...`. It prints a line

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { getResponse } from 'msw'
 import type { Emulator } from '../../src/index.js'
 import { createRemoteClient } from '../../src/node/remote/client.js'
-import { DEFAULT_RECORD_LIMITS, recordAccounts, type RecordLimits } from '../../src/node/record/walk.js'
+import { DEFAULT_RECORD_LIMITS, type RecordLimits } from '../../src/node/record/record-options.js'
+import { recordAccounts } from '../../src/node/record/recorder.js'
 import type { Recording } from '../../src/world/recording.js'
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { recordProgressLine } from '../record/progress.js'
 import { recordWorld } from '../record/record-world.js'
-import { RecordInterruptedError } from '../record/walk.js'
+import { RecordInterruptedError } from '../record/record-interrupted-error.js'
 import { createRemoteClient, WaitTooLongError } from '../remote/client.js'
 import { UsageError } from './flags.js'
 import { remoteBounds, type RemoteBoundArgs } from './remote-bounds.js'

@@ -1,6 +1,6 @@
 import type { RemoteEvent } from '../remote/client.js'
 import { waitTracker } from '../remote/waiting.js'
-import type { RecordProgress } from './walk.js'
+import type { RecordProgress } from './record-options.js'
 
 // What `record` shows while it runs: on a terminal one line redrawn at most ten times a second (a bar
 // of the activations done over those listed so far); elsewhere (a CI log, a file) a plain line every

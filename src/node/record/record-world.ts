@@ -3,7 +3,8 @@ import { anonymizeRecording, type AnonymizeOptions } from '../../world/anonymize
 import { parseWorldDump, worldDumpText } from '../../world/dump.js'
 import { worldFromRecording, type RecordedWorld } from '../../world/from-recording.js'
 import { writeFileAtomically } from '../atomic-write.js'
-import { recordAccounts, type RecordOptions } from './walk.js'
+import type { RecordOptions } from './record-options.js'
+import { recordAccounts } from './recorder.js'
 
 /** What recordWorld needs: the walker's options, and what to make of the recording. */
 export type RecordWorldOptions = RecordOptions & {
