@@ -1,6 +1,12 @@
-import { endpointClassOver, type Answer, type EndpointClass, type EndpointHandler } from './msw-adapter.js'
+import {
+  endpointClassOver,
+  type Answer,
+  type EndpointClass,
+  type EndpointHandler,
+  type Matcher,
+} from './msw-adapter.js'
 import { mswRuntime } from './msw-runtime.js'
-import type { RequestMatcher } from './path.js'
+import type { PathParams } from './path.js'
 
 export type { Answer, EndpointHandler } from './msw-adapter.js'
 
@@ -14,10 +20,10 @@ let endpointClass: EndpointClass | undefined
  * msw-runtime.ts), so it is made the first time a handler is.
  * @example endpointHandler((request) => (urlOf(request).pathname === '/ping' ? {} : null), () => new Response('pong'))
  */
-export function endpointHandler(match: RequestMatcher, answer: Answer): EndpointHandler {
+export function endpointHandler<M extends object = PathParams>(match: Matcher<M>, answer: Answer<M>): EndpointHandler {
   endpointClass ??= endpointClassOver(mswRuntime().HttpHandler)
-  return new endpointClass(match, (request, params) => {
-    const answered = answer(request, params)
+  return new endpointClass<M>(match, (request, matched) => {
+    const answered = answer(request, matched)
     if (request.method !== 'HEAD') return answered
     return answered instanceof Promise ? answered.then(withoutBody) : withoutBody(answered)
   })

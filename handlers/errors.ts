@@ -1,3 +1,5 @@
+import { encodingProblem } from './path.js'
+
 /** An answer that ends a request early: its status, its `{"error": message}` body and any headers. */
 export class ApiError extends Error {
   constructor(
@@ -24,6 +26,14 @@ export function apiError(status: number, message: string, headers?: Record<strin
  */
 export function notFound(path: string, what: 'endpoint' | 'admin endpoint' = 'endpoint'): ApiError {
   return apiError(404, `Not found: no ${what} at ${path}`)
+}
+
+/**
+ * The 400 of a path whose percent-encoding is broken: it names no endpoint and no id.
+ * @example malformedPath('/activations/%zz').message
+ */
+export function malformedPath(path: string): ApiError {
+  return apiError(400, `Malformed path: ${path} is not valid percent-encoding: ${encodingProblem(path)}`)
 }
 
 /**

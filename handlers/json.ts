@@ -89,6 +89,12 @@ const MADE_MAX_BYTES = 1 << 20
 export class MadeBodies {
   readonly slots: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
   nextSlot = 0
+
+  /** The `next` a body put together here was made with; undefined for a body not kept (above a megabyte, or made long ago). */
+  nextOf(body: Uint8Array): string | null | undefined {
+    for (const slot of this.slots) if (slot !== undefined && slot.body === body) return slot.next
+    return undefined
+  }
 }
 
 /** Whether two lists hold the same byte arrays, by identity, in the same order. */

@@ -1,5 +1,5 @@
 import type { http as Http, HttpHandler, RequestHandler } from 'msw'
-import type { PathParams, RequestMatcher } from './path.js'
+import type { PathParams } from './path.js'
 
 // The one place that knows msw's internals; the rest of the handlers use msw's public API (`http`,
 // HttpHandler's `test`, `parse` and `predicate`, setupServer, getResponse). Checked on msw 2 and msw 3;
@@ -68,8 +68,11 @@ export function keepAsOwnCopy(runtime: MswRuntime, request: Request): void {
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 
-/** A handler's answer: a Response, or a promise of one when it has to wait (a delay rule). */
-export type Answer = (request: Request, params: PathParams) => Response | Promise<Response>
+/** Which requests a handler answers: what it found in a request (a path's parameters), or null for a request it does not match. */
+export type Matcher<M extends object = PathParams> = (request: Request) => M | null
+
+/** A handler's answer, given what its matcher found: a Response, or a promise of one when it has to wait (a delay rule). */
+export type Answer<M extends object = PathParams> = (request: Request, matched: M) => Response | Promise<Response>
 
 /** An msw HttpHandler of the API's own (see `endpointHandler`). */
 export interface EndpointHandler extends HttpHandler {
@@ -78,7 +81,7 @@ export interface EndpointHandler extends HttpHandler {
 }
 
 /** The class of the API's handlers over msw's HttpHandler. */
-export type EndpointClass = new (match: RequestMatcher, answer: Answer) => EndpointHandler
+export type EndpointClass = new <M extends object>(match: Matcher<M>, answer: Answer<M>) => EndpointHandler
 
 /**
  * The class of the API's handlers, over the HttpHandler of the msw that runs them. Its `run` matches
@@ -86,22 +89,23 @@ export type EndpointClass = new (match: RequestMatcher, answer: Answer) => Endpo
  * msw's `run` does, for every handler it tries on every request, what cookies, `finalize`, generators
  * and `once` need (the request's cookies read through its cookie store, a copy of the request, an
  * AbortController), which these handlers never use. `test`, `parse` and `predicate` are HttpHandler's
- * own, with the same matcher as its path (assumption 4).
+ * own, with the same matcher as its path (assumption 4). What the matcher found is handed to the
+ * answer as it is: a request's data, from its match to its answer, rides on no table beside it.
  * @example const Endpoint = endpointClassOver(runtime.HttpHandler)
  */
 export function endpointClassOver(HttpHandlerClass: typeof HttpHandler): EndpointClass {
-  return class Endpoint extends HttpHandlerClass implements EndpointHandler {
-    readonly #match: RequestMatcher
-    readonly #answer: Answer
+  return class Endpoint<M extends object> extends HttpHandlerClass implements EndpointHandler {
+    readonly #match: Matcher<M>
+    readonly #answer: Answer<M>
 
-    constructor(match: RequestMatcher, answer: Answer) {
+    constructor(match: Matcher<M>, answer: Answer<M>) {
       super(
         /.+/,
         ({ request }) => {
           const params = match(request)
-          return params === null ? false : { matches: true, params }
+          return params === null ? false : { matches: true, params: params as PathParams }
         },
-        ({ request, params }) => answer(request, params as PathParams),
+        ({ request, params }) => answer(request, params as M),
       )
       this.#match = match
       this.#answer = answer
@@ -124,7 +128,7 @@ export function endpointClassOver(HttpHandlerClass: typeof HttpHandler): Endpoin
         request,
         requestId,
         response,
-        parsedResult: { match: { matches: true, params }, cookies: {} },
+        parsedResult: { match: { matches: true, params: params as PathParams }, cookies: {} },
       })
       const answered = this.#answer(request, params)
       return answered instanceof Promise ? answered.then(result) : Promise.resolve(result(answered))

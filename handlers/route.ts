@@ -4,6 +4,7 @@ import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } fro
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
 import { ApiError, apiError, errorBytes, errorResponse, jsonResponse, methodNotAllowed } from './errors.js'
+import type { MadeBodies } from './json.js'
 import { QueryParams } from './params.js'
 import { pathMatcher, urlOf, type PathParams } from './path.js'
 
@@ -111,17 +112,13 @@ const NEXT_KEY = new TextEncoder().encode('],"next":')
 const UTF8_DECODER = new TextDecoder()
 
 /**
- * The `next` read from each body: a page asked for again is the same body (see `listBody`). Shared by
- * every emulator in the process, and safe: the key is the body itself, which one emulator made, and
- * the value is read from its bytes alone; an entry goes with its body.
+ * The `next` of a body `answer` returned, every one a list body (see `listBody`): the one it was made
+ * with, or, for a body too large to be kept, read from its end (`...],"next":<JSON>}`): an id's JSON
+ * cannot hold the unescaped quotes searched for.
  */
-const nextOfBody = new WeakMap<Uint8Array, string | null>()
-
-/** The `next` of a list body, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes searched for. */
-function nextOf(body: Uint8Array): string | null {
-  let next = nextOfBody.get(body)
-  if (next === undefined) nextOfBody.set(body, (next = readNext(body)))
-  return next
+function nextOf(made: MadeBodies, body: Uint8Array): string | null {
+  const next = made.nextOf(body)
+  return next === undefined ? readNext(body) : next
 }
 
 function readNext(body: Uint8Array): string | null {
@@ -199,7 +196,7 @@ export function endpoint(
       }
       const query = new QueryParams(url.searchParams)
       body = answer({ account, query, params, now, nowIso })
-      if (!drop) record.next = nextOf(body)
+      if (!drop) record.next = nextOf(ctx.bodies, body)
       // A drop rule remakes the response from its headers: it gets them in the Response itself.
       response = drop
         ? jsonResponse(200, body, headers)

@@ -43,8 +43,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
  */
 export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
   const placeOf = placer(baseUrl)
-  const found = new WeakMap<Request, { route: SandboxRoute; prefixed: boolean } | string>()
-  return endpointHandler(
+  return endpointHandler<Found>(
     (request) => {
       if (!routes.active) return null
       const place = placeOf(urlOf(request))
@@ -52,22 +51,18 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
       const segments = place.segments
       if (segments !== null && segments[0] === 'sandboxes' && segments.length >= 2) {
         const route = routes.byId(segments[1] as string)
-        found.set(request, typeof route === 'string' ? route : { route, prefixed: true })
-        return {}
+        return typeof route === 'string' ? { missing: route } : { route, prefixed: true }
       }
       const key = apiKeyOf(request.headers.get('authorization'))
       const route = key === null ? undefined : routes.byKey(key)
       if (route === undefined) return null
-      found.set(request, typeof route === 'string' ? route : { route, prefixed: false })
-      return {}
+      return typeof route === 'string' ? { missing: route } : { route, prefixed: false }
     },
-    async (request) => {
-      const place = found.get(request)
-      found.delete(request)
-      if (place === undefined || typeof place === 'string') return sandboxNotFound(place)
-      const { route } = place
+    async (request, found) => {
+      if ('missing' in found) return sandboxNotFound(found.missing)
+      const { route } = found
       route.touch()
-      const answer = await answerIn(place.prefixed ? route.prefixed : route.keyed, request)
+      const answer = await answerIn(found.prefixed ? route.prefixed : route.keyed, request)
       // A request that began in a sandbox finishes in it: one ended while it was answered (a delay,
       // a fault's latency) no longer holds its data, and the answer is the ended sandbox's 404.
       return route.ended === undefined ? answer : sandboxNotFound(route.ended)
@@ -75,7 +70,10 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
   )
 }
 
+/** Where the router found a request to go: a sandbox (at its own base URL, or at the host's), or why none. */
+type Found = { route: SandboxRoute; prefixed: boolean } | { missing: string }
+
 /** The 404 of an ended or unknown sandbox. */
-function sandboxNotFound(message: string | undefined): Response {
-  return errorResponse(apiError(404, message ?? 'Sandbox not found'))
+function sandboxNotFound(message: string): Response {
+  return errorResponse(apiError(404, message))
 }

@@ -1,8 +1,8 @@
 import type { HttpHandler } from 'msw'
 import { endpointHandler } from '../endpoint-handler.js'
-import { apiError, methodNotAllowed, notFound } from '../errors.js'
+import { apiError, malformedPath, methodNotAllowed, notFound } from '../errors.js'
 import { mswRuntime } from '../msw-runtime.js'
-import { encodingProblem, placer, urlOf } from '../path.js'
+import { placer, urlOf } from '../path.js'
 import type { RateLimiter } from '../rate-limit.js'
 import { changeAccount, readAccounts } from './accounts.js'
 import { addActivation, addEntries } from './added-data.js'
@@ -119,8 +119,7 @@ export function createAdminHandlers(
       },
       (request, params) =>
         door('read the path', () => {
-          const path = urlOf(request).pathname
-          throw apiError(400, `Malformed path: ${path} is not valid percent-encoding: ${encodingProblem(path)}`)
+          throw malformedPath(urlOf(request).pathname)
         })({ request, params }),
     ),
     ...ADMIN_ROUTES.map((route) =>

@@ -1,8 +1,8 @@
 import type { HttpHandler } from 'msw'
 import type { HandlerContext } from '../context.js'
 import { endpointHandler } from '../endpoint-handler.js'
-import { apiError, errorResponse, notFound as noEndpoint } from '../errors.js'
-import { encodingProblem, placer, urlOf } from '../path.js'
+import { errorResponse, malformedPath, notFound as noEndpoint } from '../errors.js'
+import { placer, urlOf } from '../path.js'
 import { arrival } from '../route.js'
 
 /**
@@ -19,13 +19,7 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
         const url = urlOf(request)
         const record = arrival(ctx, request, url, null, ctx.instant())
         const place = placeOf(url)
-        const error =
-          place.under && place.segments === null
-            ? apiError(
-                400,
-                `Malformed path: ${url.pathname} is not valid percent-encoding: ${encodingProblem(url.pathname)}`,
-              )
-            : noEndpoint(url.pathname)
+        const error = place.under && place.segments === null ? malformedPath(url.pathname) : noEndpoint(url.pathname)
         const response = errorResponse(error)
         record.status = error.status
         record.error = error.message

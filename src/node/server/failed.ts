@@ -1,5 +1,3 @@
-import { errorBody } from '../../../handlers/errors.js'
-import { send } from './bodies.js'
 import type { RequestContext } from './request-context.js'
 import type { Served } from './served.js'
 
@@ -19,7 +17,6 @@ export function failed(ctx: RequestContext, served: Served, error: unknown): num
     error instanceof URIError
       ? [400, `Malformed path ${JSON.stringify(req.url)}: its percent-encoding is broken (${reason})`]
       : [500, `Failed to answer ${req.method} ${req.url}: ${reason}`]
-  const cors = ctx.admin ? {} : served.corsHeaders
-  send(res, status, { ...cors, 'content-type': 'application/json' }, ctx.head ? null : errorBody(message))
-  return status
+  ctx.corsHeaders = ctx.admin ? {} : served.corsHeaders
+  return ctx.refuse(status, message)
 }
