@@ -1,4 +1,5 @@
 import { FILTER_TYPES, STATES } from '../../contract/enums.js'
+import { LIMIT_MAX } from '../../contract/responses.js'
 import type { Discovery, EntriesPage, ListedActivation, ProbeRequest, Seen } from './probe.js'
 
 /** The most requests discovery sends: two list pages, one per state, one per type and its entries, participants. */
@@ -21,8 +22,8 @@ export function activationPath(id: string, query = ''): string {
 }
 
 /**
- * Reads what the probes need from the account, with GETs only: the first list page (limit 100 and
- * none), each state's and each type's first page, one started activation of each type with its
+ * Reads what the probes need from the account, with GETs only: the first list page (at the largest
+ * limit and at none), each state's and each type's first page, one started activation of each type with its
  * first page of entries, and the first page of participants. Stops quietly when the budget is spent.
  */
 export async function discover(request: ProbeRequest): Promise<Discovery> {
@@ -41,9 +42,10 @@ export async function discover(request: ProbeRequest): Promise<Discovery> {
     return seen
   }
   try {
-    found.firstPage = await get('/activations/list?limit=100')
+    found.firstPage = await get(`/activations/list?limit=${LIMIT_MAX.activations}`)
     found.defaultPage = await get('/activations/list')
-    for (const state of STATES) found.byState[state] = await get(`/activations/list?state=${state}&limit=100`)
+    for (const state of STATES)
+      found.byState[state] = await get(`/activations/list?state=${state}&limit=${LIMIT_MAX.activations}`)
     const started = new Set(
       [...activationsOf(found.byState.running), ...activationsOf(found.byState.ended)].map((a) => a.id),
     )

@@ -1,3 +1,4 @@
+import type { State } from '../../contract/enums.js'
 import type { Expected, Fix } from './expected.js'
 import type { RemoteAnswer } from '../remote/client.js'
 
@@ -44,12 +45,12 @@ export type EntriesPage = {
 
 /** What discovery learned of the account before the probes run. */
 export type Discovery = {
-  /** GET /activations/list?limit=100. */
+  /** GET /activations/list at the largest limit (LIMIT_MAX.activations). */
   firstPage: Seen | null
   /** GET /activations/list with no limit. */
   defaultPage: Seen | null
-  /** GET /activations/list?state=S&limit=100, per state. */
-  byState: Partial<Record<'not_started' | 'running' | 'ended', Seen>>
+  /** GET /activations/list?state=S at the largest limit, per state. */
+  byState: Partial<Record<State, Seen>>
   /** GET /activations/list?types[]=T&limit=20, per type. */
   byType: Record<string, Seen>
   /** Per type: one started activation's first page of entries, with no limit. */

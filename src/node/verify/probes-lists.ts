@@ -1,4 +1,5 @@
 import { FILTER_TYPES, UNLISTED_TYPES } from '../../contract/enums.js'
+import { LIMIT_MAX } from '../../contract/responses.js'
 import { answerText, confirmed, differs, errorProblem, nextOf, notCheckable } from './checks.js'
 import { activationsOf } from './discover.js'
 import type { ListedActivation, Probe, ProbeContext } from './probe.js'
@@ -55,7 +56,7 @@ export const listProbes: Probe[] = [
       }
       if (second) {
         // Another account's next: unless the second key's account lists that activation too.
-        const theirs = await context.request('/activations/list?limit=100', { key: 1 })
+        const theirs = await context.request(`/activations/list?limit=${LIMIT_MAX.activations}`, { key: 1 })
         if (!activationsOf({ path: '', answer: theirs }).some((a) => a.id === all[1]!.id)) {
           const answer = await context.request(second, { key: 1 })
           const problem = errorProblem(answer, 400)

@@ -1,6 +1,6 @@
 import { filterApplies, TYPE_RULES } from '../../contract/type-rules.js'
 import { LIMIT_MAX, MAX_FILTER_INTEGER } from '../../contract/responses.js'
-import type { ActivationType } from '../../contract/enums.js'
+import { RESPONSE_TYPES, type ActivationType } from '../../contract/enums.js'
 import { answerText, confirmed, differs, errorMessage, itemsOf, notCheckable } from './checks.js'
 import { activationPath, activationsOf } from './discover.js'
 import { errorProbe, expectErrors } from './error-cases.js'
@@ -16,6 +16,8 @@ const ALL_TYPES = Object.keys(TYPE_RULES) as ActivationType[]
 const typesWhere = (applies: boolean) => ALL_TYPES.filter((t) => filterApplies('is_winner', t) === applies)
 
 const NO_ACTIVATION = 'the account has no activation'
+/** The documented types without winners (TYPE_RULES), named when none of them was found with entries. */
+const WITHOUT_WINNERS = RESPONSE_TYPES.filter((t) => !filterApplies('is_winner', t)).join(', ')
 
 /** The probes of parameters: which values are 400, which are ignored, and what a filter a type lacks selects. */
 export const parameterProbes: Probe[] = [
@@ -131,10 +133,7 @@ export const parameterProbes: Probe[] = [
     requests: 1,
     async run(context) {
       const page = pageOf(context, typesWhere(false))
-      if (!page)
-        return notCheckable(
-          'no activation with entries of a type without winners (sweepstakes, artwall, bracket, map, form)',
-        )
+      if (!page) return notCheckable(`no activation with entries of a type without winners (${WITHOUT_WINNERS})`)
       const path = activationPath(page.activation.id, '?is_winner=1&limit=5')
       const answer = await context.request(path)
       const entries = itemsOf(answer, 'entries')

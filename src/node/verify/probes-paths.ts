@@ -1,3 +1,4 @@
+import { LIMIT_MAX } from '../../contract/responses.js'
 import { confirmed, differs, errorMessage, errorProblem } from './checks.js'
 import { activationPath, activationsOf } from './discover.js'
 import { errorProbe, expectErrors, type ErrorCase } from './error-cases.js'
@@ -44,7 +45,7 @@ export const pathProbes: Probe[] = [
       const own = firstActivation(context)
       if (context.keys > 1 && own) {
         // Another account's activation: only when the second key's account does not list it.
-        const path = `/activations/list?limit=100`
+        const path = `/activations/list?limit=${LIMIT_MAX.activations}`
         const theirs = await context.request(path, { key: 1 })
         if (!activationsOf({ path, answer: theirs }).some((a) => a.id === own.id))
           cases.push({ path: activationPath(own.id), status: 404, init: { key: 1 } })
