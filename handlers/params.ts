@@ -5,22 +5,6 @@ import { apiError } from './errors.js'
 
 const FILTER_TYPE_SET: ReadonlySet<string> = new Set(FILTER_TYPES)
 
-const YEAR_10000_MS = Date.UTC(10000, 0, 1)
-
-/**
- * An instant as ISO text, to compare as text with the stored ones (all of four-digit years). From year
- * 10000 on, `toISOString` writes an expanded year (`+010000-...`) that sorts before every four-digit
- * year, so such an instant is written `9999-12-31T24:00:00.000Z`: after every stored instant, as it is.
- */
-export function comparableIso(ms: number): string {
-  return ms >= YEAR_10000_MS ? '9999-12-31T24:00:00.000Z' : new Date(ms).toISOString()
-}
-
-/** The start of the UTC day after the day that starts at `dayIso` (for 9999-12-31, the end of that day). */
-export function nextDayIso(dayIso: string): string {
-  return comparableIso(Date.parse(dayIso) + 86_400_000)
-}
-
 /**
  * A request's query string, read parameter by parameter. Each reader throws a 400 that names the
  * parameter and what was wrong with it; parameters nobody reads are ignored.

@@ -1,5 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { activationExistsAt } from '../../src/contract/at-instant.js'
+import { comparableIso } from '../../src/contract/date-object.js'
+import { nextDayIso } from '../../src/contract/date-parameter.js'
 import { STATES } from '../../src/contract/enums.js'
 import { endedAt, startedAt } from '../../src/contract/state.js'
 import { lowerBound } from '../../src/store/sorted.js'
@@ -9,7 +11,6 @@ import type { HandlerContext } from '../context.js'
 import { apiError } from '../errors.js'
 import { activationBytes, listBody } from '../json.js'
 import { allOf, anyOf, takePage, takePageBackwards, type Page } from '../pagination.js'
-import { comparableIso, nextDayIso } from '../params.js'
 import { endpoint } from '../route.js'
 
 /** The first position, in a list ordered by startTime newest first, of an activation starting before `iso`. */

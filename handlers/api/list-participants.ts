@@ -6,7 +6,7 @@ import type { HandlerContext } from '../context.js'
 import { apiError } from '../errors.js'
 import { listBody, participantBytes } from '../json.js'
 import { takePage, takePageBackwards, type Page } from '../pagination.js'
-import { nextDayIso } from '../params.js'
+import { nextDayIso } from '../../src/contract/date-parameter.js'
 import { endpoint } from '../route.js'
 
 /**

@@ -75,6 +75,16 @@ function isoString(ms: number): string {
   )
 }
 
+/**
+ * An instant as ISO text, to compare as text with the stored ones (all of four-digit years). From year
+ * 10000 on, `toISOString` writes an expanded year (`+010000-...`) that sorts before every four-digit
+ * year, so such an instant is written `9999-12-31T24:00:00.000Z`: after every stored instant, as it is.
+ * @example comparableIso(Date.UTC(2026, 5, 1)) // '2026-06-01T00:00:00.000Z'
+ */
+export function comparableIso(ms: number): string {
+  return ms >= YEAR_10000_MS ? '9999-12-31T24:00:00.000Z' : isoString(ms)
+}
+
 /** The instant of a DateObject in milliseconds since the epoch. */
 export function toMillis(date: DateObject): number {
   return Date.parse(date.iso)

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { comparableIso } from './date-object.js'
 
 // The grammar of a date parameter (`start_date`, `end_date`, `last_updated_since`): a UTC day
 // YYYY-MM-DD that is on the calendar, and for the entries' `start_date` also a UTC time of such a day,
@@ -45,4 +46,13 @@ export function dayIso(value: string): string | null {
  */
 export function dayTimeIso(value: string): string | null {
   return DAY_TIME.test(value) ? `${value}.000Z` : null
+}
+
+/**
+ * The start of the UTC day after the day that starts at `dayIso` (for 9999-12-31, the end of that day):
+ * where the day a date parameter names ends.
+ * @example nextDayIso('2026-06-01T00:00:00.000Z') // '2026-06-02T00:00:00.000Z'
+ */
+export function nextDayIso(dayIso: string): string {
+  return comparableIso(Date.parse(dayIso) + 86_400_000)
 }
