@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { createDatabase } from '../src/store/database.js'
+import { WorldStore } from '../src/store/world-store.js'
 import { buildWorld } from '../src/world/world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
@@ -14,10 +14,10 @@ if (process.env['BENCH_CHILD']) {
   const t0 = performance.now()
   const world = buildWorld(parseScenario(scenarios.busy), NOW)
   const t1 = performance.now()
-  const db = await createDatabase(world)
+  const db = await WorldStore.load(world)
   const t2 = performance.now()
   console.log(
-    `${world.activations.length} activations, ${db.entries.count()} entries, ${world.participants.length} participants: ` +
+    `${world.activations.length} activations, ${db.materialize().entries.count()} entries, ${world.participants.length} participants: ` +
       `generate ${(t1 - t0).toFixed(0)} ms + store ${(t2 - t1).toFixed(0)} ms = ${(t2 - t0).toFixed(0)} ms; ` +
       `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
   )

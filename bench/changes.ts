@@ -21,7 +21,7 @@ export async function changeWorld(emulator: Emulator, count: number, tag = 'Chan
     const entry = entries[(i * 7) % entries.length] as StoredEntry
     switch (i % 6) {
       case 0:
-        await db.entries.update((q) => q.where({ id: entry.id }), {
+        await db.materialize().entries.update((q) => q.where({ id: entry.id }), {
           data: (e) => void (e.email = `${tag.toLowerCase()}.${i}@example.com`),
         })
         made.push(`entry ${entry.id} email`)
@@ -33,16 +33,16 @@ export async function changeWorld(emulator: Emulator, count: number, tag = 'Chan
         made.push(`activation ${activation.id} title`)
         break
       case 2:
-        await db.entries.create({ ...entry, id: `${tag}${i}` })
+        await db.materialize().entries.create({ ...entry, id: `${tag}${i}` })
         made.push(`entry ${tag}${i} created`)
         break
       case 3:
-        db.entries.delete((q) => q.where({ id: entry.id }))
+        db.materialize().entries.delete((q) => q.where({ id: entry.id }))
         made.push(`entry ${entry.id} deleted`)
         break
       case 4: {
         const participant = participants[(i * 13) % participants.length]!
-        await db.participants.update((q) => q.where({ id: participant.id }), {
+        await db.materialize().participants.update((q) => q.where({ id: participant.id }), {
           data: (p) => void (p.firstName = `${tag}${i}`),
         })
         made.push(`participant ${participant.id} firstName`)

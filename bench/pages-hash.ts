@@ -5,7 +5,7 @@
 // Used by bench/test-suite-cost.ts and by the test of reset().
 import { createHash, type Hash } from 'node:crypto'
 import { getResponse } from 'msw'
-import { worldDumpChunks, type Emulator } from '../src/index.js'
+import type { Emulator } from '../src/index.js'
 
 async function page(emulator: Emulator, key: string, path: string): Promise<{ status: number; text: string }> {
   const request = new Request(`${emulator.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } })
@@ -45,6 +45,6 @@ export async function pagesHash(emulator: Emulator): Promise<{ hash: string; pag
       pages += await hashWalk(hash, emulator, key, `/activations/${encodeURIComponent(activation.id)}?limit=1000`)
     }
   }
-  for (const chunk of worldDumpChunks(emulator.db, emulator.scenario, emulator.builtAt)) hash.update(chunk)
+  for (const chunk of emulator.dump()) hash.update(chunk)
   return { hash: hash.digest('hex'), pages }
 }

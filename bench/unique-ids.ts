@@ -4,7 +4,7 @@
 // Run: npm run bench:ids
 import { RESPONSE_TYPES } from '../src/contract.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { createDatabase } from '../src/store/database.js'
+import { WorldStore } from '../src/store/world-store.js'
 import { buildWorld } from '../src/world/world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
@@ -69,10 +69,10 @@ for (const [what, twice] of checks) {
 }
 const t2 = performance.now()
 // The store checks the same again as it indexes the world.
-const db = await createDatabase(world)
+const db = await WorldStore.load(world)
 const t3 = performance.now()
 console.log(
-  `${world.activations.length} activations, ${db.entries.count()} entries, ${world.participants.length} participants: ` +
+  `${world.activations.length} activations, ${db.materialize().entries.count()} entries, ${world.participants.length} participants: ` +
     `generate ${(t1 - t0).toFixed(0)} ms, scan ${(t2 - t1).toFixed(0)} ms, store ${(t3 - t2).toFixed(0)} ms; ` +
     `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 )

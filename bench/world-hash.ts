@@ -3,7 +3,7 @@
 // worlds byte-identical, and compare the lines.
 // Run: npx tsx bench/world-hash.ts [scenario...]
 import { createHash } from 'node:crypto'
-import { createEmulator, worldDumpChunks } from '../src/index.js'
+import { createEmulator } from '../src/index.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const SCENARIOS = ['default', 'every-type', 'edge-cases', 'multi-account', 'busy']
@@ -15,7 +15,7 @@ for (const scenario of names.length ? names : SCENARIOS) {
     const emulator = await createEmulator({ scenario, seed, now: NOW })
     const hash = createHash('sha256')
     let head = true
-    for (const chunk of worldDumpChunks(emulator.db, emulator.scenario, emulator.builtAt)) {
+    for (const chunk of emulator.dump()) {
       if (!head) hash.update(chunk)
       head = false
     }

@@ -20,13 +20,12 @@ export type { Added, NewActivation } from './world/add-data.js'
 export { EmulatorError, type EmulatorErrorCode } from './contract/emulator-error.js'
 export type { AccountSettings, EndpointName, EndpointOptions, UnsupportedFilter } from '../handlers/index.js'
 export type { Clock } from './time/clock.js'
-export type { Database } from './store/database.js'
+export type { Store } from './store/store.js'
 export type { Journal, JournalEntry } from './emulator/journal.js'
 export {
   expectEveryPageOnce,
   expectKeyOnEveryRequest,
   expectRespectedRateLimit,
-  type JournalSource,
   type WalkSelector,
 } from './emulator/journal-checks.js'
 export {
@@ -37,7 +36,7 @@ export {
   type ScenarioInput,
 } from './world/scenario.js'
 export { scenarios } from '../scenarios/index.js'
-export { worldDumpChunks, type WorldDump } from './world/dump.js'
+export type { WorldDump } from './world/dump.js'
 // The types of the API's bodies, and the guard that narrows an entry by its activation's type (the
 // schemas are in activation-emulator/contract).
 export type { Activation } from './contract/activation.js'

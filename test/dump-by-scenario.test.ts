@@ -5,6 +5,7 @@
  * and a change of any one byte of its records, or a file cut short or made longer, is refused.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { storeOf } from './support/store-of.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -22,7 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ae-dump-by-scenario-'))
 
 /** The dump `activation-emulator dump` writes of an emulator, as text. */
 const dumpOf = (emulator: Emulator) =>
-  [...worldDumpChunks(emulator.db, emulator.scenario, emulator.state() && emulator.clock.now())].join('')
+  [...worldDumpChunks(storeOf(emulator), emulator.scenario, emulator.state() && emulator.clock.now())].join('')
 
 describe('a dump read back against its scenario', () => {
   it(

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../src/index.js'
-import { isWhole } from '../src/store/database.js'
+import { storeOf } from './support/store-of.js'
 import { worldDumpChunks } from '../src/world/dump.js'
 import { createIds } from '../src/world/ids.js'
 import { NOW_ISO } from './support/api.js'
@@ -29,8 +29,8 @@ describe('a dump of a world read lazily', () => {
           ),
           async (name, when) => {
             const whole = await createEmulator({ scenario: name, now: NOW_ISO })
-            whole.db.entries.count() // reads the store's collections whole: every record built and kept
-            expect(isWhole(whole.db)).toBe(true)
+            whole.db.materialize().entries.count() // reads the store's collections whole: every record built and kept
+            expect(whole.db.materialized).toBe(true)
             // Each participant's first entry: where one more or one less of them is in the dump.
             const times = [...whole.db.index.participants.keys()].map((id) =>
               Date.parse(whole.db.index.firstEnteredAt(id)!.iso),
@@ -40,8 +40,8 @@ describe('a dump of a world read lazily', () => {
                 ? NOW + ('days' in when ? when.days : 0) * DAY
                 : times[when.entry % times.length]! - (when.before ? 1 : 0)
             const lazy = await createEmulator({ scenario: name, now: NOW_ISO })
-            const streamed = [...worldDumpChunks(lazy.db, lazy.scenario, at)].join('')
-            expect(isWhole(lazy.db), 'the dump built the world whole').toBe(false)
+            const streamed = [...worldDumpChunks(storeOf(lazy), lazy.scenario, at)].join('')
+            expect(lazy.db.materialized, 'the dump built the world whole').toBe(false)
             // From a plain scan of the dump itself: the participants are exactly those with an entry in
             // it (entered by then), in the order of their places in their account's pool.
             const dump = JSON.parse(streamed) as {
@@ -57,7 +57,7 @@ describe('a dump of a world read lazily', () => {
             )
             expect(dump.participants.map((p) => p.id)).toEqual(inPoolOrder)
             // Compared line by line, so that a difference names its record.
-            const expected = [...worldDumpChunks(whole.db, whole.scenario, at)].join('').split('\n')
+            const expected = [...worldDumpChunks(storeOf(whole), whole.scenario, at)].join('').split('\n')
             const actual = streamed.split('\n')
             for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
               if (actual[i] !== expected[i]) expect(`line ${i}: ${actual[i]}`).toBe(`line ${i}: ${expected[i]}`)

@@ -162,7 +162,7 @@ describe('the store behind the endpoints', () => {
       data: (a) => void (a.endTime = toDateObject(clock.now())),
     })
     const [model] = db.index.entryListsOf(running.id).all
-    await db.entries.create({ ...model!, id: 'MyNewEntry1', email: 'new.person@example.com' })
+    await db.materialize().entries.create({ ...model!, id: 'MyNewEntry1', email: 'new.person@example.com' })
 
     const demo = { authorization: 'Api-Key demo-key' }
     const ended = JSON.parse((await body(emulator, '/activations/list?state=ended&limit=100', demo)).text)

@@ -1,14 +1,13 @@
 /**
  * A world read lazily is never built whole by a change: the store keeps its changes as a layer over
  * the world as read (an add, a sandbox's add, a live arrival), which holds what they wrote and the
- * lists they changed, and nothing else. Only reading the store's collections whole (`db.entries`,
- * `db.participants`) builds every record, the user's choice. These tests use default (13,000 entries).
+ * lists they changed, and nothing else. Only reading the store's collections whole (`db.materialize().entries`,
+ * `db.materialize().participants`) builds every record, the user's choice. These tests use default (13,000 entries).
  */
 import { getResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import type { StoredActivation } from '../src/contract/stored-records.js'
-import { createEmulator, serve, type Emulator } from '../src/index.js'
-import { isWhole } from '../src/store/database.js'
+import { createEmulator, serve, type Emulator, type Store } from '../src/index.js'
 import type { WritableStoreIndex } from '../src/store/indexes.js'
 import { NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
@@ -16,19 +15,19 @@ import { TEST_MS } from './support/timeouts.js'
 vi.setConfig({ testTimeout: TEST_MS.long })
 
 /** A running activation of the emulator's first account. */
-function runningOf(emulator: Emulator): StoredActivation {
+function runningOf(emulator: Emulator<Store>): StoredActivation {
   return emulator.db.index
     .activationsOf(emulator.accounts[0]!.name)
     .find((a) => Date.parse(a.startTime.iso) < Date.parse(NOW_ISO) && Date.parse(a.endTime.iso) > Date.parse(NOW_ISO))!
 }
 
 /** How many records and lists a store's index holds over the world as read: what its changes cost. */
-function held(emulator: Emulator): number {
+function held(emulator: Emulator<Store>): number {
   return (emulator.db.index as WritableStoreIndex).ownSize
 }
 
 /** The bytes of a page of an activation's entries. */
-async function page(emulator: Emulator, activation: StoredActivation, query = ''): Promise<string> {
+async function page(emulator: Emulator<Store>, activation: StoredActivation, query = ''): Promise<string> {
   const response = await getResponse(
     emulator.handlers,
     new Request(`${emulator.baseUrl}/activations/${activation.id}?limit=1000${query}`, {
@@ -46,7 +45,7 @@ describe('the first change of a world read lazily', () => {
     const activation = runningOf(emulator)
     const before = await page(emulator, activation)
     const added = await emulator.addEntries(activation.id, 3)
-    expect(isWhole(emulator.db)).toBe(false)
+    expect(emulator.db.materialized).toBe(false)
     // Three entries, their participants (new ones or not), and a handful of lists: not the world's 13,000 entries.
     expect(held(emulator)).toBeGreaterThan(3)
     expect(held(emulator)).toBeLessThan(40)
@@ -68,7 +67,7 @@ describe('the first change of a world read lazily', () => {
     const sandbox = await host.sandbox()
     const before = host.state().counts.entries
     await sandbox.addEntries(runningOf(sandbox).id, 1)
-    expect(isWhole(host.db)).toBe(false)
+    expect(host.db.materialized).toBe(false)
     expect(held(host)).toBe(0)
     expect(sandbox.state().counts.entries).toBe(before + 1)
     expect(host.state().counts.entries).toBe(before)
@@ -90,21 +89,21 @@ describe('the first change of a world read lazily', () => {
       expect(held(emulator), `after the refused add to ${JSON.stringify(id)}`).toBe(0)
     }
     await emulator.addEntries(runningOf(emulator).id, 1)
-    expect(isWhole(emulator.db)).toBe(false)
+    expect(emulator.db.materialized).toBe(false)
   })
 
   it('reading the store’s collections whole builds every record, with the changes made before in their places', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const added = await emulator.addEntries(runningOf(emulator).id, 2)
-    expect(isWhole(emulator.db)).toBe(false)
-    const entries = [...emulator.db.entries.all()]
-    expect(isWhole(emulator.db)).toBe(true)
+    expect(emulator.db.materialized).toBe(false)
+    const entries = [...emulator.db.materialize().entries.all()]
+    expect(emulator.db.materialized).toBe(true)
     expect(entries.length).toBe(emulator.state().counts.entries)
     expect(entries.slice(-2).map((e) => e.id)).toEqual(added.entries)
-    expect(emulator.db.participants.count()).toBe(emulator.db.index.participants.size)
+    expect(emulator.db.materialize().participants.count()).toBe(emulator.db.index.participants.size)
     // A reset puts the collections back as the world was read.
     await emulator.reset()
-    expect(emulator.db.entries.count()).toBe(entries.length - 2)
+    expect(emulator.db.materialize().entries.count()).toBe(entries.length - 2)
   })
 })
 
@@ -113,12 +112,12 @@ describe('a server over a world read lazily', () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const server = await serve(emulator, { port: 0 })
     try {
-      expect(isWhole(emulator.db)).toBe(false)
+      expect(emulator.db.materialized).toBe(false)
       const response = await fetch(`${server.url}/__emulator/dump`)
       expect(response.status).toBe(200)
       const dump = (await response.json()) as { entries: unknown[] }
       expect(dump.entries.length).toBe(emulator.state().counts.entries)
-      expect(isWhole(emulator.db)).toBe(false)
+      expect(emulator.db.materialized).toBe(false)
     } finally {
       await server.close()
     }

@@ -64,7 +64,7 @@ const ROOMS: readonly Room[] = [
       'src/contract.ts',
       'src/contract/stored-records.ts',
       'src/world/scenario.ts',
-      'src/store/database.ts',
+      'src/store/world-store.ts',
       'src/world/world.ts',
     ],
   },

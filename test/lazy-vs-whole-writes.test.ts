@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createEmulator, type Emulator } from '../src/index.js'
+import { createEmulator, type Emulator, type Store } from '../src/index.js'
 import { DUMP_FORMAT } from '../src/world/dump.js'
 import { buildWorld } from '../src/world/world.js'
 import { plannedScenarios } from './support/planned-scenarios.js'
@@ -38,7 +38,7 @@ const scenarios = fc
  * store, as a user's dump does), or from every record the world builder makes (its runs one after the
  * other, its participants in pool order): reading `lazy` itself would build what it reads.
  */
-async function wholeOf(lazy: Emulator, fromDump: boolean): Promise<Emulator> {
+async function wholeOf(lazy: Emulator<Store>, fromDump: boolean): Promise<Emulator> {
   const options = { now: new Date(NOW).toISOString(), live: lazy.live }
   if (fromDump) {
     const twin = await createEmulator({ scenario: lazy.scenario, ...options })

@@ -51,17 +51,19 @@ describe('reset() after changes through the collections', () => {
     const running = db.index.activationsOf(account).find((a) => stateOf(a, emulator.clock.now()) === 'running')!
     const [first, second] = db.index.entryListsOf(running.id).all
     // An entry moved to another time (out of time order), one made a winner, an activation moved.
-    await db.entries.update((q) => q.where({ id: first!.id }), {
+    await db.materialize().entries.update((q) => q.where({ id: first!.id }), {
       data: (e) => void (e.enteredAt = second!.enteredAt),
     })
     await db.activations.update((q) => q.where({ id: running.id }), {
       data: (a) => void (a.startTime = { iso: '2020-01-01T00:00:00.000Z', ts: 1577836800 }),
     })
     await expect(
-      db.entries.update((q) => q.where({ id: second!.id }), { data: (e) => void (e.activationId = 'nope') }),
+      db
+        .materialize()
+        .entries.update((q) => q.where({ id: second!.id }), { data: (e) => void (e.activationId = 'nope') }),
     ).rejects.toThrow()
-    db.participants.delete((q) => q.where({ id: db.index.participantsOf(account)[0]!.id }))
-    db.entries.clear()
+    db.materialize().participants.delete((q) => q.where({ id: db.index.participantsOf(account)[0]!.id }))
+    db.materialize().entries.clear()
     expect(db.index.entries.size).toBe(0)
     await emulator.reset()
     expect((await pagesHash(emulator)).hash).toBe(fresh.hash)

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises'
+import { worldDumpChunks } from '../src/world/dump.js'
+import { storeOf } from './support/store-of.js'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it, vi } from 'vitest'
 import { scenarios } from '../scenarios/index.js'
 import { FILTER_TYPES, RESPONSE_TYPES, STATES, SUBTYPES, UNLISTED_TYPES } from '../src/contract.js'
-import { createEmulator, loadScenarioFile, worldDumpChunks } from '../src/index.js'
+import { createEmulator, loadScenarioFile } from '../src/index.js'
 import { resolveScenario } from '../src/world/resolve-scenario.js'
 import type { Emulator } from '../src/index.js'
 import { scenarioList } from '../src/node/cli/run.js'
@@ -399,7 +401,7 @@ describe('scenarios of ones own', () => {
 
   it('serves a dumped world back byte-identical through every endpoint', async () => {
     const original = await emulatorOf('every-type')
-    const dump = JSON.parse([...worldDumpChunks(original.db, original.scenario, original.builtAt)].join(''))
+    const dump = JSON.parse([...worldDumpChunks(storeOf(original), original.scenario, original.builtAt)].join(''))
     const served = await createEmulator({ data: dump })
     const key = 'every-type-key'
     const ids = (await collect(original, '/activations/list?limit=100', key, 'activations')).map((a) => a.id)

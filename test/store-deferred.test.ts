@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseScenario, type Scenario } from '../src/world/scenario.js'
-import { createDatabase, isWhole, type Database, type DeferredWorld } from '../src/store/database.js'
+import type { DeferredWorld } from '../src/store/deferred-world.js'
+import { WorldStore } from '../src/store/world-store.js'
 import type { StoreIndex } from '../src/store/store-index.js'
 import { planWorld } from '../src/world/planned-world.js'
 import { buildWorld } from '../src/world/world.js'
@@ -53,14 +54,14 @@ function listsSeen(index: StoreIndex, activationId: string): unknown {
 }
 
 /** Everything a reader can see of a store, as text: the records in collection order and every index. */
-function snapshot(db: Database): string {
+function snapshot(db: WorldStore): string {
   const { index } = db
   const accounts = [...new Set(db.activations.all().map((a) => a.account))].sort()
   const ids = (list: readonly { id: string }[]) => list.map((r) => r.id)
   return JSON.stringify({
     activations: db.activations.all(),
-    participants: db.participants.all(),
-    entries: db.entries.all(),
+    participants: db.materialize().participants.all(),
+    entries: db.materialize().entries.all(),
     accounts: accounts.map((account) => ({
       activations: ids(index.activationsOf(account)),
       participants: index.participantsOf(account).map((p) => ({
@@ -97,7 +98,7 @@ const KINDS = [
 ] as const
 
 /** Does a step; what a read step saw, as text. */
-async function apply(db: Database, { kind, k }: Step, n: number): Promise<string | void> {
+async function apply(db: WorldStore, { kind, k }: Step, n: number): Promise<string | void> {
   const pick = <T>(list: readonly T[]): T | undefined => list[k % Math.max(1, list.length)]
   const activation = pick(db.activations.all())
   switch (kind) {
@@ -125,30 +126,32 @@ async function apply(db: Database, { kind, k }: Step, n: number): Promise<string
       db.changes.revert()
       return
   }
-  const entry = pick(db.entries.all())
-  const participant = pick(db.participants.all())
+  const entry = pick(db.materialize().entries.all())
+  const participant = pick(db.materialize().participants.all())
   switch (kind) {
     case 'change entry':
       if (entry)
-        await db.entries.update((q) => q.where({ id: entry.id }), { data: (e) => void (e.email = `e${n}@example.com`) })
+        await db
+          .materialize()
+          .entries.update((q) => q.where({ id: entry.id }), { data: (e) => void (e.email = `e${n}@example.com`) })
       return
     case 'move entry':
       if (entry)
-        await db.entries.update((q) => q.where({ id: entry.id }), {
+        await db.materialize().entries.update((q) => q.where({ id: entry.id }), {
           data: (e) => void (e.enteredAt = { iso: '2026-01-01T00:00:00.000Z', ts: 1767225600 }),
         })
       return
     case 'delete entry':
-      if (entry) db.entries.delete((q) => q.where({ id: entry.id }))
+      if (entry) db.materialize().entries.delete((q) => q.where({ id: entry.id }))
       return
     case 'rename participant':
       if (participant)
-        await db.participants.update((q) => q.where({ id: participant.id }), {
+        await db.materialize().participants.update((q) => q.where({ id: participant.id }), {
           data: (p) => void (p.firstName = `P${n}`),
         })
       return
     case 'delete participant':
-      if (participant) db.participants.delete((q) => q.where({ id: participant.id }))
+      if (participant) db.materialize().participants.delete((q) => q.where({ id: participant.id }))
       return
   }
 }
@@ -156,7 +159,7 @@ async function apply(db: Database, { kind, k }: Step, n: number): Promise<string
 describe('a store over a planned world', () => {
   it('reads nothing but its activations while only activations are read', async () => {
     const calls: Calls = { participants: 0, runs: new Set() }
-    const db = await createDatabase(planned(scenarios['edge-cases']!, calls))
+    const db = await WorldStore.load(planned(scenarios['edge-cases']!, calls))
     const [first] = db.activations.all()
     db.index.activations.get(first!.id)
     db.index.activationPosition(first!)
@@ -170,8 +173,8 @@ describe('a store over a planned world', () => {
   it('reads an activation’s entries from its run alone, the same lists the whole world gives', async () => {
     const calls: Calls = { participants: 0, runs: new Set() }
     const world = buildWorld(scenarios['edge-cases']!, NOW)
-    const db = await createDatabase(planned(scenarios['edge-cases']!, calls))
-    const eager = await createDatabase(world)
+    const db = await WorldStore.load(planned(scenarios['edge-cases']!, calls))
+    const eager = await WorldStore.load(world)
     const withEntries = [...new Set(world.entries.map((e) => e.activationId))]
     expect(withEntries.length).toBeGreaterThan(2)
     for (const id of withEntries.slice(0, 2)) {
@@ -184,10 +187,10 @@ describe('a store over a planned world', () => {
     const none = world.activations.find((a) => !withEntries.includes(a.id))!
     expect(db.index.entryListsOf(none.id).all).toHaveLength(0)
     expect(calls.runs.size).toBe(2)
-    expect(isWhole(db)).toBe(false)
+    expect(db.materialized).toBe(false)
   })
 
-  it.each<[string, (db: Database) => unknown, boolean]>([
+  it.each<[string, (db: WorldStore) => unknown, boolean]>([
     ['index.entries', (db) => db.index.entries.size, false],
     ['index.participants', (db) => db.index.participants.size, false],
     ['seqOf', (db) => db.index.seqOf(db.index.entryListsOf(db.activations.all()[0]!.id).all[0]!), false],
@@ -206,21 +209,21 @@ describe('a store over a planned world', () => {
       (db) => db.activations.delete((q) => q.where({ id: db.activations.all()[0]!.id })),
       false,
     ],
-    ['db.entries', (db) => db.entries.count(), true],
-    ['db.participants', (db) => db.participants.count(), true],
+    ['db.materialize().entries', (db) => db.materialize().entries.count(), true],
+    ['db.materialize().participants', (db) => db.materialize().participants.count(), true],
   ])('builds the world whole only when its collections are read: %s', async (_, use, builds) => {
     const calls: Calls = { participants: 0, runs: new Set() }
-    const db = await createDatabase(planned(scenarios['edge-cases']!, calls))
+    const db = await WorldStore.load(planned(scenarios['edge-cases']!, calls))
     await use(db)
     await use(db)
-    expect(isWhole(db)).toBe(builds)
+    expect(db.materialized).toBe(builds)
     expect(calls.participants > 0).toBe(builds)
     // Built once: reading the collections again builds nothing more.
-    db.entries.count()
-    expect(isWhole(db)).toBe(true)
+    db.materialize().entries.count()
+    expect(db.materialized).toBe(true)
     const built = calls.participants
     await use(db)
-    db.participants.count()
+    db.materialize().participants.count()
     expect(calls.participants).toBe(built)
   })
 
@@ -232,10 +235,10 @@ describe('a store over a planned world', () => {
         fc.asyncProperty(
           fc.array(fc.record({ kind: fc.constantFrom(...KINDS), k: fc.nat({ max: 10_000 }) }), { maxLength: 12 }),
           async (steps) => {
-            const eager = await createDatabase(buildWorld(scenario, NOW))
-            const lazy = await createDatabase(planWorld(scenario, NOW))
+            const eager = await WorldStore.load(buildWorld(scenario, NOW))
+            const lazy = await WorldStore.load(planWorld(scenario, NOW))
             // A change the store refuses (an entry of a deleted activation, say) must be refused by both alike.
-            const outcome = (db: Database, step: Step, n: number) =>
+            const outcome = (db: WorldStore, step: Step, n: number) =>
               apply(db, step, n).then(
                 (seen) => seen ?? 'done',
                 (error: Error) => error.message,

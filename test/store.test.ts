@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseScenario } from '../src/world/scenario.js'
-import { createDatabase, type Database } from '../src/store/database.js'
+import { WorldStore } from '../src/store/world-store.js'
 import { entryField, type StoredEntry } from '../src/contract/stored-records.js'
 import { buildWorld } from '../src/world/world.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW } from './support/worlds.js'
 
-let db: Database
+let db: WorldStore
 
 beforeEach(async () => {
-  db = await createDatabase(buildWorld(parseScenario(everyTypeScenario), NOW))
+  db = await WorldStore.load(buildWorld(parseScenario(everyTypeScenario), NOW))
 })
 
 function runningOf(type: string) {
@@ -21,16 +21,16 @@ function runningOf(type: string) {
 describe('the store', () => {
   it('holds the whole world in @msw/data collections', () => {
     expect(db.activations.count()).toBe(db.index.activations.size)
-    expect(db.entries.count()).toBe(db.index.entries.size)
-    expect(db.participants.count()).toBe(db.index.participants.size)
-    const some = db.entries.findFirst((q) => q.where({ id: [...db.index.entries.keys()][5]! }))
+    expect(db.materialize().entries.count()).toBe(db.index.entries.size)
+    expect(db.materialize().participants.count()).toBe(db.index.participants.size)
+    const some = db.materialize().entries.findFirst((q) => q.where({ id: [...db.index.entries.keys()][5]! }))
     expect(some?.id).toBe([...db.index.entries.keys()][5])
   })
 
   it('forgets every record of a cleared collection, in the collection and in the index', () => {
     const participants = db.index.participants.size
-    db.entries.clear()
-    expect(db.entries.count()).toBe(0)
+    db.materialize().entries.clear()
+    expect(db.materialize().entries.count()).toBe(0)
     expect(db.index.entries.size).toBe(0)
     for (const a of db.activations.all()) expect(db.index.entryListsOf(a.id).all).toHaveLength(0)
     // Participants stay, with no first entry: none is listed.
@@ -45,7 +45,7 @@ describe('the store', () => {
   it('serves an entry created through the collection last in its activation order', async () => {
     const a = runningOf('form')
     const model = db.index.entryListsOf(a.id).all[0]!
-    const created = await db.entries.create({
+    const created = await db.materialize().entries.create({
       ...model,
       id: 'NewEntry01',
       enteredAt: { iso: '2026-06-01T12:00:00.000Z', ts: 1780315200 },
@@ -58,14 +58,14 @@ describe('the store', () => {
   it('rejects an entry whose fields do not fit its activation type, and stores nothing', async () => {
     const a = runningOf('giveaway')
     const model = db.index.entryListsOf(a.id).all[0]!
-    const count = db.entries.count()
-    await expect(db.entries.create({ ...model, id: 'BadEntry01', isWinner: 'yes' } as never)).rejects.toThrow(
-      /not an entry of a giveaway: isWinner/,
-    )
-    await expect(db.entries.create({ ...model, id: 'BadEntry02', activationId: 'nope' })).rejects.toThrow(
+    const count = db.materialize().entries.count()
+    await expect(
+      db.materialize().entries.create({ ...model, id: 'BadEntry01', isWinner: 'yes' } as never),
+    ).rejects.toThrow(/not an entry of a giveaway: isWinner/)
+    await expect(db.materialize().entries.create({ ...model, id: 'BadEntry02', activationId: 'nope' })).rejects.toThrow(
       /no activation has the id nope/,
     )
-    expect(db.entries.count()).toBe(count)
+    expect(db.materialize().entries.count()).toBe(count)
     expect(db.index.entries.has('BadEntry01')).toBe(false)
   })
 
@@ -75,7 +75,7 @@ describe('the store', () => {
     const loser = lists.all.find((e) => entryField(e, 'isWinner') === false && !entryField(e, 'isReplay'))!
     const position = lists.all.indexOf(loser)
     const winners = lists.winners.length
-    const updated = (await db.entries.update((q) => q.where({ id: loser.id }), {
+    const updated = (await db.materialize().entries.update((q) => q.where({ id: loser.id }), {
       data(e) {
         Object.assign(e, { isWinner: true, prize: a.config.prizes[0] })
       },
@@ -94,7 +94,7 @@ describe('the store', () => {
     const lists = db.index.entryListsOf(a.id)
     const winner = lists.winners[0]!
     const at = [lists.all.indexOf(winner), lists.winners.indexOf(winner)]
-    const updated = (await db.entries.update((q) => q.where({ id: winner.id }), {
+    const updated = (await db.materialize().entries.update((q) => q.where({ id: winner.id }), {
       data: (e) => void (e.email = 'updated@example.com'),
     })) as StoredEntry
     const after = db.index.entryListsOf(a.id)
@@ -107,7 +107,7 @@ describe('the store', () => {
   it('puts a participant updated in its own fields (a name) where the old one stood in the list', async () => {
     const list = db.index.participantsOf('every-type')
     const someone = list[3]!
-    const updated = await db.participants.update((q) => q.where({ id: someone.id }), {
+    const updated = await db.materialize().participants.update((q) => q.where({ id: someone.id }), {
       data: (p) => void (p.firstName = 'Renamed'),
     })
     const after = db.index.participantsOf('every-type')
@@ -125,7 +125,7 @@ describe('the store', () => {
       lists.all[Math.floor(lists.all.length / 2) + 1],
     ]
     const before = lists.all.length
-    db.entries.delete((q) => q.where({ id: entry.id }))
+    db.materialize().entries.delete((q) => q.where({ id: entry.id }))
     const after = db.index.entryListsOf(a.id)
     expect(after.all.length).toBe(before - 1)
     expect(after.all).not.toContain(entry)
@@ -145,7 +145,7 @@ describe('the store', () => {
     const last = list.at(-1)!
     const a = runningOf('form')
     const model = db.index.entryListsOf(a.id).all[0]!
-    await db.entries.create({
+    await db.materialize().entries.create({
       ...model,
       id: 'EarlyEntry1',
       participantId: last.id,
@@ -169,26 +169,26 @@ describe('the store', () => {
     const entry = world.entries[0]!
     const [activation, other] = world.activations
     const participant = world.participants[0]!
-    await expect(createDatabase({ ...world, entries: [...world.entries, { ...entry }] })).rejects.toThrow(
+    await expect(WorldStore.load({ ...world, entries: [...world.entries, { ...entry }] })).rejects.toThrow(
       `Failed to load the world: the entry id ${entry.id} is taken`,
     )
-    await expect(createDatabase({ ...world, entries: [{ ...entry, activationId: 'nope' }] })).rejects.toThrow(
+    await expect(WorldStore.load({ ...world, entries: [{ ...entry, activationId: 'nope' }] })).rejects.toThrow(
       `Failed to load the world: entry ${entry.id}: no activation has the id nope`,
     )
-    await expect(createDatabase({ ...world, entries: [{ ...entry, participantId: 'nobody' }] })).rejects.toThrow(
+    await expect(WorldStore.load({ ...world, entries: [{ ...entry, participantId: 'nobody' }] })).rejects.toThrow(
       `Failed to load the world: entry ${entry.id}: no participant has the id nobody`,
     )
     await expect(
-      createDatabase({ ...world, activations: [...world.activations, { ...activation!, id: 'Fresh1' }] }),
+      WorldStore.load({ ...world, activations: [...world.activations, { ...activation!, id: 'Fresh1' }] }),
     ).rejects.toThrow(`Failed to load the world: the slug ${activation!.slug} is taken`)
     await expect(
-      createDatabase({ ...world, activations: [...world.activations, { ...other!, id: activation!.id }] }),
+      WorldStore.load({ ...world, activations: [...world.activations, { ...other!, id: activation!.id }] }),
     ).rejects.toThrow(`Failed to load the world: the activation id ${activation!.id} is taken`)
     await expect(
-      createDatabase({ ...world, participants: [...world.participants, { ...participant }] }),
+      WorldStore.load({ ...world, participants: [...world.participants, { ...participant }] }),
     ).rejects.toThrow(`Failed to load the world: the participant id ${participant.id} is taken`)
     await expect(
-      createDatabase({
+      WorldStore.load({
         ...world,
         participants: [{ ...participant, account: 'another' }, ...world.participants.slice(1)],
       }),
@@ -228,8 +228,8 @@ describe('an update the store refuses', () => {
   function snapshot() {
     return {
       activations: [...db.activations.all()],
-      entries: [...db.entries.all()],
-      participants: [...db.participants.all()],
+      entries: [...db.materialize().entries.all()],
+      participants: [...db.materialize().participants.all()],
       indexed: [...db.index.activations.values(), ...db.index.entries.values(), ...db.index.participants.values()],
     }
   }
@@ -278,19 +278,24 @@ describe('an update the store refuses', () => {
     ['an unknown activation', (e: any) => void (e.activationId = 'nope'), /no activation has the id nope/],
     ['an unknown participant', (e: any) => void (e.participantId = 'nobody'), /no participant has the id nobody/],
   ])('leaves the entries as they were: %s', async (_, change, message) => {
-    await expectRefused(db.entries as never, giveawayEntry(), change, message)
+    await expectRefused(db.materialize().entries as never, giveawayEntry(), change, message)
   })
 
   it('leaves the entries as they were: an id taken by another entry', async () => {
     const taken = otherEntry().id
-    await expectRefused(db.entries as never, giveawayEntry(), (e) => void (e.id = taken), /entry id \w+ is taken/)
+    await expectRefused(
+      db.materialize().entries as never,
+      giveawayEntry(),
+      (e) => void (e.id = taken),
+      /entry id \w+ is taken/,
+    )
   })
 
   it('leaves the entries as they were: a participant of another account', async () => {
     const someone = db.index.participantsOf('every-type')[0]!
-    await db.participants.create({ ...someone, id: 'Elsewhere1', account: 'another' })
+    await db.materialize().participants.create({ ...someone, id: 'Elsewhere1', account: 'another' })
     await expectRefused(
-      db.entries as never,
+      db.materialize().entries as never,
       giveawayEntry(),
       (e) => void (e.participantId = 'Elsewhere1'),
       /participant Elsewhere1 is not of the account every-type/,
@@ -302,14 +307,16 @@ describe('an update the store refuses', () => {
     const [first, second] = lists.all
     const before = snapshot()
     await expect(
-      db.entries.updateMany((q) => q.where({ id: (id: string) => id === first!.id || id === second!.id }), {
-        data(e) {
-          if (e.id === second!.id) Object.assign(e, { isWinner: 'yes' })
-          else Object.assign(e, { emailOptIn: !(e as { emailOptIn: boolean }).emailOptIn })
-        },
-      }),
+      db
+        .materialize()
+        .entries.updateMany((q) => q.where({ id: (id: string) => id === first!.id || id === second!.id }), {
+          data(e) {
+            if (e.id === second!.id) Object.assign(e, { isWinner: 'yes' })
+            else Object.assign(e, { emailOptIn: !(e as { emailOptIn: boolean }).emailOptIn })
+          },
+        }),
     ).rejects.toThrow(/not an entry of a giveaway/)
-    expectUnchanged(before, db.entries as never, first!)
+    expectUnchanged(before, db.materialize().entries as never, first!)
     expect(lists.all[0]).toBe(first)
   })
 
@@ -329,6 +336,6 @@ describe('an update the store refuses', () => {
   ] as const)('leaves the participants as they were: %s', async (_, change, message) => {
     const [record, other] = db.index.participantsOf('every-type')
     const apply = typeof change === 'string' ? (p: any) => void (p[change] = other![change]) : change
-    await expectRefused(db.participants as never, record!, apply, message)
+    await expectRefused(db.materialize().participants as never, record!, apply, message)
   })
 })

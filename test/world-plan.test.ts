@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { planWorld } from '../src/world/planned-world.js'
-import { createDatabase, isWhole, layerOver, writerOf } from '../src/store/database.js'
+import { LayerStore } from '../src/store/layer-store.js'
+import { WorldStore } from '../src/store/world-store.js'
 import { buildWorld } from '../src/world/world.js'
 import { NOW } from './support/worlds.js'
 import { plannedScenarios as scenarios } from './support/planned-scenarios.js'
@@ -89,10 +90,10 @@ describe('a planned world', () => {
           emulator.clock.set(at)
           expect(emulator.state().counts).toEqual(expected)
           // Counting did not load the world: the store holds none of it whole; a sandbox opened now counts alike.
-          expect(isWhole(emulator.db)).toBe(false)
+          expect(emulator.db.materialized).toBe(false)
           const sandbox = await emulator.sandbox()
           expect(sandbox.state().counts).toEqual(expected)
-          expect(isWhole(emulator.db)).toBe(false)
+          expect(emulator.db.materialized).toBe(false)
         },
       ),
       { numRuns: RUNS, ...replay },
@@ -144,8 +145,8 @@ describe('a store over a planned world', () => {
           const withEntries = plan.entryRuns.filter((run) => run.entries().length > 0)
           fc.pre(withEntries.length > 0)
           const run = withEntries[pick % withEntries.length]!
-          const base = await createDatabase(plan)
-          const db = layered ? layerOver(base) : base
+          const base = await WorldStore.load(plan)
+          const db = layered ? new LayerStore(base.loaded) : base
           // Every entry and participant read, so that those read first are let go (it keeps at most 6).
           const all = [...db.index.entryListsOf(run.activationId).all]
           const at = pick % all.length
@@ -155,9 +156,10 @@ describe('a store over a planned world', () => {
           const nextEntry = { ...entry }
           const nextPerson = { ...person }
           // The user's collections read whole (a layer has none): the world is loaded, its records the collections' own.
-          if (whole && !layered) expect(db.participants.count() + db.entries.count()).toBeGreaterThan(0)
-          writerOf(db).replaceEntry(entry, nextEntry)
-          writerOf(db).replaceParticipant(person, nextPerson)
+          if (whole && !layered)
+            expect(base.materialize().participants.count() + base.materialize().entries.count()).toBeGreaterThan(0)
+          db.replaceEntry(entry, nextEntry)
+          db.replaceParticipant(person, nextPerson)
           const lists = db.index.entryListsOf(run.activationId)
           expect(lists.all.length).toBe(all.length)
           expect(lists.all[at]).toBe(nextEntry)
@@ -166,8 +168,8 @@ describe('a store over a planned world', () => {
           expect(db.index.participantsOf(person.account)).toContain(nextPerson)
           expect(db.index.participantsOf(person.account).filter((p) => p.id === person.id)).toHaveLength(1)
           if (whole && !layered) {
-            expect(db.entries.findFirst((q) => q.where({ id: entry.id }))).toBe(nextEntry)
-            expect(db.participants.findFirst((q) => q.where({ id: person.id }))).toBe(nextPerson)
+            expect(base.materialize().entries.findFirst((q) => q.where({ id: entry.id }))).toBe(nextEntry)
+            expect(base.materialize().participants.findFirst((q) => q.where({ id: person.id }))).toBe(nextPerson)
           }
           // A layer's replacement is its own: the store under it keeps what it loaded.
           if (layered) expect(base.index.entries.get(entry.id)).not.toBe(nextEntry)
@@ -199,7 +201,7 @@ describe('an emulator over a planned world', () => {
           const now = new Date(NOW).toISOString()
           const lazy = await createEmulator({ scenario: input, now })
           const whole = await createEmulator({ scenario: input, now })
-          whole.db.participants.count() // reads the whole world
+          whole.db.materialize().participants.count() // reads the whole world
           // Sometimes at an earlier instant: what was entered after it is not shown.
           const at = new Date(NOW - daysBack * 86_400_000).toISOString()
           lazy.clock.set(at)

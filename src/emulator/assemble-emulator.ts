@@ -12,8 +12,8 @@ import { FaultRules, optionRules } from './fault-rules.js'
 import { Journal } from './journal.js'
 import { endpointOptionsOf } from './merge-options.js'
 import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
-import { writerOf } from '../store/database.js'
 import type { StoreIndex } from '../store/store-index.js'
+import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL } from './sandbox-options.js'
@@ -61,8 +61,8 @@ export async function loadHandlerKit(): Promise<void> {
 }
 
 /** An emulator, or a sandbox, made of its parts: its handlers, its admin handlers and its control surface. */
-export function assemble(parts: Parts): Emulator {
-  const { options, scenario, builtAt, startAt, running, db, plannedCounts, baseUrl } = parts
+export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> {
+  const { options, scenario, builtAt, startAt, running, store, plannedCounts, baseUrl } = parts
   const clock = createClock(startAt, running, options.clockSpeed)
   const endpointOptions = endpointOptionsOf(options, scenario)
   const accounts = new AccountKeys(scenario)
@@ -76,7 +76,7 @@ export function assemble(parts: Parts): Emulator {
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const rateLimiter = new RateLimiter()
 
-  const live = new LiveWorld(scenario, builtAt, () => db, options.live === true)
+  const live = new LiveWorld(scenario, builtAt, () => store, options.live === true)
   // What happens at an instant is applied before anything reads the world at that instant.
   const settle = (): number => {
     const now = clock.now()
@@ -84,15 +84,15 @@ export function assemble(parts: Parts): Emulator {
     if (arrived.size) options.onArrivals?.(arrived, now)
     return now
   }
-  writerOf(db).watchActivations(() => live.replan())
-  const adder = new DataAdder(scenario, settle, () => db, builtAt)
+  store.watchActivations(() => live.replan())
+  const adder = new DataAdder(scenario, settle, () => store, builtAt)
 
   const ctx: HandlerContext = {
     baseUrl,
     basePath: new URL(baseUrl).pathname.replace(/\/+$/, ''),
     bodies: parts.bodies,
     get index() {
-      return db.index
+      return store.index
     },
     clock,
     instant: settle,
@@ -112,10 +112,10 @@ export function assemble(parts: Parts): Emulator {
   }
 
   const countsShownAt = (nowIso: string): EmulatorState['counts'] =>
-    plannedCounts && db.changes.size === 0
+    plannedCounts && store.changes.size === 0
       ? plannedCounts(nowIso)
       : countsAt(
-          db.index,
+          store.index,
           accounts.accounts.map((a) => a.name),
           nowIso,
         )
@@ -143,11 +143,11 @@ export function assemble(parts: Parts): Emulator {
   const apiHandlers = createHandlers(ctx) as EndpointHandler[]
 
   let handle: EmulatorHandle | undefined
-  const emulator: Emulator = {
+  const emulator: Emulator<S> = {
     handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
     adminHandlers: [],
     get db() {
-      return db
+      return store
     },
     clock,
     faults,
@@ -177,7 +177,7 @@ export function assemble(parts: Parts): Emulator {
     // After the adds called before it, and before those called after it.
     reset: () =>
       adder.inTurn(() => {
-        db.changes.revert()
+        store.changes.revert()
         live.reset()
         accounts.reset()
         rateLimiter.clear()
@@ -204,7 +204,7 @@ export function assemble(parts: Parts): Emulator {
     addActivation: (activation) => adder.addActivation(activation),
     dump() {
       const at = emulator.state() && clock.now()
-      return worldDumpChunks(db, scenario, at)
+      return worldDumpChunks(store, scenario, at)
     },
     sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
     sandboxes: {

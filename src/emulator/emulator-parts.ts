@@ -1,12 +1,13 @@
 import type { MadeBodies } from '../../handlers/json.js'
 import type { Scenario } from '../world/scenario.js'
-import type { Database, DeferredWorld } from '../store/database.js'
+import type { DeferredWorld } from '../store/deferred-world.js'
+import type { WritableStore } from '../store/store.js'
 import type { EmulatorOptions } from './emulator-options.js'
 import type { FaultRuleInput } from './fault-rules.js'
 import type { SandboxRegistry } from './sandboxes.js'
 
 /** What one emulator is made of: its world's store and what it starts with. A sandbox is made of the same. */
-export type Parts = {
+export type Parts<S extends WritableStore = WritableStore> = {
   /** The options the emulator (or, for a sandbox, its host) was created with. */
   options: EmulatorOptions
   scenario: Scenario
@@ -14,7 +15,8 @@ export type Parts = {
   /** Where the clock starts (undefined: the real time), and whether it runs from there. */
   startAt: number | undefined
   running: boolean
-  db: Database
+  /** Its world's store (a sandbox's: a layer over its host's world, or a world of its own). */
+  store: S
   /** The counts of the world as planned at an instant, while the store holds it unchanged (see create). */
   plannedCounts: DeferredWorld['countsAt'] | undefined
   baseUrl: string

@@ -6,7 +6,7 @@ import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { Journal } from './journal.js'
 import type { Scenario } from '../world/scenario.js'
-import type { Database } from '../store/database.js'
+import type { CollectionStore, Store } from '../store/store.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import type { SandboxInfo } from './sandboxes.js'
 import type { EmulatorHandle } from './handle.js'
@@ -36,7 +36,7 @@ export type EmulatorSandboxes = {
  * with its own clock, accounts and keys, fault rules, rate-limit counts, added data, live arrivals
  * and journal. Its store keeps only its own changes.
  */
-export type Sandbox = Emulator & {
+export type Sandbox = Emulator<Store> & {
   readonly id: string
   readonly label: string | null
   /** The API keys minted for it, by account: requests that carry one reach this sandbox at the host's base URL. */
@@ -59,14 +59,17 @@ export type EmulatorFaults = {
   clear(): void
 }
 
-/** A running emulator: its handlers, its store, its clock and its settings. */
-export type Emulator = {
+/**
+ * A running emulator: its handlers, its store, its clock and its settings. An emulator's store
+ * (`db`) is a `CollectionStore`; a sandbox's is a `Store`, with no collections of its own.
+ */
+export type Emulator<Db extends Store = CollectionStore> = {
   /** The request handlers: `setupServer(...emulator.handlers)`. */
   readonly handlers: HttpHandler[]
   /** The admin API under `/__emulator` at the base URL's origin; put them before `handlers`. */
   readonly adminHandlers: HttpHandler[]
   /** The store the handlers serve; `reset()` undoes every write to it since it was created. */
-  readonly db: Database
+  readonly db: Db
   /** The clock every state, date filter and rate-limit window reads: `set`, `advance` (`"2h"`), `freeze`, `run`. */
   readonly clock: Clock
   /** The fault rules. */

@@ -6,7 +6,8 @@ import { checkOptions, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator
 import { scenarioWithOptions } from './merge-options.js'
 import { extendScenario, resolveScenario } from '../world/resolve-scenario.js'
 import type { ScenarioExtension } from '../world/scenario.js'
-import { createDatabase, type Database, type DeferredWorld } from '../store/database.js'
+import type { DeferredWorld } from '../store/deferred-world.js'
+import { WorldStore } from '../store/world-store.js'
 import { planWorld } from '../world/planned-world.js'
 import type { DumpHead } from '../world/planned-dump.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
@@ -88,7 +89,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
   // /__emulator/state) then counts without loading the whole world; so does a sandbox's.
   const plannedCounts = 'entryRuns' in world ? world.countsAt : undefined
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
-  const db: Database = await createDatabase(world)
+  const store = await WorldStore.load(world)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   return assemble({
     options,
@@ -96,7 +97,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
     builtAt,
     startAt,
     running: options.clock === 'running',
-    db,
+    store,
     plannedCounts,
     baseUrl,
     keyedBaseUrl: undefined,

@@ -3,6 +3,7 @@ import { filteredJournal } from '../../handlers/admin/journal.js'
 import { ApiError } from '../../handlers/errors.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import type { WorldDump } from '../world/dump.js'
+import type { Store } from '../store/store.js'
 import type { Emulator } from './emulator-type.js'
 import { asJson, type EmulatorHandle } from './handle.js'
 
@@ -10,7 +11,7 @@ import { asJson, type EmulatorHandle } from './handle.js'
  * An emulator's handle (`emulator.handle`): its own methods behind the shape every mode shares, each
  * async, each answering what the admin API would answer (as JSON), with the admin API's checks.
  */
-export function inProcessHandle(emulator: Emulator): EmulatorHandle {
+export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
   const clockTo = async (body: Record<string, unknown>) => steerClock(emulator.clock, body)
   return {
     get baseUrl() {

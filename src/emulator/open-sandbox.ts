@@ -6,16 +6,18 @@ import { parseInstant } from '../time/clock.js'
 import { parseWorldDumpInTurns } from '../world/dump.js'
 import { inTurns } from '../time/turns.js'
 import type { Scenario } from '../world/scenario.js'
-import { createDatabase, layerOver } from '../store/database.js'
+import { LayerStore } from '../store/layer-store.js'
+import { WorldStore } from '../store/world-store.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import type { FaultRuleInput } from './fault-rules.js'
 import { checkSandboxOptions, type SandboxOptions } from './sandbox-options.js'
 import { randomToken, type HeldSandbox, type SandboxRegistry } from './sandboxes.js'
+import type { Store, WritableStore } from '../store/store.js'
 import type { Emulator, Sandbox } from './emulator-type.js'
 import type { Parts } from './emulator-parts.js'
 
 /** An emulator's own part that the emulator's type does not show: its handlers at another base URL. */
-export const keyedHandlersOf = new WeakMap<Emulator, EndpointHandler[]>()
+export const keyedHandlersOf = new WeakMap<Emulator<Store>, EndpointHandler[]>()
 
 /** Each held sandbox's emulator. */
 export const sandboxOfHeld = new WeakMap<HeldSandbox, Sandbox>()
@@ -29,13 +31,13 @@ export type SandboxHost = {
   clock: Clock
   accounts: AccountKeys
   /** What makes an emulator of its parts (`assemble`), for the sandbox. */
-  assemble(parts: Parts): Emulator
+  assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S>
 }
 
 /** Opens a sandbox over this emulator's world (see `Emulator.sandbox`). */
 export async function openSandbox(host: SandboxHost, input: SandboxOptions = {}): Promise<Sandbox> {
   const { parts, registry, defaultTtlMs, clock, accounts, assemble } = host
-  const { options, scenario, builtAt, db, baseUrl } = parts
+  const { options, scenario, builtAt, store, baseUrl } = parts
   if (!registry)
     throw new EmulatorError('bad_option', 'A sandbox holds no sandboxes: open them on the emulator it was opened on')
   const { ttlMs = defaultTtlMs } = checkSandboxOptions(input)
@@ -70,31 +72,31 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
       }
     }),
   }
-  const sandboxDb = data
-    ? await createDatabase({
+  const sandboxStore = data
+    ? await WorldStore.load({
         activations: await copiedInTurns(data.activations),
         entries: await copiedInTurns(data.entries),
         participants: await copiedInTurns(data.participants),
       })
-    : layerOver(db)
+    : new LayerStore(store.loaded)
   const sandboxBuiltAt = data ? Date.parse(data.builtAt) : builtAt
   const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()
   const frozen = input.freeze ?? (data ? true : clock.frozen)
   const sandboxBaseUrl = `${baseUrl}/sandboxes/${id}`
-  const sandbox = assemble({
+  const sandbox = assemble<WritableStore>({
     options,
     scenario: sandboxScenario,
     builtAt: sandboxBuiltAt,
     startAt: startsAt,
     running: !frozen,
-    db: sandboxDb,
+    store: sandboxStore,
     plannedCounts: data ? undefined : parts.plannedCounts,
     baseUrl: sandboxBaseUrl,
     keyedBaseUrl: baseUrl,
     startFaults: (input.faults ?? []) as FaultRuleInput[],
     sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
     bodies: parts.bodies,
-  }) as Sandbox
+  }) as Emulator<Store> as Sandbox
   const origin = new URL(baseUrl).origin
   const createdAt = registry.now()
   const held: HeldSandbox = {
@@ -120,11 +122,11 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
         lastUsedAt: new Date(held.lastUsed).toISOString(),
         expiresAt: expires === null ? null : new Date(expires).toISOString(),
         requests: sandbox.journal.lastSeq,
-        changes: sandboxDb.changes.size,
+        changes: sandboxStore.changes.size,
       }
     },
     close() {
-      sandboxDb.changes.revert()
+      sandboxStore.changes.revert()
       sandbox.journal.end()
     },
   }

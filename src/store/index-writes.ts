@@ -1,4 +1,5 @@
 import {
+  entryProblems,
   storedActivationSchema,
   storedEntrySchema,
   storedParticipantSchema,
@@ -7,7 +8,6 @@ import {
   type StoredParticipant,
 } from '../contract/stored-records.js'
 import type { WritableStoreIndex } from './indexes.js'
-import { checkEntryFields, held } from './store-registry.js'
 
 const schemas = {
   activation: storedActivationSchema,
@@ -52,4 +52,21 @@ export function replaceEntryInIndex(index: WritableStoreIndex, prev: StoredEntry
   const activation = index.activations.get(next.activationId)
   if (activation) checkEntryFields(next, activation)
   index.replaceEntry(held(index.entries, prev), next)
+}
+
+/** Throws unless an entry has exactly the fields of its activation's type. */
+export function checkEntryFields(entry: StoredEntry, activation: StoredActivation): void {
+  const problems = entryProblems(entry, activation.type)
+  if (problems.length) {
+    throw new Error(`Failed to write entry ${entry.id}: not an entry of a ${activation.type}: ${problems.join('; ')}`)
+  }
+}
+
+/**
+ * The record a store holds with the id of one read before: a planned world builds a record again
+ * once it has let it go, equal but not the same object, which is what a replacement must find in the
+ * collections and lists.
+ */
+export function held<R extends { id: string }>(records: ReadonlyMap<string, R>, read: R): R {
+  return records.get(read.id) ?? read
 }

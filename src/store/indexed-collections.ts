@@ -2,12 +2,12 @@ import { storedEntrySchema, storedParticipantSchema } from '../contract/stored-r
 import type { ChangeLog } from './change-log.js'
 import type { WritableStoreIndex } from './indexes.js'
 import { ListenedCollection, type RecordSymbols } from './msw-data-adapter.js'
-import { checkEntryFields } from './store-registry.js'
+import { checkEntryFields } from './index-writes.js'
 
 /**
  * A store's participants and entries collections, each change told to the store's index (which may
  * refuse it: an entry must fit its activation's type and join an activation and participant it holds).
- * What `createDatabase` and the store over a deferred world make their collections with.
+ * What a `WorldStore` makes its collections with.
  */
 export function indexedCollections(index: WritableStoreIndex, symbols: RecordSymbols, changes: ChangeLog) {
   const participants = new ListenedCollection(

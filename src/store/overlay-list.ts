@@ -43,7 +43,12 @@ export function overlayList<T>(base: readonly T[]): T[] {
       const i = indexOf(key)
       if (i >= 0 && i < pieces.length) pieces.set(i, value as T)
       else if (i >= 0 && i === pieces.length) pieces.insert(i, value as T)
-      else if (key === 'length' && Number.isInteger(value) && (value as number) >= 0 && (value as number) <= pieces.length) {
+      else if (
+        key === 'length' &&
+        Number.isInteger(value) &&
+        (value as number) >= 0 &&
+        (value as number) <= pieces.length
+      ) {
         while (pieces.length > (value as number)) pieces.removeAt(pieces.length - 1)
       } else if (i >= 0 || key === 'length') {
         throw new RangeError('Failed to change a list: an index list has no holes')

@@ -14,7 +14,7 @@ import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
-import { writerOf, type Database } from '../store/database.js'
+import type { WritableStore } from '../store/store.js'
 import { personOf } from './world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
@@ -60,7 +60,7 @@ const newActivationSchema = z.strictObject({
 export class DataAdder {
   readonly #scenario: Scenario
   readonly #now: () => number
-  readonly #db: () => Database
+  readonly #db: () => WritableStore
   readonly #ids: WorldIds
   /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
   readonly #fakers: WorldFakers
@@ -70,7 +70,7 @@ export class DataAdder {
   #last: Promise<unknown> = Promise.resolve()
 
   /** `now` reads the clock (with the world brought up to it). */
-  constructor(scenario: Scenario, now: () => number, db: () => Database, builtAt: number) {
+  constructor(scenario: Scenario, now: () => number, db: () => WritableStore, builtAt: number) {
     this.#scenario = scenario
     this.#now = now
     this.#db = db
@@ -250,7 +250,7 @@ export class DataAdder {
       { entries, now, entryId: (n) => this.#ids.addedEntry(slot, n) },
       (index) => byPerson.push(people.get(index)!),
     )
-    await writerOf(db).create('activation', activation)
+    await db.create('activation', activation)
     this.#slots.set(activation.id, { slot, added: generated.length })
     const participants = await this.#store(accountName, generated, byPerson)
     return { id: activation.id, entries: generated.map((e) => e.id), participants }
@@ -268,9 +268,9 @@ export class DataAdder {
     for (const [id, entryTimes] of times) {
       const person = people.find((p) => p.id === id)!
       faker.seed(deriveSeed(this.#scenario.seed, 'added', 'participant', id))
-      await writerOf(db).create('participant', createParticipant(faker, person, account, entryTimes))
+      await db.create('participant', createParticipant(faker, person, account, entryTimes))
     }
-    for (const entry of entries) await writerOf(db).create('entry', entry)
+    for (const entry of entries) await db.create('entry', entry)
     return [...times.keys()]
   }
 

@@ -21,7 +21,7 @@ import {
   type World,
 } from '../contract/stored-records.js'
 import { parseScenario, type Scenario } from './scenario.js'
-import { writerOf, type Database } from '../store/database.js'
+import type { WritableStore } from '../store/store.js'
 import { atOnce, inTurns } from '../time/turns.js'
 
 /**
@@ -49,13 +49,11 @@ export type WorldDump = {
  * activation by activation.
  * @example await pipeline(Readable.from(worldDumpChunks(emulator.db, emulator.scenario, emulator.clock.now())), createWriteStream('world.json'))
  */
-export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): Generator<string> {
+export function* worldDumpChunks(db: WritableStore, scenario: Scenario, at: number): Generator<string> {
   const nowIso = new Date(at).toISOString()
   const head = { format: DUMP_FORMAT, builtAt: nowIso, scenario }
   yield `${JSON.stringify(head).slice(0, -1)},\n`
-  const activations = (writerOf(db).listed('activations') as StoredActivation[]).filter((a) =>
-    activationExistsAt(a, nowIso),
-  )
+  const activations = (db.listed('activations') as StoredActivation[]).filter((a) => activationExistsAt(a, nowIso))
   yield* listChunks(
     'activations',
     activations.map((a) => activationAt(a, nowIso)),
@@ -77,7 +75,7 @@ export function* worldDumpChunks(db: Database, scenario: Scenario, at: number): 
   )
   yield ',\n'
   // Each participant with the instant of their first entry (ms): those who entered by `at`.
-  const writer = writerOf(db)
+  const writer = db
   const participants =
     writer.unloadedParticipants(scenario.accounts.map((a) => a.name)) ??
     (writer.listed('participants') as StoredParticipant[]).map((p) => {

@@ -9,7 +9,7 @@ import { createIds, type WorldIds } from './ids.js'
 import { eventsOfHour, HOUR, nextBusyHour, type LiveCalendar, type LiveEvent } from './live-hours.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import type { Scenario } from './scenario.js'
-import { writerOf, type Database } from '../store/database.js'
+import type { WritableStore } from '../store/store.js'
 import { groupRates, personOf } from './world.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
@@ -43,7 +43,7 @@ const NOTHING: Arrivals = new Map()
 export class LiveWorld {
   readonly #scenario: Scenario
   readonly #builtAt: number
-  readonly #db: () => Database
+  readonly #db: () => WritableStore
   readonly #ids: WorldIds
   /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
   readonly #fakers: WorldFakers
@@ -60,7 +60,7 @@ export class LiveWorld {
   #states = new Map<string, ActivationState>()
   #planned = 0
 
-  constructor(scenario: Scenario, builtAt: number, db: () => Database, arrivals: boolean) {
+  constructor(scenario: Scenario, builtAt: number, db: () => WritableStore, arrivals: boolean) {
     this.#scenario = scenario
     this.#builtAt = builtAt
     this.#db = db
@@ -207,7 +207,7 @@ export class LiveWorld {
       if (updated) {
         const inBatch = batch.participants.indexOf(known as StoredParticipant)
         if (inBatch >= 0) batch.participants[inBatch] = updated
-        else writerOf(db).replaceParticipant(known as StoredParticipant, updated)
+        else db.replaceParticipant(known as StoredParticipant, updated)
         pending.set(personId, updated)
       }
     }
@@ -225,7 +225,7 @@ export class LiveWorld {
     if (entries.length === 0 || entries.some((e) => 'rank' in e)) return
     this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
     const results = resultsAtEnd(this.#fakers.records, activation, entries.length)
-    const writer = writerOf(db)
+    const writer = db
     entries.forEach((entry, i) => {
       const { rank, isWinner, isFulfilled, prize } = results[i]!
       writer.replaceEntry(entry, { ...entry, rank, isWinner, isFulfilled, prize } as StoredEntry)
@@ -256,7 +256,7 @@ export class LiveWorld {
   }
 
   #flush(batch: World, pending: Map<string, StoredParticipant>): void {
-    if (batch.entries.length || batch.participants.length) writerOf(this.#db()).append(batch)
+    if (batch.entries.length || batch.participants.length) this.#db().append(batch)
     batch.entries = []
     batch.participants = []
     pending.clear()

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { problemLines } from '../contract/problems.js'
-import { createDatabase } from '../store/database.js'
+import { WorldStore } from '../store/world-store.js'
 import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { DUMP_FORMAT, worldDumpChunks } from './dump.js'
 import { planWorld } from './planned-world.js'
@@ -48,6 +48,6 @@ export function parseDumpHead(input: unknown, source = 'world dump'): DumpHead {
 export async function plannedDumpChunks(head: DumpHead): Promise<Generator<string>> {
   if (!fakerLoadsWhenNeeded()) await loadFaker()
   const builtAt = Date.parse(head.builtAt)
-  const db = await createDatabase(planWorld(head.scenario, builtAt))
+  const db = await WorldStore.load(planWorld(head.scenario, builtAt))
   return worldDumpChunks(db, head.scenario, builtAt)
 }

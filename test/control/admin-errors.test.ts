@@ -187,7 +187,7 @@ describe("the admin API when the emulator fails (the emulator's fault, not the c
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const now = emulator.clock.now()
     const id = emulator.db.activations.all().find((a) => stateOf(a, now) === 'running')!.id
-    vi.spyOn(emulator.db.entries, 'create').mockRejectedValue(new TypeError('the entry id x is taken'))
+    vi.spyOn(emulator.db.materialize().entries, 'create').mockRejectedValue(new TypeError('the entry id x is taken'))
     const response = await ask('POST', `/activations/${id}/entries`, { count: 1 })
     expect(response?.status).toBe(500)
     expect((await response!.json()).error).toMatch(/^Failed to add entries: /)

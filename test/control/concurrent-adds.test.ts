@@ -1,8 +1,10 @@
 import { getResponse } from 'msw'
+import { worldDumpChunks } from '../../src/world/dump.js'
+import { storeOf } from '../support/store-of.js'
 import { Agent, request } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { stateOf } from '../../src/contract.js'
-import { createEmulator, serve, worldDumpChunks, type Added, type Emulator } from '../../src/index.js'
+import { createEmulator, serve, type Added, type Emulator } from '../../src/index.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 
@@ -21,7 +23,8 @@ function running(emulator: Emulator, n: number): string[] {
 }
 
 /** The whole world as `activation-emulator dump` writes it. */
-const dump = (emulator: Emulator) => [...worldDumpChunks(emulator.db, emulator.scenario, emulator.clock.now())].join('')
+const dump = (emulator: Emulator) =>
+  [...worldDumpChunks(storeOf(emulator), emulator.scenario, emulator.clock.now())].join('')
 
 /** Every record the calls made, in call order. */
 const idsOf = (added: Added[]) => added.flatMap((a) => [...(a.id ? [a.id] : []), ...a.entries])

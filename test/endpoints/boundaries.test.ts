@@ -167,7 +167,7 @@ describe('is_winner and is_completed together', () => {
   })
 })
 
-describe('a winner deleted through db.entries', () => {
+describe('a winner deleted through db.materialize().entries', () => {
   it('leaves the is_winner pages, and the pages that walked past it', async () => {
     const emulator = await createEmulator({
       scenario: {
@@ -187,7 +187,7 @@ describe('a winner deleted through db.entries', () => {
     })
     const activation = emulator.db.activations.all()[0]!
     const winnersByScan = () =>
-      (emulator.db.entries.all() as StoredEntry[])
+      (emulator.db.materialize().entries.all() as StoredEntry[])
         .filter((e) => e.activationId === activation.id && (e as { isWinner?: boolean }).isWinner === true)
         .map((e) => e.id)
     const before = winnersByScan()
@@ -195,7 +195,7 @@ describe('a winner deleted through db.entries', () => {
     const path = `/activations/${activation.id}?is_winner=1&limit=2`
     expect(ids(await collect(emulator, path, KEY, 'entries'))).toEqual(before)
     const gone = before[2]!
-    await emulator.db.entries.delete((q) => q.where({ id: gone }))
+    await emulator.db.materialize().entries.delete((q) => q.where({ id: gone }))
     const after = winnersByScan()
     expect(after).toEqual(before.filter((id) => id !== gone))
     expect(ids(await collect(emulator, path, KEY, 'entries'))).toEqual(after)
@@ -228,7 +228,7 @@ describe("a scenario's counts", () => {
       now: NOW_ISO,
     })
     const activations = emulator.db.activations.all() as StoredActivation[]
-    const entries = emulator.db.entries.all() as StoredEntry[]
+    const entries = emulator.db.materialize().entries.all() as StoredEntry[]
     groups.forEach((group, i) => {
       const activation = activations[i]!
       expect(activation.type).toBe(group.type)

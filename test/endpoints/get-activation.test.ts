@@ -24,7 +24,7 @@ function startedOf(type: string): StoredActivation {
 }
 /** An activation's entries in serving order, read from the collection (a scan), not the index. */
 function entriesOf(activation: StoredActivation, filter: (e: StoredEntry) => boolean = () => true): string[] {
-  return (api.emulator.db.entries.all() as StoredEntry[])
+  return (api.emulator.db.materialize().entries.all() as StoredEntry[])
     .filter((e) => e.activationId === activation.id && filter(e))
     .map((e) => e.id)
 }
@@ -44,7 +44,7 @@ describe('GET /activations/:id', () => {
       expect(answer.body.next).toBeNull()
       expect(ids(answer.body.entries)).toEqual(entriesOf(activation))
       expect(answer.body.entries.length).toBeGreaterThan(0)
-      const records = new Map((api.emulator.db.entries.all() as StoredEntry[]).map((e) => [e.id, e]))
+      const records = new Map((api.emulator.db.materialize().entries.all() as StoredEntry[]).map((e) => [e.id, e]))
       for (const entry of answer.body.entries) {
         expect(entrySchemas[activation.type].safeParse(entry).success).toBe(true)
         expect(entry).toEqual(toEntry(records.get(entry.id)!, activation))
@@ -61,7 +61,7 @@ describe('GET /activations/:id', () => {
   it('answers 100 entries when no limit is given', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO, baseUrl: 'https://default.test' })
     api.server.use(...emulator.handlers)
-    const entries = emulator.db.entries.all() as StoredEntry[]
+    const entries = emulator.db.materialize().entries.all() as StoredEntry[]
     const of = (id: string) => entries.filter((e) => e.activationId === id)
     const activation = emulator.db.activations.all().find((a) => of(a.id).length > 200)!
     const answer = await api.get(`https://default.test/activations/${activation.id}`, { key: 'demo-key' })
@@ -189,7 +189,7 @@ describe('GET /activations/:id', () => {
       const activation = startedOf('form')
       const all = api.emulator.db.index.entryListsOf(activation.id).all
       const model = all[0]!
-      await api.emulator.db.entries.create({ ...model, id: 'LateButOld1', enteredAt: all[0]!.enteredAt })
+      await api.emulator.db.materialize().entries.create({ ...model, id: 'LateButOld1', enteredAt: all[0]!.enteredAt })
       const day = all[Math.floor(all.length / 2)]!.enteredAt.iso.slice(0, 10)
       const answer = await api.get(`/activations/${activation.id}?start_date=${day}&limit=1000`)
       expect(ids(answer.body.entries)).toEqual(entriesOf(activation, (e) => e.enteredAt.iso >= `${day}T00:00:00.000Z`))
@@ -209,7 +209,7 @@ describe('GET /activations/:id', () => {
       seen.push(...ids(answer.body.entries))
       next = answer.body.next
       if (added < 3) {
-        await api.emulator.db.entries.create({
+        await api.emulator.db.materialize().entries.create({
           ...model,
           id: `AddedDuringWalk${added++}`,
           enteredAt: { iso: NOW_ISO, ts: NOW / 1000 },
@@ -290,7 +290,9 @@ describe('filters on types they do not apply to', () => {
 describe('GET /activations/:id at the boundaries', () => {
   it('answers next null on the last page when the entries entered by the clock fill it exactly, though later ones exist', async () => {
     const activation = startedOf('giveaway')
-    const records = (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === activation.id)
+    const records = (api.emulator.db.materialize().entries.all() as StoredEntry[]).filter(
+      (e) => e.activationId === activation.id,
+    )
     const now = records[9]!.enteredAt.iso
     const visible = records.filter((e) => e.enteredAt.iso <= now).map((e) => e.id)
     expect(visible.length).toBeLessThan(records.length)
@@ -328,9 +330,9 @@ describe('GET /activations/:id at the boundaries', () => {
           const activation = ofType[which % ofType.length]!
           if (early) {
             const first = api.emulator.db.index.entryListsOf(activation.id).all[0]!
-            await api.emulator.db.entries.create({ ...first, id: 'AddedLastEnteredFirst' })
+            await api.emulator.db.materialize().entries.create({ ...first, id: 'AddedLastEnteredFirst' })
           }
-          const records = (api.emulator.db.entries.all() as StoredEntry[]).filter(
+          const records = (api.emulator.db.materialize().entries.all() as StoredEntry[]).filter(
             (e) => e.activationId === activation.id,
           )
           const nth = (i: number) => records[i % records.length]!

@@ -22,7 +22,7 @@ function latest(now: string, types?: string[]): StoredActivation | undefined {
 
 /** An activation's entries in the order they were added, from a scan of the collection. */
 function entriesOf(activationId: string): StoredEntry[] {
-  return (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === activationId)
+  return (api.emulator.db.materialize().entries.all() as StoredEntry[]).filter((e) => e.activationId === activationId)
 }
 
 describe('GET /activations/latest', () => {
@@ -145,7 +145,7 @@ describe('GET /activations/latest at the boundaries', () => {
 
   it('ends its entries on a page boundary with next null and no empty page, for any types[] and entry filters (fast-check)', async () => {
     const all = api.emulator.db.activations.all() as StoredActivation[]
-    const entries = api.emulator.db.entries.all() as StoredEntry[]
+    const entries = api.emulator.db.materialize().entries.all() as StoredEntry[]
     // Instants where the latest activation changes, an entry's instant, and the fixed one.
     const instants = [
       NOW_ISO,

@@ -12,7 +12,7 @@ const api = useEmulator({ scenario: 'every-type' })
 /** Each participant's first entry time, from a scan of the entries collection. */
 function firstEntered(): Map<string, string> {
   const first = new Map<string, string>()
-  for (const e of api.emulator.db.entries.all() as StoredEntry[]) {
+  for (const e of api.emulator.db.materialize().entries.all() as StoredEntry[]) {
     const f = first.get(e.participantId)
     if (!f || e.enteredAt.iso < f) first.set(e.participantId, e.enteredAt.iso)
   }
@@ -22,7 +22,7 @@ function firstEntered(): Map<string, string> {
 /** The participants in the documented order (firstEnteredAt, then id), from scans of the collections. */
 function expected(filter: (p: StoredParticipant, first: string) => boolean = () => true): string[] {
   const first = firstEntered()
-  return (api.emulator.db.participants.all() as StoredParticipant[])
+  return (api.emulator.db.materialize().participants.all() as StoredParticipant[])
     .filter((p) => first.has(p.id) && filter(p, first.get(p.id)!))
     .sort((a, b) => {
       const fa = first.get(a.id)!
@@ -41,7 +41,7 @@ describe('GET /experience/participants', () => {
     expect(ids(answer.body.participants)).toEqual(expected().slice(0, 100))
     for (const item of answer.body.participants) {
       expect(participantSchema.safeParse(item).success).toBe(true)
-      const { account: _, ...record } = (api.emulator.db.participants.all() as StoredParticipant[]).find(
+      const { account: _, ...record } = (api.emulator.db.materialize().participants.all() as StoredParticipant[]).find(
         (p) => p.id === item.id,
       )!
       // activationsEntered is checked against the entries in the test below.
@@ -77,7 +77,7 @@ describe('GET /experience/participants', () => {
 
   it('lists what each participant entered, matching their entries', async () => {
     const answer = await api.get('/experience/participants?limit=30')
-    const entries = api.emulator.db.entries.all() as StoredEntry[]
+    const entries = api.emulator.db.materialize().entries.all() as StoredEntry[]
     for (const p of answer.body.participants) {
       const entered = new Set(entries.filter((e) => e.participantId === p.id).map((e) => e.activationId))
       expect(new Set(p.activationsEntered.map((a: { id: string }) => a.id))).toEqual(entered)
@@ -113,7 +113,7 @@ describe('GET /experience/participants', () => {
   })
 
   it('with last_updated_since answers those who answered a profile question on or after that day', async () => {
-    const answered = (api.emulator.db.participants.all() as StoredParticipant[])
+    const answered = (api.emulator.db.materialize().participants.all() as StoredParticipant[])
       .flatMap((p) => p.extras.map((x) => x.answeredAt.iso))
       .sort()
     const day = answered[Math.floor(answered.length / 2)]!.slice(0, 10)
@@ -214,8 +214,8 @@ describe('GET /experience/participants at the boundaries', () => {
   })
 
   it('ends on a page boundary with next null and no empty page, for every filter combination and clock (fast-check)', async () => {
-    const entries = api.emulator.db.entries.all() as StoredEntry[]
-    const participants = api.emulator.db.participants.all() as StoredParticipant[]
+    const entries = api.emulator.db.materialize().entries.all() as StoredEntry[]
+    const participants = api.emulator.db.materialize().participants.all() as StoredParticipant[]
     const instants = [NOW_ISO, ...entries.filter((_, i) => i % 40 === 0).map((e) => e.enteredAt.iso)]
     const days = [...new Set(entries.map((e) => e.enteredAt.iso.slice(0, 10)))].sort()
     const day = fc.option(fc.constantFrom(...days), { nil: undefined })

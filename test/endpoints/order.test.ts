@@ -8,12 +8,13 @@
  * `FC_SEED=<seed> FC_PATH=<path>` replays a failure it printed.
  */
 import fc from 'fast-check'
+import { worldDumpChunks } from '../../src/world/dump.js'
+import { storeOf } from '../support/store-of.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { STATES } from '../../src/contract.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../../src/contract/stored-records.js'
 import {
   createEmulator,
-  worldDumpChunks,
   type Emulator,
   type EmulatorOptions,
   type ScenarioInput,
@@ -75,7 +76,7 @@ const scenario: ScenarioInput = {
 let base: WorldDump
 beforeAll(async () => {
   const built = await createEmulator({ scenario, now: NOW_ISO })
-  base = JSON.parse([...worldDumpChunks(built.db, built.scenario, built.builtAt)].join('')) as WorldDump
+  base = JSON.parse([...worldDumpChunks(storeOf(built), built.scenario, built.builtAt)].join('')) as WorldDump
 })
 
 // --- A random world: the base world's records, some of them, with times and ids drawn anew ----------

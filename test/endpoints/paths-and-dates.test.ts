@@ -31,7 +31,7 @@ describe('paths match case-sensitively', () => {
     const answer = await api.get(`/activations/${id}`)
     expect(answer.status).toBe(200)
     expect(answer.body.activation.id).toBe(id)
-    const entries = (api.emulator.db.entries.all() as StoredEntry[]).filter((e) => e.activationId === id)
+    const entries = (api.emulator.db.materialize().entries.all() as StoredEntry[]).filter((e) => e.activationId === id)
     expect(ids(answer.body.entries)).toEqual(ids(entries))
   })
 
@@ -111,7 +111,7 @@ describe('paths with broken percent-encoding', () => {
 })
 
 describe('dates of the years 0000 to 0099', () => {
-  const participants = () => api.emulator.db.participants.all() as StoredParticipant[]
+  const participants = () => api.emulator.db.materialize().participants.all() as StoredParticipant[]
 
   it('reads start_date=0061-12-25 as the year 61 on the activations list: nothing starts that day', async () => {
     const answer = await api.get('/activations/list?start_date=0061-12-25')

@@ -89,7 +89,7 @@ beforeAll(async () => {
 function worldHash(): string {
   const { db, clock } = emulator
   const hash = createHash('sha256')
-  for (const collection of [db.activations, db.entries, db.participants]) {
+  for (const collection of [db.activations, db.materialize().entries, db.materialize().participants]) {
     for (const record of collection.all()) hash.update(JSON.stringify(record))
   }
   return hash.update(String(clock.now())).digest('hex')

@@ -53,7 +53,7 @@ describe('a page with the clock moved back before the last entries', () => {
     const all = emulator.db.index.entryListsOf(id).all
     // Back to the instant of the entry in the middle: half the entries are not entered yet.
     emulator.clock.set(all[ENTRIES / 2]!.enteredAt.iso)
-    const counter = countReads(emulator.db.entries.all(), 'enteredAt')
+    const counter = countReads(emulator.db.materialize().entries.all(), 'enteredAt')
     for (const query of ['limit=10', `limit=10&next=${all[ENTRIES / 2 - 5]!.id}`, 'limit=10&start_date=2000-01-01']) {
       counter.reads = 0
       const answer = await fetchText(emulator, `/activations/${id}?${query}`)
@@ -74,8 +74,8 @@ describe('a page with the clock moved back before the last entries', () => {
     const { emulator, id } = await bigGiveaway()
     const all = emulator.db.index.entryListsOf(id).all
     emulator.clock.set(all[ENTRIES / 2]!.enteredAt.iso)
-    const counter = countReads(emulator.db.entries.all(), 'enteredAt')
-    const ids = countReads(emulator.db.participants.all(), 'id')
+    const counter = countReads(emulator.db.materialize().entries.all(), 'enteredAt')
+    const ids = countReads(emulator.db.materialize().participants.all(), 'id')
     counter.reads = 0
     const answer = await fetchText(emulator, '/experience/participants?limit=10')
     expect(answer.status).toBe(200)

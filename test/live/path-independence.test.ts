@@ -5,6 +5,7 @@
  * `npm test` draws the step sequences from a fixed seed; `FC_SEED=random` hunts with fresh ones.
  */
 import fc from 'fast-check'
+import { storeOf } from '../support/store-of.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 import { everyTypeScenario } from '../../scenarios/every-type.js'
@@ -112,7 +113,7 @@ describe('the world at an instant', () => {
     for (const arrivals of [false, true]) {
       const emulator = await createEmulator(options({ live: false }))
       // A live world of its own over the emulator's store, so that its plans can be counted.
-      const world = new LiveWorld(emulator.scenario, emulator.builtAt, () => emulator.db, arrivals)
+      const world = new LiveWorld(emulator.scenario, emulator.builtAt, () => storeOf(emulator), arrivals)
       world.settle(emulator.builtAt + 100 * 365 * 24 * HOUR)
       // A plain count of what can make an hour busy: each ranked activation's end, and, with
       // arrivals, each hour that a running activation with a rate runs after the build.

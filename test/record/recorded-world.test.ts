@@ -1,4 +1,5 @@
 import { getResponse } from 'msw'
+import { storeOf } from '../support/store-of.js'
 import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { parseWorldDump, worldDumpChunks } from '../../src/world/dump.js'
@@ -143,9 +144,9 @@ describe('a recording with what the emulator does not know', () => {
     for (const [kind, record] of recordsOf(recording)) if (kind === 'participant') record.segment = 'vip'
     const { dump } = worldFromRecording(recording)
     const once = await createEmulator({ data: parseWorldDump(JSON.parse(JSON.stringify(dump))) })
-    const text = [...worldDumpChunks(once.db, once.scenario, once.clock.now())].join('')
+    const text = [...worldDumpChunks(storeOf(once), once.scenario, once.clock.now())].join('')
     const twice = await createEmulator({ data: JSON.parse(text) })
-    expect([...worldDumpChunks(twice.db, twice.scenario, twice.clock.now())].join('')).toBe(text)
+    expect([...worldDumpChunks(storeOf(twice), twice.scenario, twice.clock.now())].join('')).toBe(text)
     expect(text).toContain('"segment":"vip"')
     once.close()
     twice.close()

@@ -29,6 +29,7 @@ import {
   defineScenario,
   EmulatorError,
   type Emulator,
+  type Store,
   type EmulatorOptions,
   type Sandbox,
   type SandboxOptions,
@@ -318,7 +319,7 @@ const scheme = fc.record({
 
 /** One emulator as the test reaches it: its door, its keys (account by account) and where its journal stood. */
 type Side = {
-  emulator: Emulator
+  emulator: Emulator<Store>
   door: Door
   keys: string[]
   /** The account of each key. */
@@ -330,7 +331,7 @@ type Side = {
 type Twins = { subject: Side; twin: Side; sandbox: Sandbox | undefined }
 type Role = 'subject' | 'twin'
 
-function sideOf(emulator: Emulator, door: Door): Side {
+function sideOf(emulator: Emulator<Store>, door: Door): Side {
   const keys = emulator.accounts.flatMap((a) => a.apiKeys)
   const accountOf = emulator.accounts.flatMap((a) => a.apiKeys.map(() => a.name))
   return { emulator, door, keys, accountOf, seq0: emulator.journal.lastSeq }
@@ -436,10 +437,10 @@ function rememberAll(pool: Pool, observed: Observed): void {
 }
 
 const at = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined)
-const instantOf = (e: Emulator) => ({ now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen })
+const instantOf = (e: Emulator<Store>) => ({ now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen })
 
 /** One sequence's world: the host, its doors, each emulator with its twin (0: the host's), and the ids met. */
-type Run = { host: Emulator; doors: Doors; pairs: Twins[]; pool: Pool; step: number }
+type Run = { host: Emulator<Store>; doors: Doors; pairs: Twins[]; pool: Pool; step: number }
 
 /** Opens the sandbox of a slot (1 to 8): the first with settings of its own for the first account. */
 async function openSandbox(run: Run, slot: number, how: Via, given: SandboxOptions): Promise<Sandbox> {
@@ -467,7 +468,7 @@ function stepOf(run: Run, op: Exclude<Op, { kind: 'together' | 'reopen' }>): Ste
   if (op.kind === 'read') return { s, what, on: (role) => readOn(run, s, role, op) }
   /** Through the admin API (a JSON body made for that side) or by a method call. */
   const either =
-    (method: string, path: string, call: (e: Emulator, side: Side) => unknown, body?: (side: Side) => unknown) =>
+    (method: string, path: string, call: (e: Emulator<Store>, side: Side) => unknown, body?: (side: Side) => unknown) =>
     async (role: Role): Promise<Observed[]> => {
       const side = twins[role]
       const label = `${method} ${path}`
@@ -663,7 +664,7 @@ async function reopen(run: Run, op: Extract<Op, { kind: 'reopen' }>): Promise<vo
 
 // ---------------------------------------------------------------------------------------------
 
-type Transport = { name: string; doors: (emulator: Emulator) => Promise<Doors> }
+type Transport = { name: string; doors: (emulator: Emulator<Store>) => Promise<Doors> }
 
 const IN_PROCESS: Transport = { name: 'in-process', doors: async (emulator) => inProcess(emulator) }
 const OVER_HTTP: Transport = { name: 'over HTTP', doors: overHttp }
@@ -696,9 +697,9 @@ const WORLDS = {
 function isolationSuite(transport: Transport, world: World, seeds: number[], runs: number): void {
   describe(`sandboxes of the ${world.name} world, ${transport.name}`, () => {
     const options: EmulatorOptions = { ...world.options, now: NOW }
-    let host: Emulator
+    let host: Emulator<Store>
     let doors: Doors
-    const twins: Array<{ emulator: Emulator; doors: Doors }> = []
+    const twins: Array<{ emulator: Emulator<Store>; doors: Doors }> = []
     let worldIds: string[] = []
     beforeAll(async () => {
       vi.useFakeTimers({ toFake: ['performance'] })

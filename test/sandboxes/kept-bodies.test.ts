@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { expect, it } from 'vitest'
-import { createEmulator, defineScenario, type Emulator } from '../../src/index.js'
+import { createEmulator, defineScenario, type Emulator, type Store } from '../../src/index.js'
 import { NOW_ISO } from '../support/api.js'
 
 // A host and its sandboxes keep the list bodies they made last in one set of slots (a body is a
@@ -21,7 +21,7 @@ const world = defineScenario({
   ],
 })
 
-async function text(host: Emulator, path: string, key: string): Promise<string> {
+async function text(host: Emulator<Store>, path: string, key: string): Promise<string> {
   const response = await getResponse(
     host.handlers,
     new Request(`${host.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } }),

@@ -256,7 +256,8 @@ describe('a sandbox', () => {
     const emulator = await open()
     const sandbox = await emulator.sandbox()
     await expect(sandbox.sandbox()).rejects.toThrow(EmulatorError)
-    expect(() => sandbox.db.activations).toThrow(/read it through db.index/)
+    // A sandbox's store has no collections, in its type and in fact.
+    expect('activations' in sandbox.db || 'materialize' in sandbox.db).toBe(false)
     expect(sandbox.db.index.activations.size).toBe(emulator.db.index.activations.size)
   })
 

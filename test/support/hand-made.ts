@@ -1,5 +1,7 @@
 import { toDateObject } from '../../src/contract.js'
-import { createEmulator, worldDumpChunks, type Emulator, type ScenarioInput, type WorldDump } from '../../src/index.js'
+import { worldDumpChunks } from '../../src/world/dump.js'
+import { storeOf } from './store-of.js'
+import { createEmulator, type Emulator, type ScenarioInput, type WorldDump } from '../../src/index.js'
 import { NOW_ISO } from './api.js'
 
 // Small hand-made worlds at the edges: a test writes the exact times and flags it needs into a tiny
@@ -23,7 +25,7 @@ export async function handMade(groups: Group[], edit: (world: WorldDump) => void
     },
     now: NOW_ISO,
   })
-  const dump = JSON.parse([...worldDumpChunks(base.db, base.scenario, base.builtAt)].join('')) as WorldDump
+  const dump = JSON.parse([...worldDumpChunks(storeOf(base), base.scenario, base.builtAt)].join('')) as WorldDump
   edit(dump)
   return createEmulator({ data: dump })
 }

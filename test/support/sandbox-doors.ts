@@ -4,7 +4,7 @@
  * for its sandboxes) or over HTTP (`serve()`), with what a client sees of every answer.
  */
 import { getResponse } from 'msw'
-import { serve, type Emulator, type RunningServer, type Sandbox } from '../../src/index.js'
+import { serve, type Emulator, type Store, type RunningServer, type Sandbox } from '../../src/index.js'
 
 /**
  * What a client sees of an answer: its status, the headers the emulator sent (not those of the
@@ -29,7 +29,7 @@ export type Door = {
 /** The doors onto a host and its sandboxes, or onto a solo emulator (with no sandbox). */
 export type Doors = {
   /** The door of the host itself, or of one of its sandboxes. */
-  of(emulator: Emulator | Sandbox): Door
+  of(emulator: Emulator<Store> | Sandbox): Door
   /** The host's own admin API, for what is asked of the host about its sandboxes (`/sandboxes`). */
   hostAdmin(method: string, path: string, body?: unknown): Promise<Seen>
   close(): Promise<void>
@@ -49,7 +49,7 @@ export async function seen(response: Response | undefined): Promise<Seen> {
   }
 }
 
-const isSandbox = (emulator: Emulator | Sandbox): emulator is Sandbox => 'id' in emulator
+const isSandbox = (emulator: Emulator<Store> | Sandbox): emulator is Sandbox => 'id' in emulator
 
 function jsonInit(method: string, body: unknown): RequestInit {
   return body === undefined
@@ -63,7 +63,7 @@ const apiInit = (method: string, key: string | null): RequestInit => ({
 })
 
 /** In-process: every request goes to the host's handlers (`[...adminHandlers, ...handlers]`), as one `setupServer` would serve them. */
-export function inProcess(host: Emulator): Doors {
+export function inProcess(host: Emulator<Store>): Doors {
   const handlers = [...host.adminHandlers, ...host.handlers]
   const adminRoot = `${new URL(host.baseUrl).origin}/__emulator`
   const ask = async (url: string, init: RequestInit) => seen(await getResponse(handlers, new Request(url, init)))
@@ -93,8 +93,8 @@ async function fetched(url: string, init: RequestInit): Promise<Seen> {
 }
 
 /** Over HTTP: the host served by `serve(host, { port: 0 })`, its sandboxes at its URL (by key) and under `/sandboxes/<id>`. */
-export async function overHttp(host: Emulator): Promise<Doors> {
-  const server: RunningServer = await serve(host, { port: 0 })
+export async function overHttp(host: Emulator<Store>): Promise<Doors> {
+  const server: RunningServer = await serve(host as Emulator, { port: 0 })
   const adminUrl = server.adminUrl
   if (adminUrl === null) throw new Error('The admin API is served on a loopback host')
   return {

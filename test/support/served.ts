@@ -49,7 +49,7 @@ export function viewAt(emulator: Emulator): WorldAt & { served: { participants: 
     .filter((a) => a.createdAt.iso <= iso)
     .map((a) => activationAt(a, iso))
   const byId = new Map(activations.map((a) => [a.id, a]))
-  const entries = (db.entries.all() as StoredEntry[])
+  const entries = (db.materialize().entries.all() as StoredEntry[])
     .filter((e) => byId.has(e.activationId) && e.enteredAt.iso <= iso)
     .map((e) => entryAt(e, byId.get(e.activationId)!, iso))
   const ofPerson = new Map<string, StoredEntry[]>()
@@ -58,7 +58,7 @@ export function viewAt(emulator: Emulator): WorldAt & { served: { participants: 
     if (list) list.push(e)
     else ofPerson.set(e.participantId, [e])
   }
-  const participants = (db.participants.all() as StoredParticipant[])
+  const participants = (db.materialize().participants.all() as StoredParticipant[])
     .filter((p) => ofPerson.has(p.id))
     .map((p) => ({ ...p, extras: participantExtrasAt(p, iso) }))
   const served = participants

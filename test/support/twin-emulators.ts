@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { stateOf } from '../../src/contract/state.js'
 import { activationsOf, pick, write, WRITES } from './user-writes.js'
-import type { Emulator, Sandbox } from '../../src/index.js'
+import type { Emulator, Sandbox, Store } from '../../src/index.js'
+import type { CollectionStore } from '../../src/store/store.js'
 
 /**
  * What a user does to an emulator (or to one of its sandboxes, `on`), its targets picked by number
@@ -103,7 +104,7 @@ export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
 
 /** One side of the comparison: an emulator, the sandboxes opened over it, and the `next` values its answers gave. */
 export type Twin = {
-  host: Emulator
+  host: Emulator<Store>
   sandboxes: Sandbox[]
   /** Each page that had a next one: its request (path without `next`, key) and its `next`, the last last. */
   pages: Page[]
@@ -144,7 +145,7 @@ const STATES = ['running', 'ended', 'not_started']
 type Page = { path: string; key: string; next: string }
 
 /** A request's path and query, its account's key or another: the same on both sides (ids from `target`, cursors from `twin.pages`). */
-function request(target: Emulator, step: Extract<Step, { kind: 'get' }>, twin: Twin) {
+function request(target: Emulator<Store>, step: Extract<Step, { kind: 'get' }>, twin: Twin) {
   // Often the page after the last one, or after an earlier one (asked again after what was done since).
   const page =
     step.cursor % 8 < 3 ? twin.pages.at(-1) : step.cursor % 8 < 5 ? pick(twin.pages, step.cursor >> 3) : undefined
@@ -192,7 +193,7 @@ async function answer(twin: Twin, path: string, key: string): Promise<string> {
 const withoutKeys = (text: string) => text.replace(/"sk_[a-z0-9]+"/g, '"sk_"')
 
 /** The dump of an emulator or a sandbox, the sandbox's keys aside. */
-export const dumpOf = (emulator: Emulator): string => withoutKeys([...emulator.dump()].join(''))
+export const dumpOf = (emulator: Emulator<Store>): string => withoutKeys([...emulator.dump()].join(''))
 
 /** Does a step to one side; what it saw, or the message it threw, as text. */
 export async function perform(twin: Twin, step: Step, n: number): Promise<string> {
@@ -200,7 +201,7 @@ export async function perform(twin: Twin, step: Step, n: number): Promise<string
     twin.sandboxes.push(await twin.host.sandbox({ ttl: 0, label: `sandbox ${n}` }))
     return 'opened'
   }
-  const targets: Emulator[] = [twin.host, ...twin.sandboxes]
+  const targets: Emulator<Store>[] = [twin.host, ...twin.sandboxes]
   const target = pick(targets, step.on)!
   try {
     switch (step.kind) {
@@ -239,8 +240,11 @@ export async function perform(twin: Twin, step: Step, n: number): Promise<string
         )
       case 'write':
         return await write(target, step, n)
-      case 'read db':
-        return JSON.stringify(target.db[step.what].all().map((r) => r.id))
+      case 'read db': {
+        if (!('materialize' in target.db)) return 'a sandbox has no collections'
+        const collection = (target.db as CollectionStore).materialize()[step.what]
+        return JSON.stringify(collection.all().map((r: { id: string }) => r.id))
+      }
       case 'reset':
         await target.reset()
         return 'reset'

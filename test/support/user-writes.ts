@@ -1,7 +1,8 @@
 import type { StoredEntry } from '../../src/contract/stored-records.js'
-import type { Emulator } from '../../src/index.js'
+import type { Emulator, Store } from '../../src/index.js'
+import type { CollectionStore } from '../../src/store/store.js'
 
-/** The writes a user makes through an emulator's `db` collections (a sandbox's store has none: it refuses them). */
+/** The writes a user makes through an emulator's `db` collections (a sandbox's store has none). */
 export const WRITES = [
   'retitle activation',
   'delete activation',
@@ -15,18 +16,20 @@ export const WRITES = [
 ] as const
 
 /** A store's activations, in the index's order: a sandbox's store has no collections. */
-export const activationsOf = (target: Emulator) => [...target.db.index.activations.values()]
+export const activationsOf = (target: Emulator<Store>) => [...target.db.index.activations.values()]
 
 /** The `n`th of a list, counted round. */
 export const pick = <T>(list: readonly T[], n: number): T | undefined => list[n % Math.max(1, list.length)]
 
 /** What a step on one record of a target's store does; nothing when it holds no such record. */
 export async function write(
-  target: Emulator,
+  target: Emulator<Store>,
   step: { what: (typeof WRITES)[number]; which: number; k: number },
   n: number,
 ): Promise<string> {
-  const { db } = target
+  // A sandbox's store has no collections (its type says so): nothing to write through.
+  if (!('materialize' in target.db)) return 'no collections'
+  const db = target.db as CollectionStore
   const activation = pick(activationsOf(target), step.which)
   if (!activation) return 'no activation'
   const id = activation.id
@@ -43,7 +46,7 @@ export async function write(
     case 'create entry':
       if (!entry || !person) return 'no entry to copy'
       return JSON.stringify(
-        await db.entries.create({
+        await db.materialize().entries.create({
           ...structuredClone(entry),
           id: `WrittenEntry${n}`,
           participantId: person.id,
@@ -53,7 +56,7 @@ export async function write(
     case 'create participant':
       if (!person) return 'no person to copy'
       return JSON.stringify(
-        await db.participants.create({
+        await db.materialize().participants.create({
           ...structuredClone(person),
           id: `WrittenPerson${n}`,
           email: `written${n}@example.com`,
@@ -62,28 +65,30 @@ export async function write(
     case 'rename participant':
       if (!person) return 'no person'
       return JSON.stringify(
-        await db.participants.update((q) => q.where({ id: person.id }), {
+        await db.materialize().participants.update((q) => q.where({ id: person.id }), {
           data: (p) => void (p.firstName = `Renamed${n}`),
         }),
       )
     case 'delete participant':
       if (!person) return 'no person'
-      return JSON.stringify(db.participants.delete((q) => q.where({ id: person.id })))
+      return JSON.stringify(db.materialize().participants.delete((q) => q.where({ id: person.id })))
   }
   if (!entry) return 'no entry'
   const where = (q: { where(x: { id: string }): never }) => q.where({ id: entry.id })
   switch (step.what) {
     case 'change entry':
       return JSON.stringify(
-        await db.entries.update(where as never, { data: (e) => void (e.email = `changed${n}@example.com`) }),
+        await db
+          .materialize()
+          .entries.update(where as never, { data: (e) => void (e.email = `changed${n}@example.com`) }),
       )
     case 'move entry':
       return JSON.stringify(
-        await db.entries.update(where as never, {
+        await db.materialize().entries.update(where as never, {
           data: (e) => void (e.enteredAt = at(Date.parse(e.enteredAt.iso) - (step.k % 500) * 3_600_000)),
         }),
       )
     case 'delete entry':
-      return JSON.stringify(db.entries.delete(where as never))
+      return JSON.stringify(db.materialize().entries.delete(where as never))
   }
 }

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { worldDumpChunks } from '../../world/dump.js'
 import { writeFileAtomically } from '../atomic-write.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { progressBar } from './progress.js'
@@ -17,7 +16,7 @@ export async function dumpCommand(args: DumpArgs): Promise<void> {
   const progress = progressBar(process.stderr, 'Building the world')
   const emulator = await createEmulatorFor(args, { ...options, onProgress: progress.onProgress })
   progress.done()
-  const chunks = worldDumpChunks(emulator.db, emulator.scenario, emulator.state() && emulator.clock.now())
+  const chunks = emulator.dump()
   if (args.out === undefined) {
     try {
       await pipeline(Readable.from(chunks), process.stdout, { end: false })

@@ -1,0 +1,149 @@
+import {
+  storedActivationSchema,
+  type StoredActivation,
+  type StoredEntry,
+  type StoredParticipant,
+  type World,
+} from '../contract/stored-records.js'
+import { ChangeLog } from './change-log.js'
+import { deferredBase } from './deferred-base.js'
+import type { DeferredWorld } from './deferred-world.js'
+import { createInIndex, held, replaceEntryInIndex } from './index-writes.js'
+import { WritableStoreIndex } from './indexes.js'
+import { indexedCollections } from './indexed-collections.js'
+import { ListenedCollection, recordSymbols, type RecordSymbols } from './msw-data-adapter.js'
+import type { CollectionStore, LoadedWorld, WorldCollections, WritableStore } from './store.js'
+
+/**
+ * A world's store: its changes are a layer over the world as loaded, and cost what they change. The
+ * world is a planned one, each entry and participant built when read (a `DeferredWorld`), or one
+ * given whole (a dump, a sandbox's `data`), indexed at once; either is the index's base, which nothing
+ * writes. The activations are a collection from the start; the entries and participants become
+ * collections only when `materialize()` is called. Until then the writes go into the index alone,
+ * with the checks the collections make.
+ * @example const store = await WorldStore.load(planWorld(scenario, now))
+ */
+export class WorldStore implements CollectionStore, WritableStore {
+  readonly #changes = new ChangeLog()
+  readonly #index: WritableStoreIndex
+  readonly #loaded: LoadedWorld
+  readonly #activations: ListenedCollection<typeof storedActivationSchema>
+  readonly #symbols: RecordSymbols
+  /** Pins a planned world's entries, so that a collection holds each as one object (a whole world's already are). */
+  readonly #pin: () => void
+  #collections: ReturnType<typeof indexedCollections> | undefined
+
+  /** Loads a world into a new store. A change the store refuses throws and stores nothing. */
+  static async load(world: World | DeferredWorld): Promise<WorldStore> {
+    return new WorldStore(world, await recordSymbols())
+  }
+
+  private constructor(world: World | DeferredWorld, symbols: RecordSymbols) {
+    this.#symbols = symbols
+    if ('entryRuns' in world) {
+      const base = deferredBase(world)
+      this.#loaded = { base, participantsInPoolOrder: (accounts) => base.participantsInPoolOrder(accounts) }
+      this.#pin = () => base.pin()
+    } else {
+      const whole = new WritableStoreIndex()
+      whole.load(world)
+      this.#loaded = { base: whole.asBase() }
+      this.#pin = () => {}
+    }
+    const changes = this.#changes
+    const index = new WritableStoreIndex(changes, this.#loaded.base)
+    this.#index = index
+    changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
+    this.#activations = new ListenedCollection(
+      storedActivationSchema,
+      symbols,
+      {
+        created: (a) => index.addActivation(a),
+        replaced: (prev, next) => index.replaceActivation(prev, next),
+        deleted: (a) => index.removeActivation(a),
+      },
+      changes,
+    )
+    this.#activations.load('activation', world.activations)
+    changes.mark()
+  }
+
+  get index(): WritableStoreIndex {
+    return this.#index
+  }
+
+  get changes(): ChangeLog {
+    return this.#changes
+  }
+
+  get loaded(): LoadedWorld {
+    return this.#loaded
+  }
+
+  get activations(): ListenedCollection<typeof storedActivationSchema> {
+    return this.#activations
+  }
+
+  get materialized(): boolean {
+    return this.#collections !== undefined
+  }
+
+  materialize(): WorldCollections {
+    return this.#collected()
+  }
+
+  // The world's records as loaded (what a revert puts back), then the lists as the changes made them.
+  #collected(): ReturnType<typeof indexedCollections> {
+    if (this.#collections) return this.#collections
+    const { participants, entries } = indexedCollections(this.#index, this.#symbols, this.#changes)
+    const base = this.#loaded.base
+    this.#pin()
+    participants.loadAfterChanges(
+      'participant',
+      [...base.participants.values()],
+      [...this.#index.participants.values()],
+    )
+    entries.loadAfterChanges('entry', [...base.entries.values()], [...this.#index.entries.values()])
+    this.#collections = { participants, entries }
+    return this.#collections
+  }
+
+  async create(kind: 'activation' | 'participant' | 'entry', record: object): Promise<void> {
+    if (kind === 'activation') return void (await this.#activations.create(record as StoredActivation))
+    const collections = this.#collections
+    if (collections)
+      return void (await collections[kind === 'entry' ? 'entries' : 'participants'].create(record as never))
+    await createInIndex(this.#index, kind, record)
+  }
+
+  watchActivations(listener: () => void): void {
+    for (const event of ['create', 'update', 'delete'] as const) this.#activations.hooks.on(event, listener)
+  }
+
+  listed(kind: 'activations' | 'participants'): readonly (StoredActivation | StoredParticipant)[] {
+    if (kind === 'activations') return this.#activations.all()
+    return this.#collections ? this.#collections.participants.all() : [...this.#index.participants.values()]
+  }
+
+  unloadedParticipants(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]> | undefined {
+    return this.#index.peopleChanged ? undefined : this.#loaded.participantsInPoolOrder?.(accounts)
+  }
+
+  append(records: World): void {
+    this.#index.load(records)
+    this.#activations.load('activation', records.activations)
+    this.#collections?.participants.load('participant', records.participants)
+    this.#collections?.entries.load('entry', records.entries)
+  }
+
+  replaceEntry(prev: StoredEntry, next: StoredEntry): void {
+    if (this.#collections) return this.#collections.entries.swap(held(this.#index.entries, prev), next)
+    replaceEntryInIndex(this.#index, prev, next)
+  }
+
+  replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
+    const index = this.#index
+    if (this.#collections) return this.#collections.participants.swap(held(index.participants, prev), next)
+    index.replaceParticipant(held(index.participants, prev), next)
+  }
+}
