@@ -83,4 +83,11 @@ describe('each rule of the API is defined once, in src/contract/', () => {
     expect(calls.length).toBeGreaterThan(0)
     expect(calls.filter((call) => !/: LIMIT_MAX\.\w+$/.test(call))).toEqual([])
   })
+
+  it("a scenario's default limits are bounded by LIMIT_MAX", () => {
+    const bound = /\b(?:activations|entries|participants): z\.number\(\)\.int\(\)\.min\(1\)\.max\(([^)]*)\)/g
+    const bounds = [...texts].flatMap(([path, text]) => [...text.matchAll(bound)].map((m) => `${path}: ${m[1]}`))
+    expect(bounds.length).toBeGreaterThan(0)
+    expect(bounds.filter((b) => !/: LIMIT_MAX\.\w+$/.test(b))).toEqual([])
+  })
 })

@@ -9,6 +9,7 @@ import {
 } from '../contract/enums.js'
 import { PARSED_ONCE, problemLines } from '../contract/problems.js'
 import { rateLimitSchema } from '../contract/rate-limit.js'
+import { LIMIT_MAX } from '../contract/responses.js'
 import { ID_LIMITS } from './ids.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
@@ -149,9 +150,9 @@ export const endpointDefaultsSchema = z.strictObject({
   /** The `limit` of each list when a request gives none. */
   defaultLimits: z
     .strictObject({
-      activations: z.number().int().min(1).max(100).optional(),
-      entries: z.number().int().min(1).max(1000).optional(),
-      participants: z.number().int().min(1).max(100).optional(),
+      activations: z.number().int().min(1).max(LIMIT_MAX.activations).optional(),
+      entries: z.number().int().min(1).max(LIMIT_MAX.entries).optional(),
+      participants: z.number().int().min(1).max(LIMIT_MAX.participants).optional(),
     })
     .optional(),
   /** What entry filters do on types they do not apply to. */
