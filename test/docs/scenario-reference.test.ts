@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { resolveScenario } from '../../src/world/resolve-scenario.js'
-import { scenarioSchema } from '../../src/world/scenario.js'
+import { parseScenario, scenarioSchema } from '../../src/world/scenario.js'
 import { readDocBlocks, ROOT } from '../support/doc-blocks.js'
 
 // docs/scenario-reference.md lists every field of a scenario: this test walks the zod schema and
@@ -102,7 +102,7 @@ describe('the scenario reference', () => {
     expect(byPath.get('seed')!.required).toBe('yes, unless `extends`')
     const extension = { extends: 'default', name: 'no-seed', description: 'default, without a seed of its own' }
     expect(resolveScenario(extension).seed).toBe(resolveScenario('default').seed)
-    expect(() => resolveScenario({ ...resolveScenario('default'), seed: undefined })).toThrow(/seed/)
+    expect(() => parseScenario({ ...resolveScenario('default'), seed: undefined })).toThrow(/seed/)
   })
 
   it('shows scenarios that load', () => {
