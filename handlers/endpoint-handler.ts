@@ -8,7 +8,7 @@ import {
 import { mswRuntime } from './msw-runtime.js'
 import type { PathParams } from './path.js'
 
-export type { Answer, EndpointHandler } from './msw-adapter.js'
+export type { EndpointHandler } from './msw-adapter.js'
 
 let endpointClass: EndpointClass | undefined
 
