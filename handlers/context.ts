@@ -1,4 +1,5 @@
 import type { Clock } from '../src/time/clock.js'
+import type { ListLimits, ListOrder } from '../src/contract/defaults.js'
 import type { RateLimit } from '../src/contract/rate-limit.js'
 import type { StoreIndex } from '../src/store/store-index.js'
 import type { MadeBodies } from './json.js'
@@ -19,13 +20,10 @@ export type AccountSettings = {
  */
 export type UnsupportedFilter = 'empty' | 'ignore' | 'reject'
 
-/** Which end of a list a page starts from: `newest-first` or `oldest-first` (see `EndpointOptions.order`). */
-export type ListOrder = 'newest-first' | 'oldest-first'
-
 /** The endpoints' choices where the spec is silent. */
 export type EndpointOptions = {
   /** The `limit` each list uses when the request gives none. */
-  defaultLimits: { activations: number; entries: number; participants: number }
+  defaultLimits: ListLimits
   unsupportedFilter: UnsupportedFilter
   /** Send `Retry-After` and `X-RateLimit-*` headers, which the spec does not show. Off by default. */
   rateLimitHeaders: boolean

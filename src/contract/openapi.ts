@@ -9,7 +9,7 @@ import {
   listParticipantsQuery,
   MAX_FILTER_INTEGER,
 } from './responses.js'
-import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from './defaults.js'
+import { DEFAULT_BASE_URL, DEFAULT_LIMITS, type ListLimits, type ListOrder } from './defaults.js'
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export type OpenApiDocument = {
@@ -29,9 +29,9 @@ export type OpenApiOptions = {
   /** The server URL the document names. Default: the emulator's default base URL. */
   baseUrl?: string
   /** The `limit` each list uses when a request gives none, as the emulator is configured. */
-  defaultLimits?: { activations: number; entries: number; participants: number }
+  defaultLimits?: ListLimits
   /** The order of the lists, as the emulator is configured (its `order` option). Default: newest-first activations, oldest-first participants. */
-  order?: { activations?: 'newest-first' | 'oldest-first'; participants?: 'newest-first' | 'oldest-first' }
+  order?: { activations?: ListOrder; participants?: ListOrder }
   /** The document's `info.version`. */
   version?: string
 }
@@ -48,12 +48,7 @@ const NEXT = 'The `next` value of the previous page. ' + `${ASSUMED} one that na
 const LIMIT = (list: keyof typeof LIMIT_MAX, fallback: number) =>
   `The most items in the page, 1 to ${LIMIT_MAX[list]}. ${ASSUMED} ${fallback} when absent (the emulator's \`defaultLimits.${list}\`, configurable).`
 /** How a list is ordered: its default order, or that order's exact reverse, each naming the option that changes it. */
-const ORDERED = (
-  list: 'activations' | 'participants',
-  by: string,
-  usual: 'newest-first' | 'oldest-first',
-  order: 'newest-first' | 'oldest-first',
-) => {
+const ORDERED = (list: 'activations' | 'participants', by: string, usual: ListOrder, order: ListOrder) => {
   const [first, other] = usual === 'newest-first' ? ['newest', 'oldest'] : ['oldest', 'newest']
   return order === usual
     ? `ordered by ${by} ${first} first, then id (the emulator's \`order.${list}\`, configurable: \`${other}-first\` is the exact reverse).`

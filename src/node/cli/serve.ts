@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8'
-import type { ListOrder } from '../../../handlers/context.js'
+import type { ListOrder } from '../../contract/defaults.js'
 import { createEmulator } from '../../emulator/emulator.js'
 import { serve } from '../server/serve.js'
 import { banner } from './banner.js'
