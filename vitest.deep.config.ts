@@ -7,14 +7,14 @@ import { TEST_MS } from './test/support/timeouts.js'
 export default defineConfig({
   test: {
     include: [
-      'test/store-deferred.test.ts',
+      'test/store-planned.test.ts',
       'test/sandboxes/isolation.test.ts',
       'test/live/path-independence.test.ts',
       'test/record/hostile-upstream.test.ts',
       'test/ids.test.ts',
       'test/world-plan.test.ts',
       'test/store-overlay.test.ts',
-      'test/lazy-vs-whole-writes.test.ts',
+      'test/planned-vs-whole-writes.test.ts',
     ],
     env: { ACTIVATION_EMULATOR_DEEP: '1' },
     testTimeout: TEST_MS.soak,

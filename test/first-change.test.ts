@@ -1,5 +1,5 @@
 /**
- * A world read lazily is never built whole by a change: the store keeps its changes as a layer over
+ * A planned world is never built whole by a change: the store keeps its changes as a layer over
  * the world as read (an add, a sandbox's add, a live arrival), which holds what they wrote and the
  * lists they changed, and nothing else. Only reading the store's collections whole (`db.materialize().entries`,
  * `db.materialize().participants`) builds every record, the user's choice. These tests use default (13,000 entries).
@@ -37,7 +37,7 @@ async function page(emulator: Emulator<Store>, activation: StoredActivation, que
   return `${response?.status} ${await response?.text()}`
 }
 
-describe('the first change of a world read lazily', () => {
+describe('the first change of a planned world', () => {
   it('builds nothing else: the store holds the entry added and the lists it joined, and serves them', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const fresh = await createEmulator({ scenario: 'default', now: NOW_ISO })
@@ -107,7 +107,7 @@ describe('the first change of a world read lazily', () => {
   })
 })
 
-describe('a server over a world read lazily', () => {
+describe('a server over a planned world', () => {
   it('builds nothing in the background, and its dump streams the world as read', async () => {
     const emulator = await createEmulator({ scenario: 'default', now: NOW_ISO })
     const server = await serve(emulator, { port: 0 })

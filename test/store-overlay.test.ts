@@ -1,5 +1,5 @@
 /**
- * A store's changes over a world read as asked (`deferredBase`): a layer of changes over a planned
+ * A store's changes over a world read as asked (`plannedBase`): a layer of changes over a planned
  * world must read, after any changes and after a revert, exactly as the same layer over the same
  * world loaded whole, which builds every record first. The planned world keeps almost none of what
  * it built, so that a record read twice is two equal objects: the layer must find its records by id.
@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import { ChangeLog } from '../src/store/change-log.js'
-import { deferredBase } from '../src/store/deferred-base.js'
+import { plannedBase } from '../src/store/planned-base.js'
 import { WritableStoreIndex } from '../src/store/indexes.js'
 import { planWorld } from '../src/world/planned-world.js'
 import { parseScenario } from '../src/world/scenario.js'
@@ -187,7 +187,7 @@ describe('a layer of changes over a world read as asked', () => {
     fc.assert(
       fc.property(plannedScenarios, changes, fc.nat(4), (input, made, keep) => {
         const scenario = parseScenario(input)
-        const base = deferredBase(planWorld(scenario, NOW, { entries: keep, people: keep }))!
+        const base = plannedBase(planWorld(scenario, NOW, { entries: keep, people: keep }))!
         expect(base).toBeDefined()
         const loaded = new WritableStoreIndex()
         loaded.load(buildWorld(scenario, NOW))

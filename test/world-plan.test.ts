@@ -1,7 +1,7 @@
 /**
  * The planned world (`planWorld`): activations now, each activation's entries and the participants
  * when first read. Its counts and participants must be exactly what a plain scan of the same world
- * built whole gives, and an emulator that reads it lazily must answer byte for byte as one whose
+ * built whole gives, and an emulator that reads it as planned must answer byte for byte as one whose
  * world was read whole first, whatever the order of the requests.
  * Replay a failure with `FC_SEED=<seed> FC_PATH=<path> npx vitest run test/world-plan.test.ts`.
  */

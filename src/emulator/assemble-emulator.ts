@@ -15,15 +15,16 @@ import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
 import type { StoreIndex } from '../store/store-index.js'
 import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
-import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL } from './sandbox-options.js'
 import { SandboxRegistry } from './sandboxes.js'
 import type { EmulatorHandle } from './handle.js'
 import { inProcessHandle } from './in-process-handle.js'
-import type { Emulator, EmulatorFaults, Sandbox } from './emulator-type.js'
+import type { Emulator } from './emulator-type.js'
+import { EmulatorFaultList } from './emulator-faults.js'
+import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
-import type { Parts } from './emulator-parts.js'
-import { keyedHandlersOf, openSandbox, sandboxOfHeld } from './open-sandbox.js'
+import type { Assembled, Parts } from './emulator-parts.js'
+import { openSandbox } from './open-sandbox.js'
 
 /**
  * What the API shows at `nowIso`: the activations created, the entries entered and the participants
@@ -61,18 +62,16 @@ export async function loadHandlerKit(): Promise<void> {
 }
 
 /** An emulator, or a sandbox, made of its parts: its handlers, its admin handlers and its control surface. */
-export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> {
+export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S> {
   const { options, scenario, builtAt, startAt, running, store, plannedCounts, baseUrl } = parts
   const clock = createClock(startAt, running, options.clockSpeed)
   const endpointOptions = endpointOptionsOf(options, scenario)
   const accounts = new AccountKeys(scenario)
   const rules = new FaultRules(scenario.seed)
-  const startRules = () => {
-    rules.reset()
-    for (const rule of optionRules(endpointOptions.latency, endpointOptions.errorRate)) rules.add(rule)
-    for (const rule of parts.startFaults) rules.add(rule)
-  }
-  startRules()
+  const faults = new EmulatorFaultList(rules, () => [
+    ...optionRules(endpointOptions.latency, endpointOptions.errorRate),
+    ...parts.startFaults,
+  ])
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const rateLimiter = new RateLimiter()
 
@@ -120,23 +119,6 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> 
           nowIso,
         )
 
-  const faults: EmulatorFaults = {
-    add: (rule) => rules.add(rule),
-    list: () => rules.list(),
-    remove(id) {
-      const rule = rules.list().find((r) => r.id === id)
-      if (!rule || !rules.remove(id)) {
-        const ids = rules.list().map((r) => r.id)
-        throw new EmulatorError(
-          'unknown_fault_rule',
-          `Unknown fault rule ${JSON.stringify(id)}: the rules are ${ids.length ? ids.join(', ') : 'none'}`,
-        )
-      }
-      return rule
-    },
-    clear: () => rules.clear(),
-  }
-
   const registry = parts.sandboxOf ? undefined : new SandboxRegistry(options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES)
   const defaultTtlMs = parseDuration(options.sandboxTtl ?? DEFAULT_SANDBOX_TTL, 'sandboxTtl')
   const { createAdminHandlers, createHandlers, sandboxRouter } = handlerKit()
@@ -181,7 +163,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> 
         live.reset()
         accounts.reset()
         rateLimiter.clear()
-        startRules()
+        faults.reset()
         journal.clear()
         adder.reset()
         if (startAt !== undefined && !running) clock.freeze()
@@ -207,33 +189,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> 
       return worldDumpChunks(store, scenario, at)
     },
     sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
-    sandboxes: {
-      list: () => (registry ? registry.list().map((held) => held.info()) : []),
-      get: (id) => {
-        if (!registry)
-          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
-        return sandboxOfHeld.get(registry.get(id)) as Sandbox
-      },
-      info: (id) => {
-        if (!registry)
-          throw new EmulatorError('unknown_sandbox', `Sandbox not found: ${JSON.stringify(id)}: a sandbox holds none`)
-        return registry.get(id).info()
-      },
-      end: (id) => {
-        if (!registry?.end(id)) {
-          throw new EmulatorError(
-            'unknown_sandbox',
-            registry ? (registry.byId(id) as string) : `Sandbox not found: ${JSON.stringify(id)}`,
-          )
-        }
-      },
-      get max() {
-        return registry?.max ?? 0
-      },
-      get size() {
-        return registry?.size ?? 0
-      },
-    },
+    sandboxes: new EmulatorSandboxList(registry),
     get handle() {
       return (handle ??= inProcessHandle(emulator))
     },
@@ -244,17 +200,16 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> 
     },
   }
 
-  if (parts.keyedBaseUrl !== undefined) {
-    keyedHandlersOf.set(
-      emulator,
-      createHandlers(
-        Object.create(ctx, {
-          baseUrl: { value: parts.keyedBaseUrl },
-          basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
-        }) as HandlerContext,
-      ) as EndpointHandler[],
-    )
-  }
+  // A sandbox's endpoints at its host's base URL too, where requests with its keys reach it.
+  const keyed =
+    parts.keyedBaseUrl === undefined
+      ? []
+      : (createHandlers(
+          Object.create(ctx, {
+            baseUrl: { value: parts.keyedBaseUrl },
+            basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
+          }) as HandlerContext,
+        ) as EndpointHandler[])
   // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.
   const unlimited = {
     take: (_key: string, limit: { limit: number }) => ({
@@ -277,5 +232,5 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S> 
     view: createHandlers(quiet),
     rateLimiter,
   })
-  return emulator
+  return { emulator, keyed }
 }

@@ -1,7 +1,9 @@
 import type { MadeBodies } from '../../handlers/json.js'
 import type { Scenario } from '../world/scenario.js'
-import type { DeferredWorld } from '../store/deferred-world.js'
+import type { PlannedWorld } from '../store/planned-shapes.js'
 import type { WritableStore } from '../store/store.js'
+import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
+import type { Emulator } from './emulator-type.js'
 import type { EmulatorOptions } from './emulator-options.js'
 import type { FaultRuleInput } from './fault-rules.js'
 import type { SandboxRegistry } from './sandboxes.js'
@@ -18,7 +20,7 @@ export type Parts<S extends WritableStore = WritableStore> = {
   /** Its world's store (a sandbox's: a layer over its host's world, or a world of its own). */
   store: S
   /** The counts of the world as planned at an instant, while the store holds it unchanged (see create). */
-  plannedCounts: DeferredWorld['countsAt'] | undefined
+  plannedCounts: PlannedWorld['countsAt'] | undefined
   baseUrl: string
   /** A sandbox's: the host's base URL, where requests with its keys reach it too. */
   keyedBaseUrl: string | undefined
@@ -39,3 +41,6 @@ export type Parts<S extends WritableStore = WritableStore> = {
    */
   bodies: MadeBodies
 }
+
+/** An emulator assembled of its parts: itself, and (a sandbox's) its endpoints at its host's base URL. */
+export type Assembled<S extends WritableStore> = { emulator: Emulator<S>; keyed: EndpointHandler[] }

@@ -8,7 +8,7 @@ import type { Journal } from './journal.js'
 import type { Scenario } from '../world/scenario.js'
 import type { CollectionStore, Store } from '../store/store.js'
 import type { SandboxOptions } from './sandbox-options.js'
-import type { SandboxInfo } from './sandboxes.js'
+import type { SandboxInfo } from './sandbox-info.js'
 import type { EmulatorHandle } from './handle.js'
 import type { EmulatorState } from './emulator-state.js'
 

@@ -6,7 +6,7 @@ import { checkOptions, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator
 import { scenarioWithOptions } from './merge-options.js'
 import { extendScenario, resolveScenario } from '../world/resolve-scenario.js'
 import type { ScenarioExtension } from '../world/scenario.js'
-import type { DeferredWorld } from '../store/deferred-world.js'
+import type { PlannedWorld } from '../store/planned-shapes.js'
 import { WorldStore } from '../store/world-store.js'
 import { planWorld } from '../world/planned-world.js'
 import type { DumpHead } from '../world/planned-dump.js'
@@ -16,7 +16,7 @@ import { assemble, loadHandlerKit } from './assemble-emulator.js'
 
 export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
 export type { SandboxOptions } from './sandbox-options.js'
-export type { SandboxInfo } from './sandboxes.js'
+export type { SandboxInfo } from './sandbox-info.js'
 export type { Emulator, EmulatorFaults, EmulatorSandboxes, Sandbox } from './emulator-type.js'
 export type { EmulatorState } from './emulator-state.js'
 import type { Emulator } from './emulator-type.js'
@@ -35,7 +35,7 @@ export function createEmulator(options: EmulatorOptions = {}): Promise<Emulator>
 
 /**
  * The emulator `createEmulator({ ...options, data })` makes of a dump of a generated world, made from
- * its head alone: the world its scenario plans at its instant, read lazily. Serves the dump only when
+ * its head alone: the world its scenario plans at its instant, read as planned. Serves the dump only when
  * the dump is what that scenario makes, byte for byte (the command line checks it first; see
  * src/node/dump-by-scenario.ts); `options.data` is ignored.
  */
@@ -77,7 +77,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
 
   // A dump's records become the store's (which marks them), so the store takes a copy.
   // A dump known by its head is its own scenario's world, planned at its instant (before any option or extension).
-  const world: World | DeferredWorld = head
+  const world: World | PlannedWorld = head
     ? planWorld(head.scenario, builtAt)
     : dump
       ? structuredClone({ activations: dump.activations, entries: dump.entries, participants: dump.participants })
@@ -91,7 +91,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
   // reset() undoes the store's writes since now (db.changes), whoever made them: the world is built once.
   const store = await WorldStore.load(world)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
-  return assemble({
+  const { emulator } = assemble({
     options,
     scenario,
     builtAt,
@@ -105,4 +105,5 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
     sandboxOf: undefined,
     bodies: new MadeBodies(),
   })
+  return emulator
 }

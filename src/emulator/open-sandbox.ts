@@ -14,13 +14,7 @@ import { checkSandboxOptions, type SandboxOptions } from './sandbox-options.js'
 import { randomToken, type HeldSandbox, type SandboxRegistry } from './sandboxes.js'
 import type { Store, WritableStore } from '../store/store.js'
 import type { Emulator, Sandbox } from './emulator-type.js'
-import type { Parts } from './emulator-parts.js'
-
-/** An emulator's own part that the emulator's type does not show: its handlers at another base URL. */
-export const keyedHandlersOf = new WeakMap<Emulator<Store>, EndpointHandler[]>()
-
-/** Each held sandbox's emulator. */
-export const sandboxOfHeld = new WeakMap<HeldSandbox, Sandbox>()
+import type { Assembled, Parts } from './emulator-parts.js'
 
 /** What opening a sandbox needs of the emulator it is opened on, besides the parts that emulator was made of. */
 export type SandboxHost = {
@@ -31,7 +25,7 @@ export type SandboxHost = {
   clock: Clock
   accounts: AccountKeys
   /** What makes an emulator of its parts (`assemble`), for the sandbox. */
-  assemble<S extends WritableStore>(parts: Parts<S>): Emulator<S>
+  assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
 }
 
 /** Opens a sandbox over this emulator's world (see `Emulator.sandbox`). */
@@ -83,7 +77,7 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
   const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()
   const frozen = input.freeze ?? (data ? true : clock.frozen)
   const sandboxBaseUrl = `${baseUrl}/sandboxes/${id}`
-  const sandbox = assemble<WritableStore>({
+  const assembled = assemble<WritableStore>({
     options,
     scenario: sandboxScenario,
     builtAt: sandboxBuiltAt,
@@ -96,7 +90,8 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     startFaults: (input.faults ?? []) as FaultRuleInput[],
     sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
     bodies: parts.bodies,
-  }) as Emulator<Store> as Sandbox
+  })
+  const sandbox = assembled.emulator as Emulator<Store> as Sandbox
   const origin = new URL(baseUrl).origin
   const createdAt = registry.now()
   const held: HeldSandbox = {
@@ -105,7 +100,8 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     ttlMs,
     createdAt,
     lastUsed: createdAt,
-    keyed: keyedHandlersOf.get(sandbox) ?? [],
+    sandbox,
+    keyed: assembled.keyed,
     prefixed: sandbox.handlers as EndpointHandler[],
     touch() {
       held.lastUsed = registry.now()
@@ -140,7 +136,6 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
       return at === null ? null : new Date(at).toISOString()
     },
   })
-  sandboxOfHeld.set(held, sandbox)
   registry.add(held)
   return sandbox
 }

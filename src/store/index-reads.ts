@@ -12,7 +12,7 @@ import type { EntryLists, StoreIndex } from './store-index.js'
 
 /**
  * What a layer reads of the index it stands over, never writing it: a whole index's maps and orders
- * (`asBase`), or a deferred world's, each record built when asked (see `deferredBase`).
+ * (`asBase`), or a planned world's, each record built when asked (see `plannedBase`).
  */
 export type IndexBase = {
   readonly activations: ReadonlyMap<string, StoredActivation>

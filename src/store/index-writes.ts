@@ -16,7 +16,7 @@ const schemas = {
 }
 
 // The writes of a store whose changes go into its index without collections (a sandbox's layer, or
-// a store over a deferred world before its collections are read), with the checks the collections make.
+// a store over a planned world before its collections are read), with the checks the collections make.
 
 /**
  * Adds a record to a store's index as its collection's `create` would: checked by its kind's schema

@@ -14,7 +14,7 @@ export type LoadingParticipant = {
   held: boolean
 }
 
-/** What a layer reads of the participant order it stands over: a whole one's, or a deferred world's read as asked. */
+/** What a layer reads of the participant order it stands over: a whole one's, or a planned world's read as asked. */
 export type ParticipantBase = {
   /** Each participant's entries, by participant id (never written through a layer). */
   readonly entriesOf: ReadonlyMap<string, StoredEntry[]>
@@ -30,7 +30,7 @@ export type ParticipantBase = {
   activationsEntered?(participantId: string, nowIso?: string): readonly ActivationEntered[] | undefined
   /**
    * How many of an account's participants first entered at or before `nowIso`, without reading the
-   * last of them (a deferred world's list is not ordered past its start until asked). Read while a
+   * last of them (a planned world's list is not ordered past its start until asked). Read while a
    * layer has not changed the account's list.
    */
   participantsBy?(account: string, nowIso: string): number | undefined

@@ -6,7 +6,7 @@ import { LayeredMap } from './layered-map.js'
 import { insertSorted, lowerBound, removeSorted, replaceSorted, sameId } from './sorted.js'
 import type { EntryLists } from './store-index.js'
 
-/** What a layer reads of the serving order it stands over: a whole one's, or a deferred world's read as asked. */
+/** What a layer reads of the serving order it stands over: a whole one's, or a planned world's read as asked. */
 export type ServingBase = {
   /** Each activation's lists, never written through a layer (a layer copies a list before its first change). */
   readonly lists: ReadonlyMap<string, WritableEntryLists>

@@ -62,7 +62,7 @@ export function compareStrings(a: string, b: string): number {
 }
 
 /**
- * Whether two records are the same record: the same id. A deferred world builds a record again once
+ * Whether two records are the same record: the same id. A planned world builds a record again once
  * it has let it go (equal, not the same object), so the index finds its entries by id, which it keeps unique.
  */
 export function sameId(a: { id: string }, b: { id: string }): boolean {

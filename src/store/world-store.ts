@@ -6,8 +6,8 @@ import {
   type World,
 } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
-import { deferredBase } from './deferred-base.js'
-import type { DeferredWorld } from './deferred-world.js'
+import { plannedBase } from './planned-base.js'
+import type { PlannedWorld } from './planned-shapes.js'
 import { createInIndex, held, replaceEntryInIndex } from './index-writes.js'
 import { WritableStoreIndex } from './indexes.js'
 import { indexedCollections } from './indexed-collections.js'
@@ -16,7 +16,7 @@ import type { CollectionStore, LoadedWorld, WorldCollections, WritableStore } fr
 
 /**
  * A world's store: its changes are a layer over the world as loaded, and cost what they change. The
- * world is a planned one, each entry and participant built when read (a `DeferredWorld`), or one
+ * world is a planned one, each entry and participant built when read (a `PlannedWorld`), or one
  * given whole (a dump, a sandbox's `data`), indexed at once; either is the index's base, which nothing
  * writes. The activations are a collection from the start; the entries and participants become
  * collections only when `materialize()` is called. Until then the writes go into the index alone,
@@ -34,14 +34,14 @@ export class WorldStore implements CollectionStore, WritableStore {
   #collections: ReturnType<typeof indexedCollections> | undefined
 
   /** Loads a world into a new store. A change the store refuses throws and stores nothing. */
-  static async load(world: World | DeferredWorld): Promise<WorldStore> {
+  static async load(world: World | PlannedWorld): Promise<WorldStore> {
     return new WorldStore(world, await recordSymbols())
   }
 
-  private constructor(world: World | DeferredWorld, symbols: RecordSymbols) {
+  private constructor(world: World | PlannedWorld, symbols: RecordSymbols) {
     this.#symbols = symbols
     if ('entryRuns' in world) {
-      const base = deferredBase(world)
+      const base = plannedBase(world)
       this.#loaded = { base, participantsInPoolOrder: (accounts) => base.participantsInPoolOrder(accounts) }
       this.#pin = () => base.pin()
     } else {

@@ -59,7 +59,7 @@ export function* worldDumpChunks(db: WritableStore, scenario: Scenario, at: numb
     activations.map((a) => activationAt(a, nowIso)),
   )
   yield ',\n'
-  // Entries and participants one at a time: a world read lazily builds each as it is written, and
+  // Entries and participants one at a time: a planned world builds each as it is written, and
   // keeps none of them (a dump of ten million entries holds one activation's skeleton, not its records).
   yield* listChunks(
     'entries',

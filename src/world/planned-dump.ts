@@ -41,7 +41,7 @@ export function parseDumpHead(input: unknown, source = 'world dump'): DumpHead {
 /**
  * The bytes (as JSON in pieces) of the dump that the head's scenario makes at its instant: the world
  * planned as `createEmulator` plans it, written as `activation-emulator dump` writes it. The world is
- * read lazily and each record built as it is written and kept no longer, so a dump of any size can be
+ * planned: each record built as it is written and kept no longer, so a dump of any size can be
  * compared with it piece by piece.
  * @example for (const chunk of await plannedDumpChunks(head)) compare(chunk)
  */

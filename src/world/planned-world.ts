@@ -10,7 +10,7 @@ import type { Person } from '../../factories/person.js'
 import { toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
-import type { DeferredWorld } from '../store/deferred-world.js'
+import type { PlannedWorld } from '../store/planned-shapes.js'
 import { Recent } from '../store/recent.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
@@ -56,7 +56,7 @@ const KEPT: { entries: number; people: number; firstPage?: number } = { entries:
  * built, it keeps the last `kept` (a record read again after is built again, equal).
  * @example const world = planWorld(parseScenario(defaultScenario), Date.parse('2026-06-01T12:00:00Z'))
  */
-export function planWorld(scenario: Scenario, now: number, kept = KEPT): DeferredWorld {
+export function planWorld(scenario: Scenario, now: number, kept = KEPT): PlannedWorld {
   const fakers = new WorldFakers(now)
   const ids = createIds(scenario.seed)
   const planned = planActivations(scenario, now, fakers, ids)

@@ -19,8 +19,11 @@ const PAGE_KEYS = new Set(['activations', 'activation', 'entries', 'participants
 
 /** The participants list's fields less those it derives from entries (compared once every entry is in). */
 const DERIVED_PARTICIPANT_KEYS = ['activationsEntered', 'firstEnteredAt'] as const
-const PARTICIPANT_SHAPE = { ...participantSchema.shape } as Record<string, z.ZodType>
-for (const key of DERIVED_PARTICIPANT_KEYS) delete PARTICIPANT_SHAPE[key]
+const PARTICIPANT_SHAPE = Object.fromEntries(
+  Object.entries(participantSchema.shape).filter(
+    ([key]) => !(DERIVED_PARTICIPANT_KEYS as readonly string[]).includes(key),
+  ),
+) as Record<string, z.ZodType>
 
 /** What a recording makes (`worldFromRecording`): the world as a dump, and what it noticed, one line each. */
 export type RecordedWorld = {

@@ -24,6 +24,8 @@ function registry(max = 3): SandboxRegistry {
 function held(id: string, ttlMs = 0, keys = [`${id}-key`]): HeldSandbox & { touches: number; closes: number } {
   const sandbox = {
     id,
+    // The registry keeps the sandbox as it is given, never reading it.
+    sandbox: {} as HeldSandbox['sandbox'],
     keys,
     ttlMs,
     createdAt: now,

@@ -1,12 +1,12 @@
 import type { DateObject } from '../contract/date-object.js'
 import type { StoredEntry, StoredParticipant } from '../contract/stored-records.js'
-import type { DeferredRun, DeferredWorld } from './deferred-world.js'
+import type { PlannedEntryRun, PlannedWorld } from './planned-shapes.js'
 import type { WritableEntryLists } from './entry-lists.js'
 import { WritableStoreIndex, type IndexBase } from './indexes.js'
 import type { EntryLists } from './store-index.js'
 
-/** A deferred world as an index's base, and what a store needs of it besides. */
-export type DeferredBase = IndexBase & {
+/** A planned world as an index's base, and what a store needs of it besides. */
+export type PlannedBase = IndexBase & {
   /**
    * Builds every entry once and keeps them, so that each entry is the same object at every read from
    * then on: for a store that puts them into its collections (which hold records by identity).
@@ -17,21 +17,21 @@ export type DeferredBase = IndexBase & {
 }
 
 /**
- * A deferred world as the base of a store's index (see `IndexBase`): its activations indexed now,
+ * A planned world as the base of a store's index (see `IndexBase`): its activations indexed now,
  * and everything else answered when asked, each record built then: an entry by id from its run, an
  * activation's lists from its run alone, a participant and their first entry from their account's
  * people, an entry's serving position from its place (the runs' entries, one after the other, as a
  * world loaded whole numbers them). A store's changes are a layer over it, which copies only what
  * it changes; nothing writes the base. Iterating one of its maps builds every record it holds (what
  * reading a store's collections whole costs).
- * @example const index = new WritableStoreIndex(changes, deferredBase(planWorld(scenario, now)))
+ * @example const index = new WritableStoreIndex(changes, plannedBase(planWorld(scenario, now)))
  */
-export function deferredBase(world: DeferredWorld): DeferredBase {
+export function plannedBase(world: PlannedWorld): PlannedBase {
   const { people, entryActivation } = world
   // The activations indexed first: an id given twice is refused here.
   const eager = new WritableStoreIndex()
   eager.load({ activations: world.activations, participants: [], entries: [] })
-  const runOf = new Map<string, { run: DeferredRun; first: number }>()
+  const runOf = new Map<string, { run: PlannedEntryRun; first: number }>()
   let next = 0
   for (const run of world.entryRuns) {
     if (runOf.has(run.activationId))

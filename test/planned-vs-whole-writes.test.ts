@@ -5,7 +5,7 @@
  * in between: requests to every endpoint with any limit, filter or cursor (bad ones too), entries and
  * activations added, records written through `db` (whose first read of entries or participants builds
  * the planned world's records), sandboxes opened and written to, resets, and a live clock moved.
- * Replay a failure with `FC_SEED=<seed> FC_PATH=<path> npx vitest run test/lazy-vs-whole-writes.test.ts`.
+ * Replay a failure with `FC_SEED=<seed> FC_PATH=<path> npx vitest run test/planned-vs-whole-writes.test.ts`.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseScenario, type Scenario } from '../src/world/scenario.js'
-import type { DeferredWorld } from '../src/store/deferred-world.js'
+import type { PlannedWorld } from '../src/store/planned-shapes.js'
 import { WorldStore } from '../src/store/world-store.js'
 import type { StoreIndex } from '../src/store/store-index.js'
 import { planWorld } from '../src/world/planned-world.js'
@@ -25,7 +25,7 @@ const scenarios: Record<string, Scenario> = {
 type Calls = { participants: number; runs: Set<string> }
 
 /** The world planned, its reads counted in `calls`. */
-function planned(scenario: Scenario, calls: Calls = { participants: 0, runs: new Set() }): DeferredWorld {
+function planned(scenario: Scenario, calls: Calls = { participants: 0, runs: new Set() }): PlannedWorld {
   const plan = planWorld(scenario, NOW)
   return {
     ...plan,

@@ -6,10 +6,10 @@ import type { EntryLists } from './store-index.js'
 /**
  * A world read as asked (what `planWorld` gives): its activations now, and each entry and participant
  * built when read, as a pure function of its place. The store over it (`createDatabase`) keeps its
- * changes as a layer over it (see `deferredBase`) and builds every record only when its
+ * changes as a layer over it (see `plannedBase`) and builds every record only when its
  * `entries` or `participants` collection is read.
  */
-export type DeferredWorld = {
+export type PlannedWorld = {
   activations: StoredActivation[]
   counts: { participants: number; entries: number }
   /**
@@ -19,17 +19,17 @@ export type DeferredWorld = {
    */
   countsAt: (nowIso: string) => { activations: number; entries: number; participants: number }
   /** Each account's participants (`of`), and the account of a participant, by id (`found`). */
-  people: DeferredAccounts
+  people: PlannedAccounts
   /** Every participant, account by account, in pool order: each built now (what reading them whole costs). */
   participants(): StoredParticipant[]
   /** Each activation's entries, one run per activation with entries, in the world's order. */
-  entryRuns: readonly DeferredRun[]
+  entryRuns: readonly PlannedEntryRun[]
   /** The activation an entry id belongs to, read off the id (so that finding an entry reads one run). */
   entryActivation(id: string): string | undefined
 }
 
-/** One activation's entries in a deferred world (see `PlannedRun`). */
-export type DeferredRun = {
+/** One activation's entries in a planned world (see `PlannedRun`). */
+export type PlannedEntryRun = {
   activationId: string
   /** How many entries the run holds, known without building them. */
   count: number
@@ -44,10 +44,10 @@ export type DeferredRun = {
 }
 
 /**
- * One account's participants in a deferred world, each built when first read. Asked about anyone but
+ * One account's participants in a planned world, each built when first read. Asked about anyone but
  * a participant of the account, each answers undefined.
  */
-export type DeferredPeople = {
+export type PlannedParticipants = {
   /** Those who entered, by first entry then id. */
   readonly list: readonly StoredParticipant[]
   /** A participant by id. */
@@ -66,8 +66,8 @@ export type DeferredPeople = {
   eachInPoolOrder(): Iterable<readonly [StoredParticipant, number]>
 }
 
-/** Each account's participants in a deferred world, and the account of a participant (by id). */
-export type DeferredAccounts = {
-  of(account: string): DeferredPeople | undefined
-  found(id: string): DeferredPeople | undefined
+/** Each account's participants in a planned world, and the account of a participant (by id). */
+export type PlannedAccounts = {
+  of(account: string): PlannedParticipants | undefined
+  found(id: string): PlannedParticipants | undefined
 }

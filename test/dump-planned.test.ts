@@ -1,5 +1,5 @@
 /**
- * A dump of a world read lazily builds each entry and participant as it writes it and keeps none: it
+ * A dump of a planned world builds each entry and participant as it writes it and keeps none: it
  * must write the very bytes the same world gives once built whole, at its own instant and at any other
  * (earlier instants leave out what was entered after them; later ones show ended contests' results).
  */
@@ -15,7 +15,7 @@ import { TEST_MS } from './support/timeouts.js'
 const NOW = Date.parse(NOW_ISO)
 const DAY = 86_400_000
 
-describe('a dump of a world read lazily', () => {
+describe('a dump of a planned world', () => {
   it(
     'writes the bytes of the same world built whole, at any instant, and builds nothing whole to do it',
     async () => {
