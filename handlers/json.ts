@@ -18,8 +18,7 @@ const earlier = new WeakMap<object, Uint8Array>()
 // Entries are many, and a planned world builds them as they are read: the JSON of the last 2,000 or
 // so served is kept (a bounded map: a weak one with millions of short-lived keys costs the garbage
 // collector more than serializing again), for all emulators together. Two pages of 1,000: more only
-// moved more short-lived entries to the old generation, whose collections then stalled pages (see
-// docs/benchmarks.md).
+// moves more short-lived entries to the old generation, whose collections then stall pages.
 const entriesServed = new Recent<Uint8Array, object>(2_000)
 const entriesEarlier = new Recent<Uint8Array, object>(2_000)
 /**

@@ -34,10 +34,9 @@ export type Parts<S extends WritableStore = WritableStore> = {
   /**
    * The list bodies its handlers made last, for a page asked for again: a sandbox shares its host's.
    * A body is a function of its pieces (each record's bytes, by identity), so a body made for one
-   * emulator is the right one for any other with the same pieces. With 16 slots each, 16 sandboxes
-   * read at once kept 16 times the bodies the host alone keeps, each long enough to reach the old
-   * generation, and the collector marked the whole world four times as often: the server spent about
-   * twice the CPU a page of 16 clients sharing the host (bench/sandboxes.ts).
+   * emulator is the right one for any other with the same pieces. Slots of their own would keep a
+   * copy of each body per sandbox, long enough to reach the old generation, which the collector then
+   * marks with the whole world (bench/sandboxes.ts measures sandboxes read at once).
    */
   bodies: MadeBodies
 }

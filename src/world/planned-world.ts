@@ -41,8 +41,8 @@ type Planned = {
  * and how many participants an account's list orders before it orders them all (see `PlannedPeople`).
  */
 // Two pages of 1,000: a page read again is served from them, and a walk or random reads move little to
-// the garbage collector's old generation (10,000 of each made the ten-million walk 5.3x a bare server's
-// time rather than 5.0x, and its random pages' worst 56 ms rather than 45 to 51).
+// the garbage collector's old generation, whose collections a larger cache makes longer (the figures:
+// docs/decisions/garbage-collector-and-the-random-page.md).
 const KEPT: { entries: number; people: number; firstPage?: number } = { entries: 2_000, people: 2_000 }
 
 /**
