@@ -24,8 +24,8 @@ export type EntriesRequest = {
 export const REPLAY = 1
 export const WINNER = 2
 export const COMPLETED = 4
-export const CONFIRMED = 8
-export const FULFILLED = 16
+const CONFIRMED = 8
+const FULFILLED = 16
 
 /**
  * What the endpoints need of an activation's entries to order, filter and paginate them, and what

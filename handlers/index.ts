@@ -15,8 +15,6 @@ export type {
   RequestRecord,
   UnsupportedFilter,
 } from './context.js'
-export { MadeBodies } from './json.js'
-export { RateLimiter } from './rate-limit.js'
 
 /** The API's handlers, in matching order: the fixed paths before `/activations/:id`, the catch-all 404 last. */
 export function createHandlers(ctx: HandlerContext): HttpHandler[] {

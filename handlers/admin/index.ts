@@ -18,8 +18,7 @@ import { dumpWorld } from './dump.js'
 import { endSandbox, listSandboxes, openSandbox, readSandbox, sandboxAdmin } from './sandboxes.js'
 import { viewTheApi } from './view.js'
 
-export { ADMIN_PREFIX, type AdminControl } from './context.js'
-export { steerClock } from './clock.js'
+export { ADMIN_PREFIX } from './context.js'
 export { AdminHandlers, type TokenRefusal } from './admin-handlers.js'
 
 /** The control endpoints, each from its own file: the one list the handlers and the 405's `Allow` come from. */

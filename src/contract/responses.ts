@@ -15,7 +15,7 @@ export const LIMIT_MAX = { activations: 100, entries: 1000, participants: 100 } 
 export const MAX_FILTER_INTEGER = 1_000_000
 
 /** A list's `next`: the id of the next page's first item, or null on the last page. */
-export const nextSchema = z.string().nullable()
+const nextSchema = z.string().nullable()
 
 /** The body of `GET /activations/list`. */
 export const activationListSchema = z.strictObject({ activations: z.array(activationSchema), next: nextSchema })

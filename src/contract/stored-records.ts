@@ -10,7 +10,7 @@ import { problemLines } from './problems.js'
 // serializers leave out; the internal ones are what the API's rules are computed from.
 
 /** An extra form question of an activation: every entry answers the same ones. */
-export const extraQuestionSchema = z.strictObject({
+const extraQuestionSchema = z.strictObject({
   key: z.string(),
   label: z.string(),
   type: z.enum(['text', 'select', 'checkbox']),
@@ -18,13 +18,13 @@ export const extraQuestionSchema = z.strictObject({
 })
 
 /** A bracket: its contestants by seed and the seeds still in each round. */
-export const bracketSchema = z.strictObject({
+const bracketSchema = z.strictObject({
   contestants: z.array(z.strictObject({ seed: z.number().int().min(1), name: z.string() })),
   rounds: z.array(z.strictObject({ round: z.number().int().min(1), seeds: z.array(z.number().int().min(1)) })),
 })
 
 /** How an activation is set up: what its entries are made of. Internal; never served. */
-export const activationConfigSchema = z.strictObject({
+const activationConfigSchema = z.strictObject({
   /** Questions of a trivia, pick'em or scavenger hunt; null for other types. */
   questionCount: z.number().int().min(1).nullable(),
   extraQuestions: z.array(extraQuestionSchema),
@@ -46,7 +46,7 @@ export const activationConfigSchema = z.strictObject({
  * emulator does not know, and fields whose recorded value its own could not rebuild (another form
  * than the schema allows). Every other field comes from the record, so it still follows the clock.
  */
-export const recordedSchema = z.strictObject({
+const recordedSchema = z.strictObject({
   // Checked, not copied: a copy would assign each key, and a recorded field named `__proto__` would set
   // the copy's prototype instead of being kept (and served back).
   as: z.custom<Record<string, unknown>>(
@@ -79,7 +79,7 @@ export const internalEntryShape = {
 }
 
 /** The names of the internal entry fields, which the API never sends. */
-export const INTERNAL_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(internalEntryShape))
+const INTERNAL_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(internalEntryShape))
 
 export type EntryInternals = z.infer<z.ZodObject<typeof internalEntryShape>>
 

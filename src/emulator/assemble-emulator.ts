@@ -47,18 +47,20 @@ function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string
 }
 
 /** The handlers' makers, loaded by the first createEmulator (see handler-kit.ts). */
-let kit: typeof import('./handler-kit.js') | undefined
+let kit: HandlerKit | undefined
 
-function handlerKit(): typeof import('./handler-kit.js') {
+type HandlerKit = Omit<typeof import('./handler-kit.js'), 'loadMswRuntime'>
+
+function handlerKit(): HandlerKit {
   if (!kit) throw new Error('Failed to make the handlers: createEmulator loads their module first')
   return kit
 }
 
 /** Loads msw's pieces and the handlers' makers; createEmulator waits for it before it assembles an emulator. */
 export async function loadHandlerKit(): Promise<void> {
-  const loaded = await import('./handler-kit.js')
-  await loaded.loadMswRuntime()
-  kit = loaded
+  const { loadMswRuntime, createAdminHandlers, createHandlers, sandboxRouter } = await import('./handler-kit.js')
+  await loadMswRuntime()
+  kit = { createAdminHandlers, createHandlers, sandboxRouter }
 }
 
 /** An emulator, or a sandbox, made of its parts: its handlers, its admin handlers and its control surface. */

@@ -14,10 +14,10 @@ import { fakerLoadsWhenNeeded, loadFaker } from '../time/random.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { assemble, loadHandlerKit } from './assemble-emulator.js'
 
-export type { EmulatorOptions, EmulatorSettings } from './emulator-options.js'
+export type { EmulatorOptions } from './emulator-options.js'
 export type { SandboxOptions } from './sandbox-options.js'
 export type { SandboxInfo } from './sandbox-info.js'
-export type { Emulator, EmulatorFaults, EmulatorSandboxes, Sandbox } from './emulator-type.js'
+export type { Emulator, EmulatorFaults, Sandbox } from './emulator-type.js'
 export type { EmulatorState } from './emulator-state.js'
 import type { Emulator } from './emulator-type.js'
 

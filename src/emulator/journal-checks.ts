@@ -4,7 +4,7 @@ import type { JournalEndpoint, JournalEntry } from './journal.js'
 // went wrong, so they work under any test runner.
 
 /** A journal, or anything that gives its entries (`emulator.journal`). */
-export type JournalSource = readonly JournalEntry[] | { entries(): readonly JournalEntry[] }
+type JournalSource = readonly JournalEntry[] | { entries(): readonly JournalEntry[] }
 
 // An array has an entries() of its own (an iterator): tell the two apart by isArray.
 const entriesOf = (journal: JournalSource): readonly JournalEntry[] =>

@@ -26,7 +26,7 @@ export function withToken(headers: Record<string, string>): Record<string, strin
  * unknown activation, a rule typed wrong). Asks for the admin token on a 401; says when the sandbox
  * viewed is gone.
  */
-export async function answer(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+async function answer(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${ADMIN}/inspector/answer`, {
     method: 'POST',
     headers: withToken({ 'content-type': 'application/json' }),

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises'
  * The temporary file a write to `path` goes to first: hidden, beside it (in the same folder, so that
  * the rename stays on one file system and is atomic), and named by the process and a random part.
  */
-export function temporaryPathFor(path: string): string {
+function temporaryPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
 }
 

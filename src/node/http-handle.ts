@@ -4,7 +4,7 @@ import type { JournalEntry } from '../emulator/journal.js'
 import { unreachable } from './unreachable.js'
 
 /** The variable the admin token is read from when none is given: the one `--admin-token` reads too. */
-export const TOKEN_VARIABLE = 'ACTIVATION_EMULATOR_ADMIN_TOKEN'
+const TOKEN_VARIABLE = 'ACTIVATION_EMULATOR_ADMIN_TOKEN'
 
 /** Where an HTTP handle points: the API's base URL, the admin API's URL, and the keys (read when called). */
 export type HandleTarget = { baseUrl: string; adminUrl: string; apiKeys: Readonly<Record<string, readonly string[]>> }

@@ -47,7 +47,7 @@ export type PlannedEntryRun = {
  * One account's participants in a planned world, each built when first read. Asked about anyone but
  * a participant of the account, each answers undefined.
  */
-export type PlannedParticipants = {
+type PlannedParticipants = {
   /** Those who entered, by first entry then id. */
   readonly list: readonly StoredParticipant[]
   /** A participant by id. */
@@ -67,7 +67,7 @@ export type PlannedParticipants = {
 }
 
 /** Each account's participants in a planned world, and the account of a participant (by id). */
-export type PlannedAccounts = {
+type PlannedAccounts = {
   of(account: string): PlannedParticipants | undefined
   found(id: string): PlannedParticipants | undefined
 }

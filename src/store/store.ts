@@ -17,7 +17,7 @@ import type { StoreIndex } from './store-index.js'
 // changes over another store's world).
 
 /** The writes a store keeps since it was loaded (or last reverted). */
-export type StoreChanges = {
+type StoreChanges = {
   /**
    * Undoes every write since the world was loaded (or since the last `revert`), whoever made it,
    * newest first, in the time the writes took: what `emulator.reset()` calls. Returns how many.
@@ -63,7 +63,7 @@ export interface CollectionStore extends Store {
  * What the emulator writes into a store without waiting on a collection: a live world's arrivals and
  * results, added data. Each write keeps the indexes current, as the collections' writes do.
  */
-export interface StoreWriter {
+interface StoreWriter {
   /** Adds one record as its collection's `create` would, checked by its schema (the stored record is what the schema gives back). */
   create(kind: 'activation' | 'participant' | 'entry', record: object): Promise<void>
   /** Calls `listener` after each create, update or delete of an activation. */

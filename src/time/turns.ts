@@ -1,14 +1,14 @@
 // Long work on the event loop, cut into turns: between them, every other request is answered.
 
 /** How long one turn of long work may hold the event loop before it yields. */
-export const TURN_MS = 10
+const TURN_MS = 10
 
 /**
  * A check to call often during long work: it resolves at once while the turn lasts, and after the
  * event loop has had its turn (setImmediate: pending I/O first) once TURN_MS have passed.
  * @example const turn = turns(); for (const record of records) { check(record); await turn() }
  */
-export function turns(ms = TURN_MS): () => Promise<void> | undefined {
+function turns(ms = TURN_MS): () => Promise<void> | undefined {
   let until = performance.now() + ms
   return () => {
     if (performance.now() < until) return undefined

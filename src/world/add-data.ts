@@ -19,7 +19,7 @@ import { personOf } from './world.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
 /** The most entries one call adds. */
-export const MAX_ADDED_ENTRIES = 10_000
+const MAX_ADDED_ENTRIES = 10_000
 
 /** What `addActivation` takes. */
 export type NewActivation = {

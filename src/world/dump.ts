@@ -31,7 +31,7 @@ import { atOnce, inTurns } from '../time/turns.js'
 export const DUMP_FORMAT = 'activation-emulator/world@2'
 
 /** The format markers a dump may carry: every version this emulator reads. */
-export const DUMP_FORMATS_READ = ['activation-emulator/world@1', DUMP_FORMAT] as const
+const DUMP_FORMATS_READ = ['activation-emulator/world@1', DUMP_FORMAT] as const
 
 /** A world as `activation-emulator dump` writes it: the scenario it came from, its instant, and every record. */
 export type WorldDump = {

@@ -3,7 +3,7 @@ import { parseScenario, type Scenario, type ScenarioExtension, type ScenarioInpu
 import { EmulatorError } from '../contract/emulator-error.js'
 
 /** The names of the built-in scenarios. */
-export const SCENARIO_NAMES = Object.keys(scenarios)
+const SCENARIO_NAMES = Object.keys(scenarios)
 
 /**
  * A scenario from a built-in's name, a scenario object, or an extension of another scenario

@@ -16,7 +16,7 @@ import { EmulatorError } from '../contract/emulator-error.js'
 const count = z.number().int().min(0)
 
 /** How a live world grows while the clock moves (arrivals are on with the `live` option or `--live`). */
-export const liveSchema = z.strictObject({
+const liveSchema = z.strictObject({
   /** Entries each running activation receives an hour, on average (a Poisson draw per hour); 0 for none. */
   entriesPerHour: z.number().min(0).max(100_000),
 })
@@ -101,7 +101,7 @@ export const activationGroupSchema = z
   })
 
 /** An account: its API keys, plan and activations. A key sees only its own account. */
-export const accountSchema = z
+const accountSchema = z
   .strictObject({
     name: z
       .string()
@@ -140,7 +140,7 @@ export const accountSchema = z
 const milliseconds = z.number().int().min(0).max(60_000)
 
 /** A delay: milliseconds, or a seeded draw between `min` and `max`. */
-export const latencySchema = z.union([
+const latencySchema = z.union([
   milliseconds,
   z.strictObject({ min: milliseconds, max: milliseconds }).refine((l) => l.min <= l.max, 'min must not be above max'),
 ])
@@ -250,8 +250,6 @@ export type ScenarioExtension = {
 /** A scenario after validation, with every default filled in. */
 export type Scenario = z.output<typeof scenarioSchema>
 export type Account = z.output<typeof accountSchema>
-export type EndpointDefaults = z.output<typeof endpointDefaultsSchema>
-export type Faults = z.output<typeof faultsSchema>
 
 /**
  * Type-checks a scenario written as data; the library validates it again when it loads.

@@ -50,7 +50,7 @@ export function occurs(text: string, within: string): boolean {
 }
 
 /** Every string at any depth of a value. */
-export function strings(value: unknown, out: string[] = []): string[] {
+function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value)
   else if (Array.isArray(value)) value.forEach((v) => strings(v, out))
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => strings(v, out))

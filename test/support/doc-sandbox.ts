@@ -119,7 +119,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether something accepts connections on the port. */
-export function listening(port: number): Promise<boolean> {
+function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer()
     server.once('error', () => resolve(true))

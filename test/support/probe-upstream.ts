@@ -13,7 +13,7 @@ import { resolveScenario } from '../../src/world/resolve-scenario.js'
 // answer on the way (`tamper`) to break the rule the probe checks, then see the probe differ. One probe
 // per run, so that each probe's code is reached by the tests of that probe alone (mutation testing).
 
-export const PROBE_NOW = '2026-06-01T12:00:00Z'
+const PROBE_NOW = '2026-06-01T12:00:00Z'
 
 /**
  * Answers a request: the emulator's answer (`honest()`), changed or replaced. `path` is the path and

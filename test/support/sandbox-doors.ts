@@ -36,7 +36,7 @@ export type Doors = {
 }
 
 /** Reads an answer as a client does, whatever happens to its body. */
-export async function seen(response: Response | undefined): Promise<Seen> {
+async function seen(response: Response | undefined): Promise<Seen> {
   if (response === undefined) return { status: -1, headers: {}, body: Buffer.alloc(0), failed: 'request' }
   // A drop rule's connection, in-process: a network error.
   if (response.type === 'error') return { status: 0, headers: {}, body: Buffer.alloc(0), failed: 'request' }

@@ -7,7 +7,7 @@ import type { RemoteAnswer, RemoteClient } from '../../src/node/remote/client.js
 export type ScriptedPage = unknown
 
 /** The Date header every answer carries unless told otherwise. */
-export const SCRIPTED_DATE = 'Mon, 01 Jun 2026 12:00:00 GMT'
+const SCRIPTED_DATE = 'Mon, 01 Jun 2026 12:00:00 GMT'
 
 /**
  * A client that answers each path from `pages` (a body, `{ status, text }`, or a function of the

@@ -19,7 +19,7 @@ export async function fetchText(emulator: Emulator, path: string): Promise<{ sta
 }
 
 /** Every page of a list, following `next`: the items in order, and each page's body as sent. */
-export async function walk(emulator: Emulator, path: string, member: string) {
+async function walk(emulator: Emulator, path: string, member: string) {
   const items: any[] = []
   const bodies: string[] = []
   let next: string | null = null

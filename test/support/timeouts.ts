@@ -7,7 +7,7 @@
  */
 
 /** The factor every bound below is multiplied by. */
-export const TIMEOUT_FACTOR = readFactor(process.env['ACTIVATION_EMULATOR_TEST_TIMEOUT_FACTOR'])
+const TIMEOUT_FACTOR = readFactor(process.env['ACTIVATION_EMULATOR_TEST_TIMEOUT_FACTOR'])
 
 function readFactor(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 1

@@ -23,7 +23,7 @@ export const PREMIUM_KEY = 'key-premium'
 /** The other account's key (participants answer 403). */
 export const BASIC_KEY = 'key-basic'
 /** The instant the upstream stands at: the `state` filter of its activations list reads it. */
-export const UPSTREAM_NOW = '2026-06-01T12:00:00.000Z'
+const UPSTREAM_NOW = '2026-06-01T12:00:00.000Z'
 
 const STATES = ['not_started', 'running', 'ended'] as const
 
@@ -595,7 +595,7 @@ function answer(
 }
 
 /** Starts the upstream on 127.0.0.1 at a free port. */
-export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
+async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
   const accounts = accountsOf(options)
   const requests: Upstream['requests'] = []
   const asked = new Map<string, number>()

@@ -3,7 +3,7 @@ import { httpUrl, needs, type FlagTable } from './flag-parsers.js'
 // Every command's flags, and the checks of what is typed, exported from here as ever.
 export { UsageError, type FlagTable } from './flag-parsers.js'
 export { ignoreOtherCommandsVariables, namesOf, rejectRepeats, rejectUnknown } from './flag-checks.js'
-export { dumpFlags, parseLatency, serveFlags } from './serve-flags.js'
+export { dumpFlags, serveFlags } from './serve-flags.js'
 export { recordFlags, verifyFlags } from './upstream-flags.js'
 
 /** The flags of `openapi`. */

@@ -22,7 +22,7 @@ export type RecordArgs = RemoteBoundArgs & {
 }
 
 /** What `record` asks of an upstream unless told otherwise: a few requests at a time, gently. */
-export const RECORD_DEFAULTS = { concurrency: 4, rps: 10, retries: 5 }
+const RECORD_DEFAULTS = { concurrency: 4, rps: 10, retries: 5 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`
 

@@ -64,7 +64,7 @@ function withExamples<T>(y: Argv<T>, list: Array<[what: string, command: string]
  * One line for stderr from an error's message: a library's multi-line list of problems
  * (`Invalid x:\n  a\n  b`) reads `Invalid x: a; b`.
  */
-export function oneLine(message: string): string {
+function oneLine(message: string): string {
   return message
     .trim()
     .replace(/:\s*\n\s*/g, ': ')

@@ -4,7 +4,7 @@ import { integer, needs, repeatable, UsageError, type FlagTable } from './flag-p
 import { MAX_WORLD_FILE_BYTES } from '../world-file.js'
 
 /** `--latency MS` or `MIN-MAX`. */
-export function parseLatency(value: unknown): number | { min: number; max: number } {
+function parseLatency(value: unknown): number | { min: number; max: number } {
   const text = String(value)
   const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text)
   const min = m ? Number(m[1]) : NaN

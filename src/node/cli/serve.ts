@@ -126,7 +126,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
 }
 
 /** The activation id a request path names (`/activations/<id>`, decoded), or undefined when it names none or cannot be decoded. */
-export function activationOfPath(url: string): string | undefined {
+function activationOfPath(url: string): string | undefined {
   const raw = /\/activations\/([^/?#]+)/.exec(url)?.[1]
   if (raw === undefined || raw === 'list' || raw === 'latest') return undefined
   try {

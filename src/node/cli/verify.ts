@@ -22,7 +22,7 @@ export type VerifyArgs = RemoteBoundArgs & {
 }
 
 /** Where `--suggest-config` writes when it is given no file. */
-export const DEFAULT_SUGGESTION_FILE = 'verified-scenario.json'
+const DEFAULT_SUGGESTION_FILE = 'verified-scenario.json'
 
 /** The scenario the emulator's settings come from: a built-in's name or a scenario file. */
 async function verifiedScenario(name: string): Promise<VerifiedScenario> {

@@ -17,7 +17,7 @@ import { fetchTransport, nodeTransport, type Transport } from './transport.js'
 
 export { LostAnswerError, WaitTooLongError } from './errors.js'
 export type { RemoteAnswer } from './attempt.js'
-export type { RemoteClient, RemoteEvent, RemoteRequestInit, RemoteStats } from './remote-client.js'
+export type { RemoteClient, RemoteEvent } from './remote-client.js'
 
 /** How a remote client talks to its upstream. */
 export type RemoteClientOptions = {

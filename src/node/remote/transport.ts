@@ -8,7 +8,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 // can stand in for it: it is asked with `redirect: 'manual'`, and only the connect timeout is lost.
 
 /** The headers of an answer and its body as it arrives, chunk by chunk. */
-export type TransportAnswer = { status: number; headers: Headers; body: AsyncIterable<Uint8Array> | null }
+type TransportAnswer = { status: number; headers: Headers; body: AsyncIterable<Uint8Array> | null }
 
 /** Sends one request; rejects when no answer comes (a refused or dropped connection, a timeout, an abort). */
 export type Transport = (
@@ -17,7 +17,7 @@ export type Transport = (
 ) => Promise<TransportAnswer>
 
 /** The connection was not open within the connect timeout. */
-export class ConnectTimeout extends Error {
+class ConnectTimeout extends Error {
   constructor(readonly ms: number) {
     super(`no connection within ${ms / 1000} s`)
   }

@@ -16,7 +16,7 @@ export function differs(detail: string, request: string, fix?: Fix, setting?: st
 }
 
 /** A body's text, cut short for a report's cell. */
-export function short(text: string, max = 120): string {
+function short(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }

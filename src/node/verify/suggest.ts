@@ -6,7 +6,7 @@ export type VerifiedScenario =
   { builtIn: string; scenario: Scenario } | { file: string; raw: unknown; scenario: Scenario }
 
 /** Every fix merged into one, later ones over earlier ones. */
-export function mergeFixes(fixes: Fix[]): Fix {
+function mergeFixes(fixes: Fix[]): Fix {
   const merged: Fix = {}
   for (const fix of fixes) {
     const { defaultLimits, order, ...rest } = fix

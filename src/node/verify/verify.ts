@@ -68,7 +68,7 @@ export type VerifyReport = {
 }
 
 /** The default of `maxRequests`. */
-export const DEFAULT_MAX_REQUESTS = 300
+const DEFAULT_MAX_REQUESTS = 300
 
 /**
  * The requests a run will send at most: discovery's and the probes' own, then what is left of
