@@ -12,7 +12,6 @@ export type {
   EndpointOptions,
   FaultDecision,
   HandlerContext,
-  RequestRecord,
   UnsupportedFilter,
 } from './context.js'
 

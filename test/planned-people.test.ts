@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { byFirstThenId } from '../src/world/planned-people.js'
+import { byFirstThenId } from '../src/world/planned-index.js'
 
 describe('byFirstThenId', () => {
   it('orders slots by first entry, then id, packed or not, as a plain sort does', () => {

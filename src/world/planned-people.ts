@@ -257,5 +257,3 @@ export class PlannedPeople {
     return this.#source.activations[j]!.activation
   }
 }
-
-export { byFirstThenId } from './planned-index.js'

@@ -40,7 +40,7 @@ import type { ClockReading, JournalFilter } from '../../src/emulator/handle.js'
 import type { InProcessHandle } from '../../src/node/use-emulator.js'
 import type { SandboxHandle } from '../../src/node/use-sandbox.js'
 import type { ServerHandle } from '../../src/node/use-server.js'
-import type { RequestRecord } from '../../handlers/index.js'
+import type { RequestRecord } from '../../handlers/context.js'
 
 // Types a consumer writes, each reachable from the package's one entry. `npm test` type-checks this
 // file (tsc over test/), so a type that stops being exported, or changes shape, fails there.
