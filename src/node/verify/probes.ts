@@ -25,11 +25,3 @@ export function probes(count: RateCount): Probe[] {
     rateLimitProbe(count),
   ]
 }
-
-/** The ids of every probe (what docs/contract.md links to). */
-export const PROBE_IDS: readonly string[] = probes({
-  counted: () => 0,
-  firstAt: () => null,
-  left: () => 0,
-  max: 0,
-}).map((p) => p.id)
