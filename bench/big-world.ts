@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseScenario } from '../src/world/scenario.js'
-import { activationIdOf, entryIdOf } from '../src/world/world.js'
+import { activationIdOf, entryIdOf } from './support/world-ids.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)

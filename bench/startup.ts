@@ -12,7 +12,7 @@ import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { activationIdOf } from '../src/world/world.js'
+import { activationIdOf } from './support/world-ids.js'
 import { median } from './support/stats.js'
 
 const argv = process.argv.slice(2)

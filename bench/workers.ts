@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { activationIdOf } from '../src/world/world.js'
+import { activationIdOf } from './support/world-ids.js'
 import { median } from './support/stats.js'
 
 const argv = process.argv.slice(2)

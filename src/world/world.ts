@@ -30,16 +30,6 @@ export function buildWorld(
   return { activations: plan.activations, entries, participants: plan.participants() }
 }
 
-/** The id of the `i`th activation of group `g` of account `a`: the one the world gives it. */
-export function activationIdOf(scenario: Scenario, a: number, g: number, i: number): string {
-  return scenario.accounts[a]?.activations[g]?.id ?? createIds(scenario.seed).activation(a, g, i).id
-}
-
-/** The id of the `n`th generated entry of that activation, in serving order: the cursor of the page that starts there. */
-export function entryIdOf(scenario: Scenario, a: number, g: number, i: number, n: number): string {
-  return createIds(scenario.seed).entry(a, g, i, n)
-}
-
 /**
  * The rate of arrivals (entries an hour) of each generated activation whose group or scenario sets one
  * (`live.entriesPerHour`), by id.
