@@ -1,8 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createIds, ID_LIMITS, permute } from '../src/world/ids.js'
+import { FeistelPair } from '../src/world/feistel.js'
+import { createIds, ID_LIMITS } from '../src/world/ids.js'
 import { finalMix } from '../src/time/random.js'
 import { numRuns } from './support/runs.js'
+
+/** The permutation the ids use, as a pair. */
+function permute(key: number, m: number, left: number, right: number): [number, number] {
+  const pair = new FeistelPair().forward(key, m, left, right)
+  return [pair.left, pair.right]
+}
 
 /** The permutation as first written, with the floating-point remainder: the oracle for the faster arithmetic. */
 function plainPermute(key: number, m: number, left: number, right: number): [number, number] {

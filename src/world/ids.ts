@@ -1,4 +1,5 @@
-import { deriveSeed, finalMix } from '../time/random.js'
+import { deriveSeed } from '../time/random.js'
+import { FeistelPair, mix, remainder } from './feistel.js'
 
 // Ids unique by construction. Each id is a keyed permutation of its record's position in the world
 // (its account's place, its group's place, its place in the group or the pool, its place among the
@@ -32,67 +33,11 @@ function slotOf(account: number, group: number, index: number): number {
 }
 
 /**
- * A keyed permutation of Z_m × Z_m: four Feistel rounds with modular addition.
- * Exported for its test, which checks it is a bijection over small moduli.
+ * The halves the permutation made last (and those an id was read back to): one pair for the module,
+ * written and read at once by each id made or read, rather than a pair returned, which would cost an
+ * allocation per id.
  */
-export function permute(key: number, m: number, left: number, right: number): [number, number] {
-  feistel(key, m, left, right)
-  return [outLeft, outRight]
-}
-
-/** The two halves `feistel` made last: module state rather than a pair, which would cost an allocation per id. */
-let outLeft = 0
-let outRight = 0
-
-function feistel(key: number, m: number, left: number, right: number): void {
-  let l = left
-  let r = right
-  for (let round = 0; round < 4; round++) {
-    const sum = l + roundValue(key, round, r, m)
-    const next = sum < m ? sum : sum - m
-    l = r
-    r = next
-  }
-  outLeft = l
-  outRight = r
-}
-
-/** The halves that `feistel` maps to `left` and `right`: its inverse, written to the same module state. */
-function unfeistel(key: number, m: number, left: number, right: number): void {
-  let l = left
-  let r = right
-  for (let round = 3; round >= 0; round--) {
-    const diff = r - roundValue(key, round, l, m)
-    const previous = diff >= 0 ? diff : diff + m
-    r = l
-    l = previous
-  }
-  outLeft = l
-  outRight = r
-}
-
-/** The round function: a hash of the key, the round and a value under 2^53, reduced modulo m. */
-function roundValue(key: number, round: number, x: number, m: number): number {
-  const lo = x >>> 0
-  const hi = Math.floor(x / 4294967296) >>> 0
-  const a = mix(key ^ Math.imul(round + 1, 0x9e3779b9), lo, hi)
-  const b = mix(a ^ 0x5bd1e995, hi, lo)
-  // 53 bits of the two words, then reduced: exact in a double.
-  return remainder((a & 0x1fffff) * 4294967296 + b, m)
-}
-
-/**
- * `x % m` for integers 0 <= x < 2^53 and m >= 1, without the floating-point remainder (a library call,
- * several times slower). Exact: the quotient of two such integers never rounds up to the next integer.
- */
-function remainder(x: number, m: number): number {
-  return x - Math.floor(x / m) * m
-}
-
-function mix(seed: number, x: number, y: number): number {
-  const h = Math.imul(seed ^ x, 0xcc9e2d51)
-  return finalMix(Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ y)
-}
+const pair = new FeistelPair()
 
 /** Writes `value` as `digits` characters of `alphabet` into `codes` from `at`. */
 function writeDigits(codes: number[], at: number, value: number, digits: number, alphabet: string): void {
@@ -129,7 +74,7 @@ function readDigits(id: string, at: number, digits: number): number {
   return value
 }
 
-/** The two halves an id of `mixedCaseId` was written from, into the module state; false if `id` is not one. */
+/** The two halves an id of `mixedCaseId` was written from, into `pair`; false if `id` is not one. */
 function readMixedCaseId(id: string, digits: number): boolean {
   if (id.length !== 2 + 2 * digits) return false
   const l = readDigits(id, 2, digits)
@@ -138,8 +83,8 @@ function readMixedCaseId(id: string, digits: number): boolean {
   const h = mix(0x2545f491, l >>> 0, r >>> 0)
   if (id.charCodeAt(0) !== UPPER.charCodeAt(h % 26) || id.charCodeAt(1) !== LOWER.charCodeAt((h >>> 8) % 26))
     return false
-  outLeft = l
-  outRight = r
+  pair.left = l
+  pair.right = r
   return true
 }
 
@@ -195,9 +140,9 @@ export function createIds(seed: number): WorldIds {
   const entryKey = deriveSeed(seed, 'id', 'entry')
   const personKey = deriveSeed(seed, 'id', 'person')
   const activationOfSlot = (slot: number) => {
-    feistel(activationKey, M4, Math.floor(slot / M4), remainder(slot, M4))
-    const l = outLeft
-    const r = outRight
+    pair.forward(activationKey, M4, Math.floor(slot / M4), remainder(slot, M4))
+    const l = pair.left
+    const r = pair.right
     const codes = CODES[10] as number[]
     writeDigits(codes, 0, l * M4 + r, 10, BASE36) // under 62^8, which 10 base-36 digits hold
     const slugSuffix = String.fromCharCode(...codes) // before mixedCaseId, which writes over the same codes
@@ -205,8 +150,8 @@ export function createIds(seed: number): WorldIds {
   }
   const entryOfSlot = (slot: number, n: number) => {
     if (!(n >= 0 && n < M6)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
-    feistel(entryKey, M6, slot, n)
-    return mixedCaseId(outLeft, outRight, 6)
+    pair.forward(entryKey, M6, slot, n)
+    return mixedCaseId(pair.left, pair.right, 6)
   }
   return {
     addedSlot(k) {
@@ -228,8 +173,8 @@ export function createIds(seed: number): WorldIds {
     slot: slotOf,
     entryPlace(id) {
       if (!readMixedCaseId(id, 6)) return undefined
-      unfeistel(entryKey, M6, outLeft, outRight)
-      return { slot: outLeft, n: outRight }
+      pair.inverse(entryKey, M6, pair.left, pair.right)
+      return { slot: pair.left, n: pair.right }
     },
     entry(account, group, index, n) {
       if (!(n < FIRST_LIVE_ENTRY)) throw new RangeError(`Failed to make an id: entry ${n} is past the limits`)
@@ -237,8 +182,8 @@ export function createIds(seed: number): WorldIds {
     },
     personPlace(id) {
       if (!readMixedCaseId(id, 5)) return undefined
-      unfeistel(personKey, M5, outLeft, outRight)
-      const position = outLeft * M5 + outRight
+      pair.inverse(personKey, M5, pair.left, pair.right)
+      const position = pair.left * M5 + pair.right
       const account = Math.floor(position / ID_LIMITS.people)
       if (account >= ID_LIMITS.accounts) return undefined
       return { account, index: position - account * ID_LIMITS.people }
@@ -248,8 +193,8 @@ export function createIds(seed: number): WorldIds {
         throw new RangeError(`Failed to make an id: person ${account}/${index} is past the limits`)
       }
       const position = account * ID_LIMITS.people + index // under 2^48
-      feistel(personKey, M5, Math.floor(position / M5), remainder(position, M5))
-      return mixedCaseId(outLeft, outRight, 5)
+      pair.forward(personKey, M5, Math.floor(position / M5), remainder(position, M5))
+      return mixedCaseId(pair.left, pair.right, 5)
     },
   }
 }
