@@ -1,7 +1,7 @@
-// No file, export, type or dependency that nothing uses, in two passes.
-// - `npm run knip` (in `npm test`): everything, tests and benchmarks included. An export that only its own file uses is
+// No file, export, type or dependency that nothing uses, in two passes, both run by `npm run knip` (in `npm test`).
+// - `knip`: everything, tests and benchmarks included. An export that only its own file uses is
 //   reported: it loses its `export`.
-// - `npm run knip:production`: the package's code alone, from its entries (package.json's exports and bin,
+// - `knip --production`: the package's code alone, from its entries (package.json's exports and bin,
 //   the inspector's page script, the module random.ts reads as a file). An export that only tests
 //   use is reported, unless the package's code uses it too, in its own file: a test may reach
 //   internal API that the package runs, never an export that exists for tests alone.

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { WorldStore } from '../src/store/world-store.js'
-import { buildWorld } from '../src/world/world.js'
+import { buildWorld } from '../test/support/build-world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 

@@ -5,7 +5,7 @@
 import { RESPONSE_TYPES } from '../src/contract.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { WorldStore } from '../src/store/world-store.js'
-import { buildWorld } from '../src/world/world.js'
+import { buildWorld } from '../test/support/build-world.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 const ENTRIES_PER_ACTIVATION = 10_000

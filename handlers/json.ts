@@ -16,19 +16,11 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 const cache = new WeakMap<object, Uint8Array>()
 const earlier = new WeakMap<object, Uint8Array>()
 // Entries are many, and a planned world builds them as they are read: the JSON of the last 2,000 or
-// so served is kept (a bounded map: a weak one with millions of short-lived keys costs the garbage
-// collector more than serializing again), for all emulators together. Two pages of 1,000: more only
-// moves more short-lived entries to the old generation, whose collections then stall pages.
-const entriesServed = new Recent<Uint8Array, object>(2_000)
-const entriesEarlier = new Recent<Uint8Array, object>(2_000)
-/**
- * Lets go of the entries' JSON kept for all emulators (it fills up to its bound as entries are
- * served): for a measure of what the emulators themselves hold, such as the sandboxes' soak.
- */
-export function forgetServedEntries(): void {
-  entriesServed.clear()
-  entriesEarlier.clear()
-}
+// so an emulator served is kept (a bounded map: a weak one with millions of short-lived keys costs the
+// garbage collector more than serializing again), in its `MadeBodies`, which its sandboxes share. Two
+// pages of 1,000: more only moves more short-lived entries to the old generation, whose collections
+// then stall pages.
+const KEPT_ENTRIES = 2_000
 
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
@@ -46,9 +38,14 @@ export function activationBytes(activation: StoredActivation, nowIso: string): U
 }
 
 /** The JSON of an entry of an activation as the API sends it at `nowIso`. */
-export function entryBytes(entry: StoredEntry, activation: StoredActivation, nowIso: string): Uint8Array {
+export function entryBytes(
+  made: MadeBodies,
+  entry: StoredEntry,
+  activation: StoredActivation,
+  nowIso: string,
+): Uint8Array {
   const before = entryChangesAfter(entry, activation, nowIso)
-  const kept = before ? entriesEarlier : entriesServed
+  const kept = before ? made.entriesEarlier : made.entries
   let bytes = kept.get(entry)
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
@@ -88,6 +85,10 @@ const MADE_MAX_BYTES = 1 << 20
 export class MadeBodies {
   readonly slots: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
   nextSlot = 0
+  /** The JSON of the entries served last, as shown now. */
+  readonly entries = new Recent<Uint8Array, object>(KEPT_ENTRIES)
+  /** The JSON of the entries served last as shown before something about them still to come (see at-instant.ts). */
+  readonly entriesEarlier = new Recent<Uint8Array, object>(KEPT_ENTRIES)
 
   /** The `next` a body put together here was made with; undefined for a body not kept (above a megabyte, or made long ago). */
   nextOf(body: Uint8Array): string | null | undefined {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseScenario } from '../src/world/scenario.js'
 import { WorldStore } from '../src/store/world-store.js'
 import { entryField, type StoredEntry } from '../src/contract/stored-records.js'
-import { buildWorld } from '../src/world/world.js'
+import { buildWorld } from './support/build-world.js'
 import { everyTypeScenario } from '../scenarios/every-type.js'
 import { NOW } from './support/worlds.js'
 

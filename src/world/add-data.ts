@@ -15,7 +15,7 @@ import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { WritableStore } from '../store/store.js'
-import { personOf } from './world.js'
+import { personOf } from './world-parts.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 
 /** The most entries one call adds. */

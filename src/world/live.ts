@@ -10,7 +10,8 @@ import { eventsOfHour, HOUR, nextBusyHour, type LiveCalendar, type LiveEvent } f
 import { deriveSeed, WorldFakers } from '../time/random.js'
 import type { Scenario } from './scenario.js'
 import type { WritableStore } from '../store/store.js'
-import { groupRates, personOf } from './world.js'
+import { groupRates } from './group-rates.js'
+import { personOf } from './world-parts.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
 // arrive in each running activation, when; which ranked activations end) is drawn from the seed, the

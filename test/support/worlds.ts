@@ -1,5 +1,6 @@
 import { parseScenario, type ScenarioInput } from '../../src/world/scenario.js'
-import { buildWorld, type World } from '../../src/world/world.js'
+import type { World } from '../../src/contract/stored-records.js'
+import { buildWorld } from './build-world.js'
 import { undocumentedTypesScenario } from '../../scenarios/undocumented-types.js'
 
 /** The instant the test worlds are built around. */
