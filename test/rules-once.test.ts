@@ -56,6 +56,18 @@ const RULES: readonly Rule[] = [
     pattern: /\b(?:const|let|var)\s+YEAR_10000_MS\b|Date\.UTC\(10000\b|253_?402_?300_?800_?000/,
     home: 'src/contract/date-object.ts',
   },
+  // The error messages every path shares: made by one function each.
+  {
+    what: 'the 404 of a path no endpoint answers',
+    pattern: /`Not found: no \$\{|no endpoint at \$\{/,
+    home: 'handlers/errors.ts',
+  },
+  {
+    what: 'the 405 of a method a path does not take',
+    pattern: /`Method \$\{[^}]+\} is not allowed/,
+    home: 'handlers/errors.ts',
+  },
+  { what: 'the 400 of a path that does not decode', pattern: /`Malformed path: \$\{/, home: 'handlers/errors.ts' },
 ]
 
 /** Every TypeScript source under the folders, as repository paths. */
