@@ -11,8 +11,6 @@ import { checkSettings, DEFAULT_JOURNAL_SIZE } from './emulator-options.js'
 import { FaultRules, optionRules } from './fault-rules.js'
 import { Journal } from './journal.js'
 import { endpointOptionsOf } from './merge-options.js'
-import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
-import type { StoreIndex } from '../store/store-index.js'
 import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL } from './sandbox-options.js'
@@ -23,28 +21,10 @@ import type { Emulator } from './emulator-type.js'
 import { EmulatorFaultList } from './emulator-faults.js'
 import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
+import { countsAt } from './counts-at.js'
 import type { Assembled, Parts } from './emulator-parts.js'
 import { openSandbox } from './open-sandbox.js'
-
-/**
- * What the API shows at `nowIso`: the activations created, the entries entered and the participants
- * who had entered by then (participants the store holds without an entry are not counted).
- */
-function countsAt(index: StoreIndex, accounts: readonly string[], nowIso: string): EmulatorState['counts'] {
-  let activations = 0
-  let entries = 0
-  for (const activation of index.activations.values()) {
-    if (!activationExistsAt(activation, nowIso)) continue
-    activations++
-    const lists = index.entryListsOf(activation.id)
-    entries += lists.inTimeOrder
-      ? index.enteredBy(lists, lists.all, nowIso)
-      : lists.all.filter((e) => entryExistsAt(e, nowIso)).length
-  }
-  let participants = 0
-  for (const account of accounts) participants += index.participantsBy(account, nowIso)
-  return { activations, entries, participants }
-}
+import { basePathOf, contextAt, quietContext } from './handler-contexts.js'
 
 /** The handlers' makers, loaded by the first createEmulator (see handler-kit.ts). */
 let kit: HandlerKit | undefined
@@ -90,7 +70,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
 
   const ctx: HandlerContext = {
     baseUrl,
-    basePath: new URL(baseUrl).pathname.replace(/\/+$/, ''),
+    basePath: basePathOf(baseUrl),
     bodies: parts.bodies,
     get index() {
       return store.index
@@ -204,34 +184,12 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
 
   // A sandbox's endpoints at its host's base URL too, where requests with its keys reach it.
   const keyed =
-    parts.keyedBaseUrl === undefined
-      ? []
-      : (createHandlers(
-          Object.create(ctx, {
-            baseUrl: { value: parts.keyedBaseUrl },
-            basePath: { value: new URL(parts.keyedBaseUrl).pathname.replace(/\/+$/, '') },
-          }) as HandlerContext,
-        ) as EndpointHandler[])
-  // What the admin API's `view` asks: the same endpoints, never journaled, rate-limited or faulted.
-  const unlimited = {
-    take: (_key: string, limit: { limit: number }) => ({
-      allowed: true,
-      limit: limit.limit,
-      remaining: limit.limit,
-      resetInMs: 0,
-    }),
-  }
-  const quiet: HandlerContext = Object.create(ctx, {
-    rateLimiter: { value: unlimited },
-    delayFor: { value: () => null },
-    faultFor: { value: () => null },
-    record: { value: () => {} },
-  })
+    parts.keyedBaseUrl === undefined ? [] : (createHandlers(contextAt(ctx, parts.keyedBaseUrl)) as EndpointHandler[])
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
     baseUrl,
     token: options.adminToken,
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
-    view: createHandlers(quiet),
+    view: createHandlers(quietContext(ctx)),
     rateLimiter,
   })
   return { emulator, keyed }
