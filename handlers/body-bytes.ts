@@ -33,7 +33,7 @@ export class BytesRequest extends Request {
 }
 
 /** The status-only Response of an answer made for a BytesRequest, with the headers and body beside it. */
-class KeptResponse extends Response {
+class StatusOnlyResponse extends Response {
   constructor(
     status: number,
     readonly kept: KeptAnswer,
@@ -53,10 +53,10 @@ export function responseWithBody(
   body: Uint8Array,
 ): Response {
   if (!(request instanceof BytesRequest)) return new Response(body as BodyInit, { status, headers })
-  return new KeptResponse(status, { headers, body })
+  return new StatusOnlyResponse(status, { headers, body })
 }
 
 /** The headers and body of a response made for a BytesRequest; undefined for any other response. */
 export function keptAnswerOf(response: Response): KeptAnswer | undefined {
-  return response instanceof KeptResponse ? response.kept : undefined
+  return response instanceof StatusOnlyResponse ? response.kept : undefined
 }

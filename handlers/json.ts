@@ -1,7 +1,7 @@
 import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/store-index.js'
-import { Recent } from '../src/store/recent.js'
+import { RecentCache } from '../src/store/recent-cache.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 
 // Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
@@ -86,9 +86,9 @@ export class MadeBodies {
   readonly slots: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
   nextSlot = 0
   /** The JSON of the entries served last, as shown now. */
-  readonly entries = new Recent<Uint8Array, object>(KEPT_ENTRIES)
+  readonly entries = new RecentCache<Uint8Array, object>(KEPT_ENTRIES)
   /** The JSON of the entries served last as shown before something about them still to come (see at-instant.ts). */
-  readonly entriesEarlier = new Recent<Uint8Array, object>(KEPT_ENTRIES)
+  readonly entriesEarlier = new RecentCache<Uint8Array, object>(KEPT_ENTRIES)
 
   /** The `next` a body put together here was made with; undefined for a body not kept (above a megabyte, or made long ago). */
   nextOf(body: Uint8Array): string | null | undefined {

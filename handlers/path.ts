@@ -42,9 +42,9 @@ type Place =
  * percent-encoding before any resolver runs; the handlers match with this instead: case-sensitively
  * (the base path too), and a path that does not decode is answered, not thrown. As with
  * path-to-regexp, one trailing slash is allowed.
- * @example placer('https://api.example.test/v1')(new URL('https://api.example.test/v1/activations/LIST'))
+ * @example splitUnderBase('https://api.example.test/v1')(new URL('https://api.example.test/v1/activations/LIST'))
  */
-export function placer(baseUrl: string): (url: URL) => Place {
+export function splitUnderBase(baseUrl: string): (url: URL) => Place {
   const base = new URL(baseUrl)
   const basePath = base.pathname.replace(/\/+$/, '')
   return (url) => {
@@ -73,7 +73,7 @@ export function placer(baseUrl: string): (url: URL) => Place {
  */
 export function pathMatcher(baseUrl: string, pattern: string): RequestMatcher {
   const parts = pattern.split('/').slice(1)
-  const placeOf = placer(baseUrl)
+  const placeOf = splitUnderBase(baseUrl)
   return (request) => {
     const place = placeOf(urlOf(request))
     if (!place.under || !place.segments || place.segments.length !== parts.length) return null

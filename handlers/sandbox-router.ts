@@ -1,7 +1,7 @@
 import { apiKeyOf } from '../src/contract/api-key.js'
 import { endpointHandler, type EndpointHandler } from './endpoint-handler.js'
 import { apiError, errorResponse, notFound } from './errors.js'
-import { placer, urlOf } from './path.js'
+import { splitUnderBase, urlOf } from './path.js'
 
 /** Where a sandbox's requests go: its handlers at the URL asked, and what to tell it that it was used. */
 export type SandboxRoute = {
@@ -42,7 +42,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
  * @example [sandboxRouter(baseUrl, sandboxes), ...createHandlers(ctx)]
  */
 export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
-  const placeOf = placer(baseUrl)
+  const placeOf = splitUnderBase(baseUrl)
   return endpointHandler<Found>(
     (request) => {
       if (!routes.active) return null

@@ -2,7 +2,7 @@ import type { HttpHandler } from 'msw'
 import { endpointHandler } from '../endpoint-handler.js'
 import { apiError, malformedPath, methodNotAllowed, notFound } from '../errors.js'
 import { mswRuntime } from '../msw-runtime.js'
-import { placer, urlOf } from '../path.js'
+import { splitUnderBase, urlOf } from '../path.js'
 import type { RateLimiter } from '../rate-limit.js'
 import { changeAccount, readAccounts } from './accounts.js'
 import { addActivation, addEntries } from './added-data.js'
@@ -96,7 +96,7 @@ export function createAdminHandlers(
   const root = `${new URL(baseUrl).origin}${prefix}`
   const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
   const refusal = tokenRefusal(token)
-  const door =
+  const guarded =
     (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>
     async (args: AdminArgs): Promise<Response> => {
       try {
@@ -107,7 +107,7 @@ export function createAdminHandlers(
         return errorAnswer(error, what)
       }
     }
-  const placeOf = placer(root)
+  const placeOf = splitUnderBase(root)
 
   const handlers = [
     // First: msw's own matching of the paths below throws on a path that does not decode.
@@ -117,20 +117,20 @@ export function createAdminHandlers(
         return place.under && place.segments === null ? {} : null
       },
       (request, params) =>
-        door('read the path', () => {
+        guarded('read the path', () => {
           throw malformedPath(urlOf(request).pathname)
         })({ request, params }),
     ),
     ...ADMIN_ROUTES.map((route) =>
       http[route.method](
         `${root}${route.path}`,
-        door(route.what, (args) => route.answer(ctx, args)),
+        guarded(route.what, (args) => route.answer(ctx, args)),
       ),
     ),
     // Last: a known path asked with another method is a 405 naming those it takes; any other, a 404.
     http.all(
       `${root}/*`,
-      door('answer', ({ request }) => {
+      guarded('answer', ({ request }) => {
         const path = new URL(request.url).pathname.slice(prefix.length)
         const allow = ALLOWED.find(([pattern]) => pattern.test(path))?.[1]
         if (allow) throw methodNotAllowed(request.method, `${prefix}${path}`, allow)

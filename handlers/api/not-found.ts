@@ -2,7 +2,7 @@ import type { HttpHandler } from 'msw'
 import type { HandlerContext } from '../context.js'
 import { endpointHandler } from '../endpoint-handler.js'
 import { errorResponse, malformedPath, notFound as noEndpoint } from '../errors.js'
-import { placer, urlOf } from '../path.js'
+import { splitUnderBase, urlOf } from '../path.js'
 import { arrival } from '../route.js'
 
 /**
@@ -10,7 +10,7 @@ import { arrival } from '../route.js'
  * percent-encoding is broken (it names no endpoint and no id).
  */
 export function notFound(ctx: HandlerContext): HttpHandler[] {
-  const placeOf = placer(ctx.baseUrl)
+  const placeOf = splitUnderBase(ctx.baseUrl)
   return [
     endpointHandler(
       (request) => (placeOf(urlOf(request)).under ? {} : null),

@@ -45,13 +45,13 @@ export async function createInIndex(
 
 /**
  * Replaces an entry (same id) in its place in a store's index, checked against its activation's
- * type, as the entries collection's update would. `prev` may be a copy read before (see `held`).
+ * type, as the entries collection's update would. `prev` may be a copy read before (see `storedVersion`).
  * @example replaceEntryInIndex(index, entry, { ...entry, voided: true })
  */
 export function replaceEntryInIndex(index: WritableStoreIndex, prev: StoredEntry, next: StoredEntry): void {
   const activation = index.activations.get(next.activationId)
   if (activation) checkEntryFields(next, activation)
-  index.replaceEntry(held(index.entries, prev), next)
+  index.replaceEntry(storedVersion(index.entries, prev), next)
 }
 
 /** Throws unless an entry has exactly the fields of its activation's type. */
@@ -67,6 +67,6 @@ export function checkEntryFields(entry: StoredEntry, activation: StoredActivatio
  * once it has let it go, equal but not the same object, which is what a replacement must find in the
  * collections and lists.
  */
-export function held<R extends { id: string }>(records: ReadonlyMap<string, R>, read: R): R {
+export function storedVersion<R extends { id: string }>(records: ReadonlyMap<string, R>, read: R): R {
   return records.get(read.id) ?? read
 }

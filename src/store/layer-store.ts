@@ -1,6 +1,6 @@
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
-import { createInIndex, held, replaceEntryInIndex } from './index-writes.js'
+import { createInIndex, replaceEntryInIndex, storedVersion } from './index-writes.js'
 import { WritableStoreIndex } from './indexes.js'
 import type { LoadedWorld, WritableStore } from './store.js'
 
@@ -64,6 +64,6 @@ export class LayerStore implements WritableStore {
 
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
     const index = this.index
-    index.replaceParticipant(held(index.participants, prev), next)
+    index.replaceParticipant(storedVersion(index.participants, prev), next)
   }
 }

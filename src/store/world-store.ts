@@ -8,7 +8,7 @@ import {
 import { ChangeLog } from './change-log.js'
 import { plannedBase } from './planned-base.js'
 import type { PlannedWorld } from './planned-shapes.js'
-import { createInIndex, held, replaceEntryInIndex } from './index-writes.js'
+import { createInIndex, replaceEntryInIndex, storedVersion } from './index-writes.js'
 import { WritableStoreIndex } from './indexes.js'
 import { indexedCollections } from './indexed-collections.js'
 import { ListenedCollection, recordSymbols, type RecordSymbols } from './msw-data-adapter.js'
@@ -137,13 +137,13 @@ export class WorldStore implements CollectionStore, WritableStore {
   }
 
   replaceEntry(prev: StoredEntry, next: StoredEntry): void {
-    if (this.#collections) return this.#collections.entries.swap(held(this.#index.entries, prev), next)
+    if (this.#collections) return this.#collections.entries.swap(storedVersion(this.#index.entries, prev), next)
     replaceEntryInIndex(this.#index, prev, next)
   }
 
   replaceParticipant(prev: StoredParticipant, next: StoredParticipant): void {
     const index = this.#index
-    if (this.#collections) return this.#collections.participants.swap(held(index.participants, prev), next)
-    index.replaceParticipant(held(index.participants, prev), next)
+    if (this.#collections) return this.#collections.participants.swap(storedVersion(index.participants, prev), next)
+    index.replaceParticipant(storedVersion(index.participants, prev), next)
   }
 }

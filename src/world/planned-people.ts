@@ -5,7 +5,7 @@ import { toDateObject, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { lazyList } from '../store/lazy-list.js'
-import { Recent } from '../store/recent.js'
+import { RecentCache } from '../store/recent-cache.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
 import { peopleIndex, type PeopleIndex } from './planned-index.js'
@@ -62,14 +62,14 @@ export class PlannedPeople {
   #index: PeopleIndex | undefined
   #byPlace: PersonEntries | undefined
   // The people last read, and their entries: a walk over every page keeps the last few pages' worth, not the account.
-  readonly #entries: Recent<PersonEntryList>
-  readonly #made: Recent<StoredParticipant>
+  readonly #entries: RecentCache<PersonEntryList>
+  readonly #made: RecentCache<StoredParticipant>
   readonly list: readonly StoredParticipant[]
 
   constructor(source: PeopleSource) {
     this.#source = source
-    this.#entries = new Recent(source.kept ?? KEPT)
-    this.#made = new Recent(source.kept ?? KEPT)
+    this.#entries = new RecentCache(source.kept ?? KEPT)
+    this.#made = new RecentCache(source.kept ?? KEPT)
     const count = source.entered ?? this.#whole().persons.length
     this.list = lazyList(count, (i) => this.#participant(this.#personAt(i)))
   }

@@ -11,7 +11,7 @@ import { toMillis } from '../contract/date-object.js'
 import { stateOf } from '../contract/state.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import type { PlannedWorld } from '../store/planned-shapes.js'
-import { Recent } from '../store/recent.js'
+import { RecentCache } from '../store/recent-cache.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
 import { createIds, type WorldIds } from './ids.js'
 import { PlannedPeople } from './planned-people.js'
@@ -37,7 +37,7 @@ type Planned = {
 }
 
 /**
- * How many entries, and how many people, a planned world keeps of those it built last (see `Recent`),
+ * How many entries, and how many people, a planned world keeps of those it built last (see `RecentCache`),
  * and how many participants an account's list orders before it orders them all (see `PlannedPeople`).
  */
 // Two pages of 1,000: a page read again is served from them, and a walk or random reads move little to
@@ -61,10 +61,10 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
   const ids = createIds(scenario.seed)
   const planned = planActivations(scenario, now, fakers, ids)
   // People and entries are pure functions of their places: the world keeps those it made last, not every one.
-  const people = new Recent<Person>(kept.people)
+  const people = new RecentCache<Person>(kept.people)
   const personAt = (a: number, index: number): Person =>
     people.get(a * 2 ** 40 + index) ?? people.set(a * 2 ** 40 + index, personOf(scenario, a, index, fakers.people, ids))
-  const entriesMade = new Recent<StoredEntry>(kept.entries)
+  const entriesMade = new RecentCache<StoredEntry>(kept.entries)
   // Each activation's people by place (see `peoplePlaces`), drawn when first asked.
   const places = new Map<Planned, (index: number) => number | undefined>()
   const placesOf = (p: Planned) => (index: number) => {

@@ -5,9 +5,9 @@
  * in the newer; when it is full, it becomes the older and the older is dropped. A record read from
  * the older moves to the newer. Every step is constant time (a map that deleted its oldest key one
  * at a time would scan its holes).
- * @example const made = new Recent<StoredEntry>(20_000); made.get(17) ?? made.set(17, build(17))
+ * @example const made = new RecentCache<StoredEntry>(20_000); made.get(17) ?? made.set(17, build(17))
  */
-export class Recent<V, K = number> {
+export class RecentCache<V, K = number> {
   readonly #generation: number
   #newer = new Map<K, V>()
   #older = new Map<K, V>()
