@@ -1,8 +1,22 @@
-import { storedEntrySchema, storedParticipantSchema } from '../contract/stored-records.js'
+import { storedActivationSchema, storedEntrySchema, storedParticipantSchema } from '../contract/stored-records.js'
 import type { ChangeLog } from './change-log.js'
 import type { WritableStoreIndex } from './indexes.js'
 import { ListenedCollection, type RecordSymbols } from './msw-data-adapter.js'
 import { checkEntryFields } from './index-writes.js'
+
+/** A store's activations collection, each change told to the store's index (which may refuse a slug taken). */
+export function indexedActivations(index: WritableStoreIndex, symbols: RecordSymbols, changes: ChangeLog) {
+  return new ListenedCollection(
+    storedActivationSchema,
+    symbols,
+    {
+      created: (a) => index.addActivation(a),
+      replaced: (prev, next) => index.replaceActivation(prev, next),
+      deleted: (a) => index.removeActivation(a),
+    },
+    changes,
+  )
+}
 
 /**
  * A store's participants and entries collections, each change told to the store's index (which may

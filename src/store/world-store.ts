@@ -10,7 +10,7 @@ import { plannedBase } from './planned-base.js'
 import type { PlannedWorld } from './planned-shapes.js'
 import { createInIndex, replaceEntryInIndex, storedVersion } from './index-writes.js'
 import { WritableStoreIndex } from './indexes.js'
-import { indexedCollections } from './indexed-collections.js'
+import { indexedActivations, indexedCollections } from './indexed-collections.js'
 import { ListenedCollection, recordSymbols, type RecordSymbols } from './msw-data-adapter.js'
 import type { CollectionStore, LoadedWorld, WorldCollections, WritableStore } from './store.js'
 
@@ -54,16 +54,7 @@ export class WorldStore implements CollectionStore, WritableStore {
     const index = new WritableStoreIndex(changes, this.#loaded.base)
     this.#index = index
     changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
-    this.#activations = new ListenedCollection(
-      storedActivationSchema,
-      symbols,
-      {
-        created: (a) => index.addActivation(a),
-        replaced: (prev, next) => index.replaceActivation(prev, next),
-        deleted: (a) => index.removeActivation(a),
-      },
-      changes,
-    )
+    this.#activations = indexedActivations(index, symbols, changes)
     this.#activations.load('activation', world.activations)
     changes.mark()
   }
