@@ -3,8 +3,9 @@ import { ADMIN_PREFIX, type TokenRefusal } from '../../../handlers/admin/index.j
 import { notJsonMessage } from '../../../handlers/errors.js'
 import { hasRequestBody } from './bodies.js'
 
-// The admin API's doors against other pages: a request from a foreign origin or under a foreign Host
-// name, or with a body that is not JSON, is refused before any handler runs.
+// The admin API's doors against other pages: a request from a foreign origin (or another site's page
+// that sent no Origin) or under a foreign Host name, or with a body that is not JSON, is refused before
+// any handler runs.
 
 /** Whether an address is this machine's own (127.0.0.0/8, ::1, localhost): only this machine reaches it. */
 export function isLoopback(host: string): boolean {
@@ -32,10 +33,25 @@ type AdminVerdict = {
 /** The verdict on a request whose URL (the one the handlers are given) has `pathname`, from its headers alone: before any body byte is read. */
 export type AdminGuard = (req: IncomingMessage, pathname: string) => AdminVerdict
 
-/** Paths under the admin prefix read without the token (GET, HEAD): the inspector page and its script. */
+/**
+ * Paths under the admin prefix read without the token, and from any site (GET, HEAD): the inspector
+ * page and its script, which hold no data and change nothing (a link on another site opens the inspector).
+ */
 const OPEN_PATHS = new Set([ADMIN_PREFIX, `${ADMIN_PREFIX}/`, `${ADMIN_PREFIX}/client.js`])
 /** The inspector's endpoint, which carries the admin API's answer (a 401 too) inside a 200. */
 const INSPECTOR_ANSWER = `${ADMIN_PREFIX}/inspector/answer`
+
+/**
+ * The `Sec-Fetch-Site` values a browser gives a request made by a page of another origin. Without an
+ * `Origin` (a GET of an `<img>`, a `<script>`, a link followed), the admin API cannot tell which
+ * origin it was: it refuses the request as it refuses a foreign `Origin`. With one, the Origin rule decides.
+ */
+const FOREIGN_SITE = /\b(?:cross|same)-site\b/i
+
+/** The 403's message for a request another site's page made, with no `Origin` to name: the shape of a foreign Origin's. */
+function foreignSiteMessage(site: string): string {
+  return `Sec-Fetch-Site ${JSON.stringify(site)} without an Origin is not allowed on the admin API: it answers its own pages, loopback origins and the origins given with --admin-origin (adminOrigins)`
+}
 
 /** A request's media type (`application/json` of `application/json; charset=utf-8`), lower-case. */
 function mediaType(header: string | undefined): string {
@@ -64,8 +80,9 @@ function isLoopbackName(name: string): boolean {
 
 /**
  * The admin API's checks, worked out once: its Host must be a loopback name, the address the server
- * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed; a body
- * must be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
+ * listens on or one allowed; an Origin must be the server's own, a loopback one or one allowed, and a
+ * request without one must not say it comes from another site's page (`Sec-Fetch-Site`); a body must
+ * be JSON. Allowed origins get `Access-Control-Allow-Origin`; nothing else gets a CORS header.
  */
 export function adminGuardOf(
   host: string,
@@ -92,6 +109,12 @@ export function adminGuardOf(
       }
     }
     const origin = req.headers.origin
+    const path = pathname.toLowerCase()
+    const open = (req.method === 'GET' || req.method === 'HEAD') && OPEN_PATHS.has(path)
+    const site = req.headers['sec-fetch-site']
+    if (origin === undefined && !open && site !== undefined && FOREIGN_SITE.test(site)) {
+      return { refused: [403, foreignSiteMessage(site)], headers: none }
+    }
     // Stryker disable next-line StringLiteral: no origin's host equals any stand-in for a missing Host
     const ownHost = (hostHeader ?? '').toLowerCase()
     let headers = none
@@ -121,8 +144,6 @@ export function adminGuardOf(
     }
     // A preflight carries no Authorization (a browser sends it with the request it asks for).
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
-    const path = pathname.toLowerCase()
-    const open = (req.method === 'GET' || req.method === 'HEAD') && OPEN_PATHS.has(path)
     if (!preflight && !open) {
       const refused = tokenRefusal(req.headers.authorization)
       if (refused !== null) return { refused: [401, refused], headers, inspector: path === INSPECTOR_ANSWER }
