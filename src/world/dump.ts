@@ -175,7 +175,8 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
   const check = <T>(schema: z.ZodType<T>, value: unknown, path: string): T | undefined => {
     const result = schema.safeParse(value)
     if (result.success) return result.data
-    problems.push(...problemLines(result.error.issues, path))
+    // One at a time: a record's issues are as many as its lists' bad items, past what a spread's arguments hold.
+    for (const line of problemLines(result.error.issues, path)) problems.push(line)
     return undefined
   }
   const activations: Array<StoredActivation | undefined> = []
@@ -203,7 +204,7 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
       return undefined
     }
     const found = entryProblems(internals, type, path)
-    problems.push(...found)
+    for (const line of found) problems.push(line)
     return found.length ? undefined : (e as StoredEntry)
   }
   const participants: Array<StoredParticipant | undefined> = []

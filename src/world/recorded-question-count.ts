@@ -19,7 +19,10 @@ export function recordedQuestionCount(
     rules.winners === 'allCorrect'
       ? itemsOf(pagesFor(account.winners, id), 'entries')
       : itemsOf(pagesFor(account.completed, id), 'entries')
-  const correct = entryRaws.map((e) => (typeof e.totalCorrect === 'number' ? e.totalCorrect : 0))
   const first = known[0]?.totalCorrect
-  return typeof first === 'number' && first >= 1 ? first : Math.max(0, ...correct) + 1
+  if (typeof first === 'number' && first >= 1) return first
+  // The most any entry got right, by a loop: an activation's entries are too many to spread into `Math.max`.
+  let most = 0
+  for (const e of entryRaws) if (typeof e.totalCorrect === 'number' && e.totalCorrect > most) most = e.totalCorrect
+  return most + 1
 }

@@ -117,7 +117,8 @@ export const shapeProbes: Probe[] = [
       if (!seen || !items) return notCheckable('the activations list did not answer 200')
       const found: Found[] = items.map((value, i) => ({ value, where: `activations[${i}]`, path: seen.path }))
       const list = participants(context)
-      if (list) found.push(...list.items.map((value, i) => ({ value, where: `participants[${i}]`, path: list.path })))
+      // One at a time: an upstream page may hold more items than a spread's arguments can.
+      list?.items.forEach((value, i) => found.push({ value, where: `participants[${i}]`, path: list.path }))
       for (const item of found) {
         const schema = item.where.startsWith('participants') ? participantSchema : activationSchema
         const problem = schemaProblem(schema, item.value, item.where)
