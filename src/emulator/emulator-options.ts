@@ -5,7 +5,7 @@ import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from '../world/scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from '../contract/defaults.js'
-import { parseDuration } from '../time/clock.js'
+import { parseSandboxTtl } from './sandbox-ttl.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
@@ -84,7 +84,7 @@ export type EmulatorOptions = {
   onProgress?: (entries: number, planned: number, indexing?: boolean) => void
   /** The most sandboxes open at once (`emulator.sandbox()`, `POST /__emulator/sandboxes`). Default 1,000. */
   maxSandboxes?: number
-  /** How long a sandbox may go unused before it is ended, unless it says otherwise: `"15m"` (the default), milliseconds, or 0 for never. */
+  /** How long a sandbox may go unused before it is ended, unless it says otherwise: `"15m"` (the default), milliseconds (at most a year, `"365d"`), or 0 for never. */
   sandboxTtl?: string | number
 }
 
@@ -149,7 +149,7 @@ export function checkOptions(options: EmulatorOptions): void {
   check(optionsSchema, options, 'createEmulator options')
   if (options.sandboxTtl !== undefined) {
     try {
-      parseDuration(options.sandboxTtl, 'sandboxTtl')
+      parseSandboxTtl(options.sandboxTtl, 'sandboxTtl')
     } catch (error) {
       throw new EmulatorError('bad_option', `Invalid createEmulator options:\n  ${(error as Error).message}`)
     }

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
-import { parseDuration } from '../time/clock.js'
 import { check } from './emulator-options.js'
+import { parseSandboxTtl } from './sandbox-ttl.js'
 import type { FaultRuleInput } from './fault-rules.js'
 
 /** The most sandboxes one emulator holds at once, unless `maxSandboxes` says otherwise. */
@@ -20,7 +20,7 @@ export type SandboxOptions = {
   accounts?: Record<string, { premium?: boolean; rateLimit?: RateLimit | null }>
   /** Fault rules it starts with, after the host's `latency` and `errorRate` rules. */
   faults?: FaultRuleInput[]
-  /** How long it may go without a request (or an admin call) before it is ended: `"10m"`, milliseconds, or `0` for never. */
+  /** How long it may go without a request (or an admin call) before it is ended: `"10m"`, milliseconds (at most a year, `"365d"`), or `0` for never. */
   ttl?: string | number
   /** A name to know it by in lists and the inspector. */
   label?: string
@@ -46,5 +46,5 @@ const sandboxSchema = z.strictObject({
 /** Checks a sandbox's options, or throws one EmulatorError listing every problem; the TTL in milliseconds (0: never), if given. */
 export function checkSandboxOptions(options: unknown): { ttlMs: number | undefined } {
   const parsed = check(sandboxSchema, options ?? {}, 'sandbox options')
-  return { ttlMs: parsed.ttl === undefined ? undefined : parseDuration(parsed.ttl, 'ttl') }
+  return { ttlMs: parsed.ttl === undefined ? undefined : parseSandboxTtl(parsed.ttl, 'ttl') }
 }

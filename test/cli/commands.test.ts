@@ -185,11 +185,11 @@ describe('bad input', () => {
     [['--max-sandboxes', '2000000'], '--max-sandboxes must be an integer from 0 to 1000000, got "2000000"'],
     [
       ['--sandbox-ttl', 'soon'],
-      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got "soon"',
+      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, of at most 365d, got "soon"',
     ],
     [
       ['--sandbox-ttl', '1 hour'],
-      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got "1 hour"',
+      '--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, of at most 365d, got "1 hour"',
     ],
   ])('names the flag: %j', async (args, message) => {
     expectFailure(await runCli(['-s', 'every-type', ...args]), message)

@@ -1,5 +1,7 @@
 import type { Options } from 'yargs'
-import { parseDuration, parseInstant } from '../../time/clock.js'
+import { parseInstant } from '../../time/clock.js'
+import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_SECONDS } from '../../contract/rate-limit.js'
+import { MAX_SANDBOX_TTL, parseSandboxTtl } from '../../emulator/sandbox-ttl.js'
 import { integer, needs, repeatable, UsageError, type FlagTable } from './flag-parsers.js'
 import { MAX_WORLD_FILE_BYTES } from '../world-file.js'
 
@@ -95,12 +97,12 @@ function worldFlags(command: 'serve' | 'dump'): FlagTable {
     'rate-limit': {
       type: 'string',
       describe: 'Requests allowed per key per window (default: no limit)',
-      coerce: integer('rate-limit', 1, 1_000_000),
+      coerce: integer('rate-limit', 1, MAX_RATE_LIMIT),
     },
     'rate-window': {
       type: 'string',
       describe: 'Rate-limit window in seconds (default 60)',
-      coerce: integer('rate-window', 1, 86_400),
+      coerce: integer('rate-window', 1, MAX_RATE_WINDOW_SECONDS),
     },
   }
 }
@@ -215,13 +217,13 @@ export const serveFlags: FlagTable = {
   'sandbox-ttl': {
     type: 'string',
     describe:
-      'How long a sandbox may go without a request before it is ended: 15m (the default), 2h, 90s, or 0 for never',
+      'How long a sandbox may go without a request before it is ended: 15m (the default), 2h, 90s (at most 365d), or 0 for never',
     coerce: needs('sandbox-ttl', 'a duration such as 15m, or 0 for never', (text) => {
       try {
-        parseDuration(text, '--sandbox-ttl')
+        parseSandboxTtl(text, '--sandbox-ttl')
       } catch {
         throw new UsageError(
-          `--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, got ${JSON.stringify(text)}`,
+          `--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, of at most ${MAX_SANDBOX_TTL}, got ${JSON.stringify(text)}`,
         )
       }
       return text
