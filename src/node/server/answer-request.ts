@@ -1,5 +1,5 @@
 import { sendAnswer } from './answer.js'
-import { readBody } from './body.js'
+import { leaveBodyUnread, readBody } from './body.js'
 import { dispatch } from './dispatch.js'
 import { guard } from './guard.js'
 import { preflight } from './preflight.js'
@@ -13,10 +13,13 @@ import type { Served } from './served.js'
  * that answers ends the request there; resolves to the status sent.
  */
 export async function answerRequest(ctx: RequestContext, served: Served): Promise<number> {
+  // Only the admin API's writes read a body (the API is GET and HEAD alone): any other request is
+  // answered from its headers, its body left unread, and its connection closes after the answer.
+  const readsBody = ctx.admin && ctx.method !== 'GET' && !ctx.head
+  if (!readsBody) leaveBodyUnread(ctx)
   const refused = guard(ctx, served) ?? preflight(ctx, served) ?? targetRefusal(ctx)
   if (refused !== undefined) return refused
-  // The API's GET and HEAD have no body.
-  if (ctx.method !== 'GET' && !ctx.head) {
+  if (readsBody) {
     const tooLarge = await readBody(ctx)
     if (tooLarge !== undefined) return tooLarge
   }

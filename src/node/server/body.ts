@@ -1,4 +1,4 @@
-import { bodyOfRequest, lingeringClose, MAX_BODY_BYTES, MAX_DUMP_BYTES } from './bodies.js'
+import { bodyOfRequest, hasRequestBody, lingeringClose, MAX_BODY_BYTES, MAX_DUMP_BYTES } from './bodies.js'
 import { parseJsonInTurns } from '../json-in-turns.js'
 import type { RequestContext } from './request-context.js'
 
@@ -36,4 +36,15 @@ export async function readBody(ctx: RequestContext): Promise<number | undefined>
     // eslint-disable-next-line require-atomic-updates
   } else if (sent.length > 0) ctx.bodyBytes = new Uint8Array(sent)
   return undefined
+}
+
+/**
+ * For a request whose body is never read (the API's, an admin GET or HEAD): when it has one, its
+ * answer, whatever stage sends it, says `Connection: close`, and the connection closes gently after it
+ * (see lingeringClose) rather than waiting for bytes nothing will read.
+ */
+export function leaveBodyUnread(ctx: RequestContext): void {
+  if (!hasRequestBody(ctx.req)) return
+  ctx.res.setHeader('connection', 'close')
+  lingeringClose(ctx.req)
 }
