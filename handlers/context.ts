@@ -83,6 +83,11 @@ export type RequestRecord = {
   fault: string | null
   /** For an answer with an `{"error"}` body (a 4xx or 5xx): its message. */
   error?: string
+  /**
+   * The fields kept shortened, when any was longer than the journal keeps (2,048 characters; a query's
+   * names and values together, and at most 64 values): each keeps its beginning. Absent when none was.
+   */
+  cut?: Array<'path' | 'query' | 'key' | 'error'>
 }
 
 /**

@@ -3,6 +3,7 @@ import { apiKeyOf } from '../src/contract/api-key.js'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
+import { KEPT_CHARS, keptQuery, keptText } from './journal-kept.js'
 import { ApiError, apiError, errorBytes, errorResponse, jsonResponse, methodNotAllowed } from './errors.js'
 import type { MadeBodies } from './json.js'
 import { QueryParams } from './params.js'
@@ -70,11 +71,15 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
   return new Response(stream, { status: response.status, headers })
 }
 
+/** The query of a record being made, replaced before it is returned. */
+const NO_QUERY: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>
+
 /**
  * The journal's record of a request, as it arrived: its times, path under the base URL, query and
  * key. Its `status` and `durationMs` are 0 until the handler sets them, with the fields that say how
  * it was answered, and records it. Made whole here, in the journal's order, so that every record has
- * the same shape.
+ * the same shape; its path, query and key kept as the journal keeps them (see `keptText`), and a
+ * `cut` added when one of them is shortened.
  */
 export function arrival(
   ctx: HandlerContext,
@@ -83,29 +88,35 @@ export function arrival(
   endpoint: EndpointName | null,
   now: number,
 ): RequestRecord {
-  const query: Record<string, string[]> = {}
-  for (const [name, value] of url.searchParams) {
-    // Own properties only: a parameter may be named `constructor`, or `__proto__` (which an
-    // assignment would take for the prototype).
-    if (Object.hasOwn(query, name)) query[name]!.push(value)
-    else if (name === '__proto__')
-      Object.defineProperty(query, name, { value: [value], enumerable: true, writable: true })
-    else query[name] = [value]
-  }
-  const key = apiKeyOf(request.headers.get('authorization'))
-  return {
+  const record: RequestRecord = {
     at: new Date(now).toISOString(),
     realAt: Date.now(),
     method: request.method,
-    path: url.pathname.slice(ctx.basePath.length) || '/',
-    query,
+    path: '',
+    query: NO_QUERY,
     endpoint,
-    key,
-    account: key === null ? null : (ctx.accountOfKey(key)?.name ?? null),
+    key: null,
+    account: null,
     status: 0,
     durationMs: 0,
     fault: null,
   }
+  // The path and the query's strings are slices of the URL: of a long one, each kept is copied.
+  const long = url.href.length > KEPT_CHARS
+  record.query = keptQuery(record, url.searchParams, long)
+  record.path = keptText(record, 'path', url.pathname.slice(ctx.basePath.length) || '/', long)
+  const header = request.headers.get('authorization')
+  const key = apiKeyOf(header)
+  if (key !== null) {
+    record.key = keptText(record, 'key', key, header!.length > KEPT_CHARS)
+    record.account = ctx.accountOfKey(key)?.name ?? null
+  }
+  return record
+}
+
+/** The key a request carried, whole: its record's, or read again when the record's is cut. */
+function keyOf(request: Request, record: RequestRecord): string | null {
+  return record.cut?.includes('key') ? apiKeyOf(request.headers.get('authorization')) : record.key
 }
 
 const NEXT_KEY = new TextEncoder().encode('],"next":')
@@ -161,7 +172,7 @@ export function endpoint(
     let response: Response
     try {
       if (request.method !== 'GET' && !head) throw methodNotAllowed(request.method, url.pathname, 'GET', ALLOW)
-      const key = record.key
+      const key = keyOf(request, record)
       if (key === null) throw keyProblem(request)
       const account = ctx.accountOfKey(key)
       if (!account) throw apiError(401, 'Invalid API key')
@@ -210,7 +221,7 @@ export function endpoint(
               `Failed to answer ${request.method} ${url.pathname}: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
             )
       response = errorResponse(error, headers)
-      record.error = error.message
+      record.error = keptText(record, 'error', error.message, false)
       if (drop && !head) body = errorBytes(error)
     }
     if (drop) response = dropped(response, drop, head ? null : body)
@@ -224,7 +235,7 @@ export function endpoint(
     const now = ctx.instant()
     const record = arrival(ctx, request, urlOf(request), name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
-    const delay = name === null ? null : ctx.delayFor(name, record.key)
+    const delay = name === null ? null : ctx.delayFor(name, keyOf(request, record))
     if (!delay) return respond(request, params, record, started, now, record.at)
     record.fault = delay.id
     if (delay.delayMs <= 0) return respond(request, params, record, started, now, record.at)

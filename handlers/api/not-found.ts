@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import type { HandlerContext } from '../context.js'
 import { endpointHandler } from '../endpoint-handler.js'
 import { errorResponse, malformedPath, notFound as noEndpoint } from '../errors.js'
+import { keptText } from '../journal-kept.js'
 import { splitUnderBase, urlOf } from '../path.js'
 import { arrival } from '../route.js'
 
@@ -22,7 +23,7 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
         const error = place.under && place.segments === null ? malformedPath(url.pathname) : noEndpoint(url.pathname)
         const response = errorResponse(error)
         record.status = error.status
-        record.error = error.message
+        record.error = keptText(record, 'error', error.message, false)
         record.durationMs = performance.now() - started
         ctx.record(record)
         return response

@@ -14,12 +14,43 @@ export type JournalEntry = {
 } & RequestRecord
 
 /**
- * The last `size` API requests, oldest first: a long run does not grow without end.
+ * The most bytes the journal's entries may take (as `bytesOf` estimates them), whatever `journalSize`:
+ * room for 10,000 ordinary requests (under 1 KB each) several times over, and for about 1,400 of the
+ * longest an entry keeps (about 24 KB: see handlers/journal-kept.ts).
+ */
+const JOURNAL_MAX_BYTES = 32 << 20
+
+/** What an entry costs besides its text: the object, its fields, `at` and a short path (about 450 bytes). */
+const ENTRY_BYTES = 512
+/** What each query parameter costs besides its characters (a property and its array), and each value (a slot and a string's header). */
+const PARAMETER_BYTES = 64
+const VALUE_BYTES = 32
+
+/** An entry's heap, estimated from its text (2 bytes a character: a string may be two-byte). */
+function bytesOf(entry: RequestRecord): number {
+  let bytes = ENTRY_BYTES + 2 * (entry.path.length + (entry.key?.length ?? 0) + (entry.error?.length ?? 0))
+  const query = entry.query
+  for (const name in query) {
+    const values = query[name]!
+    bytes += PARAMETER_BYTES + 2 * name.length + VALUE_BYTES * values.length
+    for (let i = 0; i < values.length; i++) bytes += 2 * values[i]!.length
+  }
+  return bytes
+}
+
+/**
+ * The last `size` API requests, oldest first, within `maxBytes` (the oldest dropped first): a long
+ * run, or a client that sends long URLs, does not grow it without end.
  * @example const journal = new Journal(10_000); journal.add({...}); journal.entries()
  */
 export class Journal {
   readonly #size: number
-  #entries: JournalEntry[] = []
+  readonly #maxBytes: number
+  /** The entries kept from `#head` on, and each one's bytes; those before it are dropped (undefined). */
+  #entries: Array<JournalEntry | undefined> = []
+  #bytesOf: number[] = []
+  #head = 0
+  #bytes = 0
   #seq = 0
   /** The `seq` of the last request before the latest clear (0: never cleared). */
   #clearedAfter = 0
@@ -27,8 +58,9 @@ export class Journal {
   /** What each follower does when the journal ends (its sandbox ended). */
   readonly #enders = new Set<() => void>()
 
-  constructor(size: number) {
+  constructor(size: number, maxBytes = JOURNAL_MAX_BYTES) {
     this.#size = size
+    this.#maxBytes = maxBytes
   }
 
   /** The `seq` of the last request recorded (0: none yet): how many this emulator has answered. */
@@ -36,13 +68,42 @@ export class Journal {
     return this.#seq
   }
 
-  /** Records a request (its `seq` is given here). */
+  /** The `seq` of the oldest request kept (`lastSeq + 1` when none is): those kept are numbered from it to `lastSeq`. */
+  get oldestSeq(): number {
+    return this.#seq - (this.#entries.length - this.#head) + 1
+  }
+
+  /** The request numbered `seq`, while the journal keeps it. */
+  get(seq: number): JournalEntry | undefined {
+    const at = this.#head + seq - this.oldestSeq
+    return at >= this.#head ? this.#entries[at] : undefined
+  }
+
+  /** The bytes the entries kept take, as estimated (at most `maxBytes`, past one entry). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Records a request (its `seq` is given here), dropping the oldest while the journal is past its size or bytes. */
   add(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
     const recorded = { seq: ++this.#seq, ...entry }
+    const bytes = bytesOf(recorded)
     this.#entries.push(recorded)
-    // Trimmed in batches, so that a full journal does not shift its whole array on every request.
-    if (this.#entries.length > this.#size + Math.max(64, this.#size >> 4)) {
-      this.#entries = this.#entries.slice(-this.#size)
+    this.#bytesOf.push(bytes)
+    this.#bytes += bytes
+    // The newest is kept even alone past maxBytes: an entry's text is bounded (see handlers/journal-kept.ts).
+    while (
+      this.#entries.length - this.#head > 1 &&
+      (this.#entries.length - this.#head > this.#size || this.#bytes > this.#maxBytes)
+    ) {
+      this.#bytes -= this.#bytesOf[this.#head]!
+      this.#entries[this.#head++] = undefined
+    }
+    // The dropped slots are let go in batches, so that a full journal does not shift its arrays on every request.
+    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head)
+      this.#bytesOf = this.#bytesOf.slice(this.#head)
+      this.#head = 0
     }
     for (const listener of this.#listeners) listener(recorded)
     return recorded
@@ -50,12 +111,15 @@ export class Journal {
 
   /** The recorded requests, oldest first (at most `size`). */
   entries(): JournalEntry[] {
-    return this.#entries.length > this.#size ? this.#entries.slice(-this.#size) : this.#entries.slice()
+    return this.#entries.slice(this.#head) as JournalEntry[]
   }
 
   /** Forgets every request; the next one's `seq` follows the last one's all the same. */
   clear(): void {
     this.#entries = []
+    this.#bytesOf = []
+    this.#head = 0
+    this.#bytes = 0
     this.#clearedAfter = this.#seq
     for (const listener of this.#listeners) listener(null)
   }
