@@ -23,6 +23,10 @@ export type SandboxRoutes = {
   byId(id: string): SandboxRoute | string
   /** The sandbox whose key that is; a message when its sandbox has ended; undefined for any other key. */
   byKey(key: string): SandboxRoute | string | undefined
+  /** Marks a sandbox used and answering a request: it does not expire before `done` is called for it. */
+  begin(route: SandboxRoute): void
+  /** The request `begin` marked has been answered. */
+  done(route: SandboxRoute): void
 }
 
 /** A sandbox's answer to a request: the first of its handlers that matches it (the last, a 404, matches all). */
@@ -61,8 +65,13 @@ export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointH
     async (request, found) => {
       if ('missing' in found) return sandboxNotFound(found.missing)
       const { route } = found
-      route.touch()
-      const answer = await answerIn(found.prefixed ? route.prefixed : route.keyed, request)
+      routes.begin(route)
+      let answer: Response
+      try {
+        answer = await answerIn(found.prefixed ? route.prefixed : route.keyed, request)
+      } finally {
+        routes.done(route)
+      }
       // A request that began in a sandbox finishes in it: one ended while it was answered (a delay,
       // a fault's latency) no longer holds its data, and the answer is the ended sandbox's 404.
       return route.ended === undefined ? answer : sandboxNotFound(route.ended)

@@ -177,7 +177,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     },
     close: () => {
       if (parts.sandboxOf) parts.sandboxOf.registry.end(parts.sandboxOf.id)
-      else registry?.endAll()
+      else registry?.close()
       return adder.inTurn(() => {})
     },
   }

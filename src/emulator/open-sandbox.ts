@@ -1,5 +1,7 @@
 import { ADMIN_PREFIX } from '../../handlers/admin/context.js'
-import type { EndpointHandler } from '../../handlers/endpoint-handler.js'
+import { endpointHandler, type EndpointHandler } from '../../handlers/endpoint-handler.js'
+import { apiError, errorResponse } from '../../handlers/errors.js'
+import { splitUnderBase, urlOf } from '../../handlers/path.js'
 import type { AccountKeys } from './account-keys.js'
 import type { Clock } from '../time/clock.js'
 import { parseInstant } from '../time/clock.js'
@@ -127,6 +129,8 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     },
   }
   Object.assign(sandbox, {
+    // Its own handlers, used without the host's router (in-process), answer its 404 once it has ended.
+    handlers: [endedGate(sandboxBaseUrl, held), ...held.prefixed],
     id,
     label: input.label ?? null,
     apiKeys,
@@ -138,6 +142,15 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
   })
   registry.add(held)
   return sandbox
+}
+
+/** A handler that answers every request under a sandbox's base URL with its 404 once it has ended, and matches none before. */
+function endedGate(baseUrl: string, held: HeldSandbox): EndpointHandler {
+  const placeOf = splitUnderBase(baseUrl)
+  return endpointHandler<{ ended: string }>(
+    (request) => (held.ended !== undefined && placeOf(urlOf(request)).under ? { ended: held.ended } : null),
+    (_, { ended }) => errorResponse(apiError(404, ended)),
+  )
 }
 
 /** A deep copy of records (structuredClone), a slice at a time, giving the event loop its turns between slices. */

@@ -14,6 +14,8 @@ export type HeldSandbox = SandboxRoute & {
   readonly ttlMs: number
   readonly createdAt: number
   lastUsed: number
+  /** Requests it is answering now: it does not expire while one is. */
+  answering?: number
   info(): SandboxInfo
   /** Frees what it holds (its handlers' state, its store's layer). */
   close(): void
@@ -46,6 +48,8 @@ export class SandboxRegistry implements SandboxRoutes {
   readonly #ended = new Map<string, string>()
   readonly #endedKeys = new Map<string, string>()
   #sweeping: ReturnType<typeof setInterval> | undefined
+  /** Set by `close`: its emulator was closed, and no sandbox opens any more. */
+  #closed = false
 
   constructor(max: number, now: () => number = Date.now) {
     this.max = max
@@ -60,8 +64,10 @@ export class SandboxRegistry implements SandboxRoutes {
     return this.#held.size
   }
 
-  /** Throws the refusal of a new sandbox when `max` are held. */
+  /** Throws the refusal of a new sandbox when `max` are held, or when the registry was closed. */
   checkRoom(): void {
+    if (this.#closed)
+      throw new EmulatorError('bad_input', 'Failed to open a sandbox: its emulator was closed (close())')
     this.sweep()
     if (this.#held.size >= this.max) {
       throw new EmulatorError(
@@ -144,6 +150,24 @@ export class SandboxRegistry implements SandboxRoutes {
     for (const id of [...this.#held.keys()]) this.end(id, why)
   }
 
+  /** Ends every sandbox held, and refuses any more: their emulator was closed. */
+  close(): void {
+    this.#closed = true
+    this.endAll('was ended: its emulator was closed')
+  }
+
+  /** Marks a sandbox used and answering a request: it does not expire before `done` is called for it. */
+  begin(sandbox: HeldSandbox): void {
+    sandbox.answering = (sandbox.answering ?? 0) + 1
+    sandbox.touch()
+  }
+
+  /** A request `begin` marked has been answered: its time to live starts again from now. */
+  done(sandbox: HeldSandbox): void {
+    sandbox.answering = (sandbox.answering ?? 1) - 1
+    sandbox.touch()
+  }
+
   /** Ends the sandboxes whose time to live has passed. */
   sweep(): void {
     for (const sandbox of this.#held.values()) this.#expire(sandbox)
@@ -160,7 +184,7 @@ export class SandboxRegistry implements SandboxRoutes {
 
   #expire(sandbox: HeldSandbox): boolean {
     const at = this.expiresAt(sandbox)
-    if (at === null || this.#now() < at) return false
+    if (at === null || this.#now() < at || sandbox.answering) return false
     this.end(sandbox.id, `expired: it was not used for ${Math.round(sandbox.ttlMs / 1000)} s (its ttl)`)
     return true
   }
