@@ -12,6 +12,7 @@ import type { Scenario } from './scenario.js'
 import type { WritableStore } from '../store/store.js'
 import { groupRates } from './group-rates.js'
 import { personOf } from './world-parts.js'
+import { UnenteredPool } from './unentered-pool.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
 // arrive in each running activation, when; which ranked activations end) is drawn from the seed, the
@@ -24,6 +25,8 @@ type ActivationState = {
   /** The ids of the people who entered it, in order of their first entry. */
   entrants: string[]
   entered: Set<string>
+  /** The places in the account's pool of the people who have not entered it. */
+  unentered: UnenteredPool
   winners: number
   /** Its place among activations that received arrivals (the id space of their entries). */
   slot: number
@@ -158,7 +161,7 @@ export class LiveWorld {
     const activation = db.index.activations.get(event.activationId)
     const a = activation && this.#accounts.get(activation.account)
     if (!activation || a === undefined) return false
-    const state = this.#stateOf(activation)
+    const state = this.#stateOf(activation, a)
     const faker = this.#fakers.records
     faker.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, event.hour, event.k))
     const outcome = arrivalOutcome(faker, activation, event.at, {
@@ -171,10 +174,12 @@ export class LiveWorld {
     if (outcome.isReplay) {
       personId = state.entrants[int(faker, 0, state.entrants.length - 1)]!
     } else {
-      // The next person of the pool who has not entered this activation; a replay if everyone has.
-      let tries = 0
-      while (state.entered.has((personId = this.#ids.person(a, index))) && ++tries < pool) index = (index + 1) % pool
-      if (state.entered.has(personId)) {
+      // The next person of the pool who has not entered this activation, going round the pool's
+      // end; when everyone has, a replay by the person just before the place drawn.
+      const next = state.unentered.next(index)
+      index = next >= 0 ? next : (index + pool - 1) % pool
+      personId = this.#ids.person(a, index)
+      if (next < 0) {
         if (!TYPE_RULES[activation.type].replays) return false
         outcome.isReplay = true
       }
@@ -191,6 +196,7 @@ export class LiveWorld {
     if (!state.entered.has(personId)) {
       state.entered.add(personId)
       state.entrants.push(personId)
+      state.unentered.mark(index)
     }
     if (outcome.isWinner) state.winners++
     batch.entries.push(entry)
@@ -236,21 +242,24 @@ export class LiveWorld {
   }
 
   /** The live state of an activation, read from the store at its first arrival. */
-  #stateOf(activation: StoredActivation): ActivationState {
+  #stateOf(activation: StoredActivation, a: number): ActivationState {
     let state = this.#states.get(activation.id)
     if (!state) {
       const entrants: string[] = []
       const entered = new Set<string>()
+      const unentered = new UnenteredPool(this.#scenario.accounts[a]!.people)
       let winners = 0
       // The batch holds none of its entries yet: they all arrive through here.
       for (const e of this.#db().index.entryListsOf(activation.id).all) {
         if (!entered.has(e.participantId)) {
           entered.add(e.participantId)
           entrants.push(e.participantId)
+          const place = this.#ids.personPlace(e.participantId)
+          if (place?.account === a) unentered.mark(place.index)
         }
         if ((e as { isWinner?: boolean }).isWinner === true) winners++
       }
-      state = { entrants, entered, winners, slot: this.#states.size, arrived: 0 }
+      state = { entrants, entered, unentered, winners, slot: this.#states.size, arrived: 0 }
       this.#states.set(activation.id, state)
     }
     return state
