@@ -48,7 +48,10 @@ describe('the Sec-Fetch-Site rule', () => {
   })
 
   it('lets through same-origin, none and no header at all', () => {
-    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}]) {
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Record<
+      string,
+      string
+    >[]) {
       expect(verdict(headers).refused, JSON.stringify(headers)).toBeNull()
     }
   })
@@ -122,7 +125,10 @@ describe('from the command line, with its defaults', () => {
 
   it('answers the same GETs from its own pages, a typed address and tools, and the inspector from any site', async () => {
     for (const path of ADMIN_GETS) {
-      for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}]) {
+      for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Record<
+        string,
+        string
+      >[]) {
         // The paths with a made-up sandbox or account answer 404; none is refused.
         const status = await statusOf(cli.url, path, headers)
         expect([200, 404], `${JSON.stringify(headers)} ${path}: ${status}`).toContain(status)

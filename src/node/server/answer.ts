@@ -3,9 +3,11 @@ import { constants, gzip } from 'node:zlib'
 import { keptAnswerOf } from '../../../handlers/body-bytes.js'
 import { notFound } from '../../../handlers/errors.js'
 import { DROP_HEADER } from '../../../handlers/route.js'
+import { StreamedResponse } from '../../../handlers/streamed-response.js'
 import { bodyOf, dropBody, send, streamBody } from './bodies.js'
 import type { RequestContext } from './request-context.js'
 import type { Served } from './served.js'
+import { sendStreamed } from './streamed-answer.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -16,8 +18,8 @@ const GZIP_MIN_BYTES = 1024
 /**
  * The answer stage: writes the handlers' answer, or a 404 when none answered. A fault rule's drop
  * destroys the socket before any byte, or after the headers and half the body; a stream (server-sent
- * events) is sent as it comes; any other body whole, gzipped when the client accepts it and it is
- * large enough to pay for it. Resolves to the status sent (0 for a dropped connection).
+ * events) is sent as it comes, a StreamedResponse (a dump) as it is made; any other body whole,
+ * gzipped when the client accepts it and it is large enough to pay for it. Resolves to the status sent (0 for a dropped connection).
  */
 export async function sendAnswer(ctx: RequestContext, served: Served, response: Response | undefined): Promise<number> {
   const { req, res, head, corsHeaders } = ctx
@@ -33,6 +35,7 @@ export async function sendAnswer(ctx: RequestContext, served: Served, response: 
   else response.headers.forEach((value, key) => (out[key] = value))
   if (served.cors !== false && corsHeaders === served.corsHeaders)
     out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (response instanceof StreamedResponse) return sendStreamed(ctx, response, out)
   if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
   let body: Buffer | null = head
     ? null

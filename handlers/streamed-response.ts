@@ -1,0 +1,61 @@
+// A long body, made a piece at a time as its reader asks for it: a dump of any size is never one
+// string in memory, and never holds the event loop for more than one turn at a time.
+
+/** How long one piece of a streamed body may hold the event loop: other requests are answered between pieces. */
+const TURN_MS = 10
+/** The most text one piece gathers before it is sent, even when its turn has time left: a piece is a few chunks of the source. */
+const PIECE_CHARS = 256 << 10
+/**
+ * The bytes a stream keeps made ahead of its reader: past them it makes nothing more until the reader
+ * takes some, so a reader that stops costs this much (and its socket's buffers), not the whole body.
+ */
+const QUEUED_BYTES = 1 << 20
+
+const utf8 = new TextEncoder()
+
+/** Waits for the event loop's next turn (after pending I/O): `setImmediate` in Node, a timer in a browser. */
+const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)))
+
+/**
+ * A response whose body is made as it is read, from text in pieces (a generator that yields as it
+ * goes). A server sends it as it comes, with backpressure, and never reads it whole (see
+ * src/node/server/streamed-answer.ts); in-process, fetch reads it as any stream.
+ * @example return new StreamedResponse(control.dump(), { status: 200, headers: { 'content-type': 'application/json' } })
+ */
+export class StreamedResponse extends Response {
+  constructor(pieces: Iterable<string>, init: ResponseInit) {
+    super(textInTurns(pieces[Symbol.iterator]()), init)
+  }
+}
+
+/**
+ * The bytes of `pieces`, made in turns: each read waits for the event loop's next turn, then takes
+ * pieces for at most TURN_MS (or PIECE_CHARS), so that a fast reader gets the body at full speed and
+ * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader.
+ */
+function textInTurns(pieces: Iterator<string>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await nextTurn()
+        const until = performance.now() + TURN_MS
+        let text = ''
+        for (;;) {
+          const next = pieces.next()
+          if (next.done) {
+            if (text) controller.enqueue(utf8.encode(text))
+            return controller.close()
+          }
+          text += next.value
+          if (text.length >= PIECE_CHARS || performance.now() >= until) break
+        }
+        controller.enqueue(utf8.encode(text))
+      },
+      cancel() {
+        pieces.return?.()
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: QUEUED_BYTES }),
+  )
+}
