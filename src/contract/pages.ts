@@ -44,7 +44,8 @@ function pageUrl(baseUrl: string, path: string, params: LooseParams, next: strin
 
 /**
  * Every page of a list, in order, following `next` until it is null: one request a page, made when
- * the loop asks for the page. A non-2xx answer throws, with its status and the `{error}` it gave.
+ * the loop asks for the page. A non-2xx answer throws, with its status and the `{error}` it gave; so
+ * does a `next` given before in the same walk (a cycle: the walk would never end).
  * @example
  * for await (const page of pages(fetch, '/activations/{id}', { baseUrl, apiKey, params: { path: { id }, query: { limit: 100 } } })) {
  *   for (const entry of page.entries) console.log(entry.email)
@@ -58,6 +59,8 @@ export async function* pages<P extends ApiPath>(
   const params = ((options as { params?: LooseParams }).params ?? {}) as LooseParams
   const headers = { Authorization: `Api-Key ${options.apiKey}` }
   let next = typeof params.query?.['next'] === 'string' ? params.query['next'] : null
+  // Every cursor of this walk: a list's cursors name pages after each other, and never repeat.
+  const seen = new Set<string | null>([next])
   do {
     const url = pageUrl(options.baseUrl, path, params, next)
     const response = await fetch(url, { headers })
@@ -69,6 +72,13 @@ export async function* pages<P extends ApiPath>(
       throw new Error(`GET ${url} answered ${response.status}: ${said}`)
     }
     yield body as PageOf<P>
-    next = typeof body.next === 'string' ? body.next : null
+    const after = typeof body.next === 'string' ? body.next : null
+    if (after !== null && seen.has(after)) {
+      throw new Error(
+        `GET ${url} answered a next that an earlier page of this walk gave: a cycle, which would never end`,
+      )
+    }
+    seen.add(after)
+    next = after
   } while (next !== null)
 }
