@@ -15,6 +15,18 @@ import { EmulatorError } from '../contract/emulator-error.js'
 
 const count = z.number().int().min(0)
 
+/**
+ * What one world may hold in all, past the room its ids have: a world is planned at start, about a
+ * third of a millisecond an activation, and its counts and times grow with its entries. Twice the
+ * largest world measured (bench/scenarios/ten-million.json: 1,000 activations, 10,000,000 entries).
+ */
+export const WORLD_LIMITS = {
+  /** Activations over every account and group (`count` summed). */
+  activations: 10_000,
+  /** Generated entries over every activation (`count` times `entries`, summed). */
+  entries: 20_000_000,
+} as const
+
 /** How a live world grows while the clock moves (arrivals are on with the `live` option or `--live`). */
 const liveSchema = z.strictObject({
   /** Entries each running activation receives an hour, on average (a Poisson draw per hour); 0 for none. */
@@ -204,7 +216,24 @@ export const scenarioSchema = z.strictObject(scenarioShape).superRefine((s, ctx)
   const names = new Set<string>()
   const keys = new Set<string>()
   const unlisted: ReadonlySet<string> = new Set(UNLISTED_TYPES)
+  let activations = 0
+  let entries = 0
   s.accounts.forEach((a, i) => {
+    a.activations.forEach((g, j) => {
+      const path = ['accounts', i, 'activations', j]
+      if (activations <= WORLD_LIMITS.activations && (activations += g.count) > WORLD_LIMITS.activations)
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, 'count'],
+          message: `a world holds at most ${WORLD_LIMITS.activations.toLocaleString('en')} activations; with this group it would hold ${activations.toLocaleString('en')}`,
+        })
+      if (entries <= WORLD_LIMITS.entries && (entries += g.count * g.entries) > WORLD_LIMITS.entries)
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, 'entries'],
+          message: `a world holds at most ${WORLD_LIMITS.entries.toLocaleString('en')} generated entries (count times entries, over every group); with this group it would hold ${entries.toLocaleString('en')}`,
+        })
+    })
     if (!s.undocumentedTypes) {
       a.activations.forEach((g, j) => {
         if (unlisted.has(g.type))
