@@ -141,18 +141,73 @@ function readNext(body: Uint8Array): string | null {
   return null
 }
 
+/** What a request's answer settles on: the body's bytes, or the error it is refused with. */
+type Outcome = Uint8Array | ApiError
+
+/** A thrown value as the error the request is answered with: anything but an `ApiError` is a 500. */
+function refusal(thrown: unknown, request: Request, url: URL): ApiError {
+  return thrown instanceof ApiError
+    ? thrown
+    : apiError(
+        500,
+        `Failed to answer ${request.method} ${url.pathname}: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+      )
+}
+
+/**
+ * The response to a request once its outcome is known, recorded in the journal: a 200 with the body,
+ * or the error's answer, either failing as a drop rule says.
+ */
+function concluded(
+  ctx: HandlerContext,
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  started: number,
+  headers: Record<string, string>,
+  drop: 'connection' | 'body' | undefined,
+  outcome: Outcome,
+): Response {
+  const head = request.method === 'HEAD'
+  let body: Uint8Array | null = null
+  let response: Response | undefined
+  if (!(outcome instanceof ApiError)) {
+    try {
+      body = outcome
+      if (!drop) record.next = nextOf(ctx.bodies, body)
+      // A drop rule remakes the response from its headers: it gets them in the Response itself.
+      response = drop
+        ? jsonResponse(200, body, headers)
+        : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
+    } catch (thrown) {
+      outcome = refusal(thrown, request, url)
+    }
+  }
+  if (outcome instanceof ApiError) {
+    response = errorResponse(outcome, headers)
+    record.error = keptText(record, 'error', outcome.message, false)
+    body = drop && !head ? errorBytes(outcome) : null
+  }
+  if (drop) response = dropped(response!, drop, head ? null : body)
+  record.status = drop === 'connection' || (head && drop) ? 0 : response!.status
+  record.durationMs = performance.now() - started
+  ctx.record(record)
+  return response!
+}
+
 /**
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
  * the status and drop fault rules (`errorRate` is one), plan (403), then the endpoint's
  * own parameters (400) and lookups (404). A delay rule holds the request before all of them. `answer`
- * returns the body's bytes. Each request is recorded.
+ * returns the body's bytes, or a promise of them for work done in turns (the event loop answers other
+ * requests meanwhile). Each request is recorded.
  */
 export function endpoint(
   ctx: HandlerContext,
   path: string,
   requires: { premium?: boolean },
-  answer: (request: EndpointRequest) => Uint8Array,
+  answer: (request: EndpointRequest) => Uint8Array | Promise<Uint8Array>,
 ): HttpHandler {
   const name = ENDPOINT_NAMES[path] ?? null
   /** The answer once any delay is over, made at `now` (`nowIso` as an ISO time). */
@@ -163,13 +218,12 @@ export function endpoint(
     started: number,
     now: number,
     nowIso: string,
-  ) => {
+  ): Response | Promise<Response> => {
     const url = urlOf(request)
     const head = request.method === 'HEAD'
     let headers: Record<string, string> = {}
     let drop: 'connection' | 'body' | undefined
-    let body: Uint8Array | null = null
-    let response: Response
+    let outcome: Outcome | Promise<Uint8Array>
     try {
       if (request.method !== 'GET' && !head) throw methodNotAllowed(request.method, url.pathname, 'GET', ALLOW)
       const key = keyOf(request, record)
@@ -206,29 +260,15 @@ export function endpoint(
         throw apiError(403, 'The participants list is a premium feature, and it is not enabled for this account')
       }
       const query = new QueryParams(url.searchParams)
-      body = answer({ account, query, params, now, nowIso })
-      if (!drop) record.next = nextOf(ctx.bodies, body)
-      // A drop rule remakes the response from its headers: it gets them in the Response itself.
-      response = drop
-        ? jsonResponse(200, body, headers)
-        : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
+      outcome = answer({ account, query, params, now, nowIso })
     } catch (thrown) {
-      const error =
-        thrown instanceof ApiError
-          ? thrown
-          : apiError(
-              500,
-              `Failed to answer ${request.method} ${url.pathname}: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
-            )
-      response = errorResponse(error, headers)
-      record.error = keptText(record, 'error', error.message, false)
-      if (drop && !head) body = errorBytes(error)
+      outcome = refusal(thrown, request, url)
     }
-    if (drop) response = dropped(response, drop, head ? null : body)
-    record.status = drop === 'connection' || (head && drop) ? 0 : response.status
-    record.durationMs = performance.now() - started
-    ctx.record(record)
-    return response
+    if (!(outcome instanceof Promise)) return concluded(ctx, request, url, record, started, headers, drop, outcome)
+    return outcome.then(
+      (body) => concluded(ctx, request, url, record, started, headers, drop, body),
+      (thrown: unknown) => concluded(ctx, request, url, record, started, headers, drop, refusal(thrown, request, url)),
+    )
   }
   return endpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
     const started = performance.now()
