@@ -21,6 +21,10 @@ export type AdminControl = {
   }
   readonly journal: {
     entries(): Array<RequestRecord & { seq: number }>
+    /** The request numbered `seq` while it is kept; those kept are numbered from `oldestSeq` to `lastSeq`. */
+    get(seq: number): (RequestRecord & { seq: number }) | undefined
+    readonly oldestSeq: number
+    readonly lastSeq: number
     clear(): void
     /** The `seq` of the last request before the latest clear (0: none). */
     readonly clearedAfter: number

@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../context.js'
-import { apiError } from '../errors.js'
+import { inTurns } from '../../src/time/turns.js'
+import { apiError, jsonResponse } from '../errors.js'
 import { json } from './answers.js'
 import type { AdminControl, AdminRoute } from './context.js'
 
@@ -54,47 +55,102 @@ export function filteredJournal<T extends RequestRecord>(entries: readonly T[], 
 const SSE_KEEP_ALIVE_MS = 15_000
 
 /**
+ * The most bytes a live stream holds for a client that does not read them (besides its socket's own
+ * buffer): about 1,000 ordinary requests, or 40 of the longest an entry keeps. Past it the client is
+ * dropped, its stream ended: it reconnects with its `Last-Event-ID` and is sent what the journal still has.
+ */
+const STREAM_QUEUE_BYTES = 1 << 20
+
+/** The stream's own buffer, which asks for more of the journal while it holds less. */
+const STREAM_BUFFER_BYTES = 64 << 10
+
+/** The most journal entries one turn of a stream (or of a read) looks at before it gives the event loop its turn. */
+const ENTRIES_PER_TURN = 2000
+
+type Journal = AdminControl['journal']
+type Entry = RequestRecord & { seq: number }
+
+/** The `seq` after which the last `limit` entries that `keep` passes begin (the journal's last when none does). */
+function beforeLast(journal: Journal, limit: number, keep: (entry: RequestRecord) => boolean): number {
+  let found = 0
+  let seq = journal.lastSeq
+  for (; seq >= journal.oldestSeq && found < limit; seq--) if (keep(journal.get(seq)!)) found++
+  return seq
+}
+
+const giveTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
  * The journal as server-sent events: first the last `limit` requests (or, when the client reconnects
- * with `Last-Event-ID`, those after it), then each request as it is recorded (`event: request`, the
- * journal entry as `data`, its `seq` as `id`) and `event: clear` when the journal is cleared. A comment
- * line every 15 s keeps proxies from closing an idle stream. It ends when the journal does (its sandbox ended).
+ * with `Last-Event-ID`, those after it), read from the journal as the client takes them, then each
+ * request as it is recorded (`event: request`, the journal entry as `data`, its `seq` as `id`) and
+ * `event: clear` when the journal is cleared. A comment line every 15 s keeps proxies from closing an
+ * idle stream. It ends when the journal does (its sandbox ended), and when its client has left
+ * STREAM_QUEUE_BYTES unread.
  */
 function journalStream(
-  journal: AdminControl['journal'],
+  journal: Journal,
   after: number | undefined,
   limit: number,
   keep: (entry: RequestRecord) => boolean,
 ): Response {
   const utf8 = new TextEncoder()
   let stop = () => {}
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => controller.enqueue(utf8.encode(text))
-      const sendEntry = (entry: RequestRecord & { seq: number }) =>
-        send(`id: ${entry.seq}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
-      send('retry: 2000\n\n')
-      // A client back with a Last-Event-ID from before the latest clear (or reset) missed it: it hears
-      // it first, so that it drops the rows it still shows.
-      if (after !== undefined && journal.clearedAfter > 0 && after <= journal.clearedAfter)
-        send('event: clear\ndata: {}\n\n')
-      const past = journal.entries().filter(keep)
-      for (const entry of after === undefined ? past.slice(-limit) : past.filter((e) => e.seq > after)) sendEntry(entry)
-      const unsubscribe = journal.subscribe(
-        (entry) => (entry === null ? send('event: clear\ndata: {}\n\n') : keep(entry) && sendEntry(entry)),
-        // A sandbox's journal ends with the sandbox: its streams end too, and hold it no longer.
-        () => {
-          stop()
-          controller.close()
-        },
-      )
-      const timer = setInterval(() => send(': keep-alive\n\n'), SSE_KEEP_ALIVE_MS)
-      stop = () => {
-        unsubscribe()
-        clearInterval(timer)
-      }
+  /** The `seq` of the next request to send: those before it were sent, or passed over. */
+  let next = (after ?? beforeLast(journal, limit, keep)) + 1
+  let out: ReadableStreamDefaultController<Uint8Array>
+  const send = (text: string) => out.enqueue(utf8.encode(text))
+  const sendEntry = (entry: Entry) => send(`id: ${entry.seq}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        out = controller
+        send('retry: 2000\n\n')
+        // A client back with a Last-Event-ID from before the latest clear (or reset) missed it: it hears
+        // it first, so that it drops the rows it still shows.
+        if (after !== undefined && journal.clearedAfter > 0 && after <= journal.clearedAfter)
+          send('event: clear\ndata: {}\n\n')
+        const unsubscribe = journal.subscribe(
+          (entry) => {
+            if (entry === null) {
+              next = journal.lastSeq + 1
+              send('event: clear\ndata: {}\n\n')
+            } else if (entry.seq === next) {
+              // Caught up: sent as it comes. Before that, `pull` reads it from the journal in its turn.
+              next++
+              if (keep(entry)) sendEntry(entry)
+            }
+            // What the client has not read: the queue past the stream's own buffer.
+            if (STREAM_BUFFER_BYTES - controller.desiredSize! > STREAM_QUEUE_BYTES) {
+              stop()
+              controller.error(new Error(`the client left more than ${STREAM_QUEUE_BYTES} bytes of the stream unread`))
+            }
+          },
+          // A sandbox's journal ends with the sandbox: its streams end too, and hold it no longer.
+          () => {
+            stop()
+            controller.close()
+          },
+        )
+        const timer = setInterval(() => send(': keep-alive\n\n'), SSE_KEEP_ALIVE_MS)
+        stop = () => {
+          unsubscribe()
+          clearInterval(timer)
+        }
+      },
+      pull(controller) {
+        next = Math.max(next, journal.oldestSeq)
+        for (let looked = 0; next <= journal.lastSeq && controller.desiredSize! > 0; looked++) {
+          if (looked === ENTRIES_PER_TURN) return giveTurn()
+          const entry = journal.get(next++)!
+          if (keep(entry)) sendEntry(entry)
+        }
+        return undefined
+      },
+      cancel: () => stop(),
     },
-    cancel: () => stop(),
-  })
+    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_BUFFER_BYTES }),
+  )
   return new Response(stream, {
     status: 200,
     headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' },
@@ -114,13 +170,36 @@ export const streamJournal: AdminRoute = {
   },
 }
 
+/**
+ * The entries of `journal` that pass `filter`, as `GET /__emulator/requests` answers them (`{"requests":
+ * [...]}`), oldest first: read from the newest back until `limit` are found, and written out, in turns.
+ */
+function* journalText(journal: Journal, filter: ReturnType<typeof journalFilter>): Generator<void, string> {
+  const found: Entry[] = []
+  const limit = filter.limit ?? Infinity
+  // Those recorded while it is read are not asked for; those dropped meanwhile are passed over.
+  for (let seq = journal.lastSeq; seq >= journal.oldestSeq && found.length < limit; seq--) {
+    const entry = journal.get(seq)
+    if (entry !== undefined && matches(filter, entry)) found.push(entry)
+    yield
+  }
+  const parts = ['{"requests":[']
+  for (let i = found.length - 1; i >= 0; i--) {
+    parts.push(i === found.length - 1 ? JSON.stringify(found[i]) : `,${JSON.stringify(found[i])}`)
+    yield
+  }
+  parts.push(']}')
+  return parts.join('')
+}
+
 /** `GET /__emulator/requests`: the journal, filtered by `endpoint`, `key` and `status`; `limit` keeps the last so many. */
 export const readJournal: AdminRoute = {
   method: 'get',
   path: '/requests',
   what: 'read the journal',
-  answer: ({ control }, { request }) => {
-    return json(200, { requests: filteredJournal(control.journal.entries(), new URL(request.url).searchParams) })
+  answer: async ({ control }, { request }) => {
+    const filter = journalFilter(new URL(request.url).searchParams)
+    return jsonResponse(200, await inTurns(journalText(control.journal, filter)))
   },
 }
 

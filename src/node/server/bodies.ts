@@ -19,12 +19,31 @@ export async function streamBody(
   res.writeHead(response.status, headers)
   res.flushHeaders()
   try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value)
+    // A client that reads slowly is written to as it takes the bytes: what it has not taken waits in
+    // the stream, which bounds it (see handlers/admin/journal.ts).
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      if (!res.write(read.value)) await drained(res)
   } catch {
-    // The stream failed or was cancelled: the answer ends here.
+    // The stream failed (its client left too much unread) or was cancelled: the connection ends here,
+    // with whatever its socket still held.
+    res.destroy()
+    return response.status
   }
   res.end()
   return response.status
+}
+
+/** Resolves when `res` can take more (`drain`), or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }
 
 /** Sends the status, the headers and the half of the body a `drop: "body"` rule lets through, then ends the connection short of its length. */
