@@ -17,6 +17,8 @@ import { recordAccounts } from '../../src/node/record/recorder.js'
 import { listPage, scripted, scriptedWorld, type ScriptedPage } from '../support/scripted-client.js'
 
 const LIMITS = { activations: 1, entries: 1, participants: 1 }
+/** The limits of threeActivations, whose three activations are listed on one page. */
+const THREE = { ...LIMITS, activations: 3 }
 
 let dir = ''
 beforeEach(() => {
@@ -45,13 +47,13 @@ function participantPages(count: number): Record<string, ScriptedPage> {
 const line = (chain: CheckpointPage['chain'], path: string, body: unknown, over: Partial<CheckpointPage> = {}) =>
   ({ account: 0, chain, path, status: 200, body, ...over }) as CheckpointPage
 
-/** Writes a checkpoint of `KEY` at limit 1 holding `pages`. */
-function writeCheckpoint(pages: CheckpointPage[]): void {
+/** Writes a checkpoint of `KEY` at `limits` holding `pages`. */
+function writeCheckpoint(pages: CheckpointPage[], limits = LIMITS): void {
   const header = {
     format: CHECKPOINT_FORMAT,
     from: 'http://upstream.test',
     keys: hashKeys(['KEY']),
-    limits: LIMITS,
+    limits,
     startedAt: '2026-06-01T11:00:00.000Z',
   }
   writeFileSync(checkpoint(), [header, ...pages].map((page) => `${JSON.stringify(page)}\n`).join(''))
@@ -65,11 +67,11 @@ function threeActivations(missing: string[] = []): CheckpointPage[] {
     { id: 'a3', type: 'scavenger' },
   ]
   const lines = [
-    line('activations', '/activations/list?limit=1', listPage('activations', activations), {
+    line('activations', '/activations/list?limit=3', listPage('activations', activations), {
       date: '2026-06-01T10:00:00.000Z',
     }),
     ...['not_started', 'running', 'ended'].map((state) =>
-      line('states', `/activations/list?state=${state}&limit=1`, listPage('activations', []), { id: state }),
+      line('states', `/activations/list?state=${state}&limit=3`, listPage('activations', []), { id: state }),
     ),
     line('entries', '/activations/a1?limit=1', listPage('entries', [{ id: 'e1' }]), { id: 'a1' }),
     line('completed', '/activations/a1?is_completed=1&limit=1', listPage('entries', []), { id: 'a1' }),
@@ -137,7 +139,9 @@ describe('recordAccounts stops', () => {
     const { pages } = error as RecordInterruptedError
     expect(error).toMatchObject({ name: 'RecordInterruptedError', checkpoint: checkpoint() })
     expect((error as Error).message).toContain(`${checkpoint()} holds ${pages} pages`)
-    expect(pages).toBe(6) // the activations, the three states, the participants and a1's first page of entries
+    // The activations, the participants and a1's first page of entries: each state's list, asked once the
+    // whole list is in, is stopped with the rest.
+    expect(pages).toBe(3)
     expect(client.asked).not.toContain('KEY /activations/a1?limit=1&next=e2')
     expect(progress.map((p) => p.activations.done)).not.toContain(1)
     expect(existsSync(checkpoint())).toBe(true)
@@ -180,17 +184,16 @@ describe('recordAccounts refuses', () => {
 })
 
 describe('recordAccounts counts', () => {
-  it('an activation listed on two pages once, and walks its lists once', async () => {
+  it('an activation listed on two pages as a collision: it fails naming the id and both pages, and walks its lists no further', async () => {
     const client = scripted(
       scriptedWorld({
         '/activations/list?limit=1': listPage('activations', [{ id: 'a1', type: 'trivia' }], 'n2'),
         '/activations/list?limit=1&next=n2': listPage('activations', [{ id: 'a1', type: 'trivia' }]),
       }),
     )
-    const progress: RecordProgress[] = []
-    await record(client, { onProgress: (p) => progress.push(p) })
-    expect(progress.at(-1)!.activations).toEqual({ listed: 1, done: 1 })
-    expect(client.asked.filter((asked) => asked === 'KEY /activations/a1?limit=1')).toHaveLength(1)
+    await expect(record(client)).rejects.toThrow(
+      'Failed to record /activations/list?limit=1&next=n2 of account 1: activation "a1" was seen before, on /activations/list?limit=1 of account 1',
+    )
   })
 
   it("and tells its progress after every page (the participants' 403 too) and every activation done", async () => {
@@ -201,7 +204,7 @@ describe('recordAccounts counts', () => {
     })
     for (const upstream of [client, forbidden]) {
       const progress: RecordProgress[] = []
-      await record(upstream, { onProgress: (p) => progress.push(p), restart: true })
+      await record(upstream, { limits: THREE, onProgress: (p) => progress.push(p), restart: true })
       const pages = progress.at(-1)!.pages
       expect(pages).toBe(11)
       expect([...new Set(progress.map((p) => p.pages))]).toEqual(Array.from({ length: pages }, (_, i) => i + 1))
@@ -216,13 +219,13 @@ describe('recordAccounts counts', () => {
     const ticking = scripted(
       Object.fromEntries(Object.entries(upstream).map(([path, page]) => [path, () => ((now += 1000), page)])),
     )
-    writeCheckpoint(threeActivations(['/activations/a2?limit=1', '/activations/a3?limit=1']))
+    writeCheckpoint(threeActivations(['/activations/a2?limit=1', '/activations/a3?limit=1']), THREE)
     const progress: RecordProgress[] = []
-    await record(ticking, { resume: true, onProgress: (p) => progress.push(p) })
+    await record(ticking, { limits: THREE, resume: true, onProgress: (p) => progress.push(p) })
     // Two pages asked in two seconds, one entry each; the checkpoint's five records are not this run's.
     expect(progress.at(-1)).toMatchObject({ records: 7, rate: 1 })
     const still: RecordProgress[] = []
-    await record(scripted(upstream), { restart: true, onProgress: (p) => still.push(p) })
+    await record(scripted(upstream), { limits: THREE, restart: true, onProgress: (p) => still.push(p) })
     expect(still.map((p) => p.rate)).toEqual(still.map(() => 0))
   })
 })
@@ -232,10 +235,10 @@ describe('recordAccounts resumed', () => {
     // a1 (trivia) lacks its winners, a3 (scavenger) its completed entries, a2 (quiz) the second page of its entries.
     const pages = threeActivations(['/activations/a1?is_winner=1&limit=1', '/activations/a3?is_completed=1&limit=1'])
     pages.find((page) => page.path === '/activations/a2?limit=1')!.body = listPage('entries', [{ id: 'e2' }], 'e2b')
-    writeCheckpoint(pages)
+    writeCheckpoint(pages, THREE)
     const client = scripted({ ...threeUpstream(), '/activations/a2?limit=1&next=e2b': listPage('entries', []) })
     const progress: RecordProgress[] = []
-    await record(client, { resume: true, onProgress: (p) => progress.push(p) })
+    await record(client, { limits: THREE, resume: true, onProgress: (p) => progress.push(p) })
     expect(progress[0]!.activations).toEqual({ listed: 3, done: 0 })
     expect(progress.at(-1)!.activations).toEqual({ listed: 3, done: 3 })
     expect(client.asked.sort()).toEqual([
@@ -246,10 +249,10 @@ describe('recordAccounts resumed', () => {
   })
 
   it("tells its progress when the checkpoint is whole, without asking anything, and keeps the first run's server date", async () => {
-    writeCheckpoint(threeActivations())
+    writeCheckpoint(threeActivations(), THREE)
     const progress: RecordProgress[] = []
     const client = scripted({})
-    const recording = await record(client, { resume: true, onProgress: (p) => progress.push(p) })
+    const recording = await record(client, { limits: THREE, resume: true, onProgress: (p) => progress.push(p) })
     expect(client.asked).toEqual([])
     expect(progress.at(-1)).toEqual({
       pages: 11,
@@ -265,22 +268,22 @@ describe('recordAccounts resumed', () => {
       (page) => page.chain !== 'entries' && page.chain !== 'completed' && page.chain !== 'winners',
     )
     ;(none[0]!.body as { activations: unknown[] }).activations = []
-    writeCheckpoint(none)
+    writeCheckpoint(none, THREE)
     const told: RecordProgress[] = []
-    await record(client, { resume: true, onProgress: (p) => told.push(p) })
+    await record(client, { limits: THREE, resume: true, onProgress: (p) => told.push(p) })
     expect(told).toEqual([
       { pages: 5, records: 1, rate: 0, activations: { listed: 0, done: 0 }, account: 1, accounts: 1 },
     ])
-    writeCheckpoint(threeActivations(['/activations/a2?limit=1']))
-    const resumed = await record(scripted(threeUpstream()), { resume: true })
+    writeCheckpoint(threeActivations(['/activations/a2?limit=1']), THREE)
+    const resumed = await record(scripted(threeUpstream()), { limits: THREE, resume: true })
     expect(resumed.serverDate).toBe('2026-06-01T10:00:00.000Z')
   })
 
   it('refuses a page of an account it has no key for, or out of its list’s order', async () => {
     const pages = threeActivations()
     const refused = async (lines: CheckpointPage[], message: string) => {
-      writeCheckpoint(lines)
-      await expect(record(scripted(threeUpstream()), { resume: true })).rejects.toThrow(
+      writeCheckpoint(lines, THREE)
+      await expect(record(scripted(threeUpstream()), { limits: THREE, resume: true })).rejects.toThrow(
         `Failed to read the checkpoint ${checkpoint()}: ${message}`,
       )
     }

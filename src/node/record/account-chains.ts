@@ -1,5 +1,3 @@
-import { STATES } from '../../contract/enums.js'
-import { idMap, type RecordedAccount } from '../../world/recording.js'
 import { activationChains, newChain, type ActivationChain, type Chain } from './chains.js'
 import type { ChainKind } from './checkpoint.js'
 
@@ -27,11 +25,25 @@ export class AccountChains {
     return chain
   }
 
+  /**
+   * The chain a filtered list's items come from (the activations list of a state's, an activation's
+   * entries of its completed and winners), once it is done; null for the others, or before then.
+   */
+  baseOf(kind: ChainKind, id: string | undefined): Chain | null {
+    const base =
+      kind === 'states'
+        ? this.#activations
+        : kind === 'completed' || kind === 'winners'
+          ? this.#keyed.entries.get(id as string)
+          : undefined
+    return base?.done ? base : null
+  }
+
   /** Takes the activations of a page of the activations list; returns those it lists first, as [id, type]. */
   list(items: ReadonlyArray<Record<string, unknown>>): Array<[string, string]> {
     const added: Array<[string, string]> = []
     for (const item of items) {
-      const [id, type] = [item['id'] as string, item['type'] as string]
+      const [id, type] = [item['id'] as string, String(item['type'])]
       if (!this.#listed.has(id)) added.push([id, type])
       this.#listed.set(id, type)
     }
@@ -48,20 +60,8 @@ export class AccountChains {
     return activationChains(type).every((kind) => this.#keyed[kind].get(id)?.done)
   }
 
-  /** The account as a recording holds it, read with `apiKey`. */
-  recorded(apiKey: string): RecordedAccount {
-    const ids = [...this.#listed.keys()]
-    const pick = (map: Map<string, Chain>) =>
-      idMap(ids.flatMap((id) => (map.has(id) ? [[id, map.get(id)!.pages] as const] : [])))
-    return {
-      apiKey,
-      premium: !this.#participants.forbidden,
-      activations: this.#activations.pages,
-      entries: pick(this.#keyed.entries),
-      participants: this.#participants.pages,
-      completed: pick(this.#keyed.completed),
-      winners: pick(this.#keyed.winners),
-      states: Object.fromEntries(STATES.map((s) => [s, this.chain('states', s).pages])),
-    }
+  /** Whether the account has the participants list (it did not answer 403). */
+  get premium(): boolean {
+    return !this.#participants.forbidden
   }
 }

@@ -4,16 +4,21 @@ import { RECORDING_FORMAT, type Recording } from '../../world/recording.js'
 import type { RemoteClient } from '../remote/client.js'
 import { redactKeys } from '../remote/redact.js'
 import { AccountChains } from './account-chains.js'
-import { activationChains, ITEMS, nextPath } from './chains.js'
+import { activationChains, ITEMS, limitOf, nextPath } from './chains.js'
 import { hashKeys, type ChainKind, type CheckpointPage, type CheckpointWriter } from './checkpoint.js'
+import { advance, checkPage } from './page-rules.js'
+import { readRecordedAccounts } from './read-recording.js'
+import { RecordedIds } from './recorded-ids.js'
 import { RecordInterruptedError } from './record-interrupted-error.js'
 import { checkRecordOptions, type RecordLimits, type RecordOptions } from './record-options.js'
 import { openRunCheckpoint } from './resume.js'
 
 // The walker of `record`: every page of every list of each account, through the polite client, each
-// page written to the checkpoint before it counts as done. The lists of different activations are
-// independent chains and run side by side (the client bounds how many requests are in flight); the
-// pages of one chain are asked one after the other, each from the `next` of the one before.
+// page checked, then written to the checkpoint before it counts as done. The lists of different
+// activations are independent chains and run side by side (the client bounds how many requests are in
+// flight); the pages of one chain are asked one after the other, each from the `next` of the one
+// before, and a filtered list after the list it filters (its items are bounded by that list's). The
+// walk keeps no page: the recording is read back from the checkpoint once every list is done.
 
 /**
  * Records each account of `apiKeys` through `client`: every activation, each one's entries (and its
@@ -35,6 +40,7 @@ class Recorder {
   readonly #checkpoint: string
   readonly #limits: RecordLimits
   readonly #accounts: AccountChains[]
+  readonly #ids = new RecordedIds()
   #pages = 0
   #records = 0
   /** The records a resumed checkpoint held: the rate counts this run's only. */
@@ -96,8 +102,10 @@ class Recorder {
     try {
       for (this.#current = 0; this.#current < this.#apiKeys.length && !this.#stopped; this.#current++) {
         const current = this.#current
-        this.#start(this.#walkChain(current, 'activations'))
-        for (const state of STATES) this.#start(this.#walkChain(current, 'states', state))
+        const list = this.#walkChain(current, 'activations')
+        this.#start(list)
+        // Each state's list after the whole list, which bounds it.
+        this.#start(list.then(() => this.#walkStates(current)))
         for (const [id, type] of this.#accounts[current]!.listed()) this.#start(this.#walkActivation(current, id, type))
         this.#start(this.#walkChain(current, 'participants'))
         while (this.#running.size > 0) await Promise.all([...this.#running])
@@ -113,6 +121,14 @@ class Recorder {
     if (this.#failure) throw this.#failure
     this.#current = this.#apiKeys.length - 1
     this.#report()
+    const accounts = await readRecordedAccounts(
+      this.#checkpoint,
+      this.#accounts.map((account, a) => ({
+        apiKey: this.#apiKeys[a]!,
+        premium: account.premium,
+        activationIds: [...account.listed()].map(([id]) => id),
+      })),
+    )
     return {
       format: RECORDING_FORMAT,
       from,
@@ -120,15 +136,28 @@ class Recorder {
       startedAt: this.#startedAt,
       finishedAt: new Date().toISOString(),
       serverDate: this.#serverDate,
-      accounts: this.#accounts.map((account, a) => account.recorded(this.#apiKeys[a]!)),
+      accounts,
     }
   }
 
-  /** Takes a page into its chain (from the upstream or the checkpoint); returns the activations it lists first. */
+  /**
+   * Checks a page (from the upstream or the checkpoint) and takes it into its chain; returns the
+   * activations it lists first. Throws, taking nothing, on a page its chain or the ids refuse.
+   */
   #take(page: CheckpointPage): Array<[string, string]> {
+    if (
+      typeof page !== 'object' ||
+      page === null ||
+      !Object.hasOwn(ITEMS, page.chain) ||
+      typeof page.path !== 'string'
+    ) {
+      throw new Error(`Failed to read the checkpoint ${this.#checkpoint}: a line is not a page of a recording`)
+    }
     const account = this.#accounts[page.account]
     if (!account) {
-      throw new Error(`Failed to read the checkpoint ${this.#checkpoint}: a page of account ${page.account}`)
+      throw new Error(
+        `Failed to read the checkpoint ${this.#checkpoint}: a page of account ${page.account}, which it has no key for`,
+      )
     }
     const chain = account.chain(page.chain, page.id)
     const expected = nextPath(chain, page.chain, page.id, this.#limits)
@@ -137,24 +166,27 @@ class Recorder {
         `Failed to read the checkpoint ${this.#checkpoint}: it holds ${page.path} where ${expected ?? 'no more page'} was due`,
       )
     }
-    this.#pages++
-    // (Only the first page of a recording has a date.)
-    if (page.date) this.#serverDate = page.date
     // The only page kept that is not a 200: the participants' 403 (#walkChain fails on any other).
     if (page.status === 403) {
+      this.#pages++
       chain.forbidden = true
       chain.done = true
       return []
     }
-    const body = page.body as Record<string, unknown>
-    chain.pages.push({ path: page.path, status: page.status, body })
-    chain.done = body['next'] === null
-    const items = body[ITEMS[page.chain]] as unknown[]
+    const where = `${page.path} of account ${page.account + 1}`
+    const what = `Failed to record ${where}`
+    const limit = limitOf(page.chain, this.#limits)
+    const checked = checkPage(page.body, page.chain, chain, limit, account.baseOf(page.chain, page.id), what)
+    this.#ids.take(page.chain, checked.items, where, what)
+    advance(chain, checked, limit)
+    this.#pages++
+    // (Only the first page of a recording has a date.)
+    if (page.date) this.#serverDate = page.date
     if (page.chain === 'activations' || page.chain === 'entries' || page.chain === 'participants') {
-      this.#records += items.length
+      this.#records += checked.items.length
     }
     if (page.chain !== 'activations') return []
-    const added = account.list(items as Array<Record<string, unknown>>)
+    const added = account.list(checked.items as Array<Record<string, unknown>>)
     this.#listedCount += added.length
     return added
   }
@@ -177,7 +209,6 @@ class Recorder {
   async #walkChain(account: number, kind: ChainKind, id?: string): Promise<void> {
     const apiKey = this.#apiKeys[account]!
     const chain = this.#accounts[account]!.chain(kind, id)
-    const seen = new Set(chain.pages.map((page) => (page.body as { next: unknown }).next))
     for (
       let path = nextPath(chain, kind, id, this.#limits);
       path !== null;
@@ -185,7 +216,6 @@ class Recorder {
     ) {
       if (this.#stopped) return
       const answer = await this.#client.request(path, { apiKey, signal: this.#stop.signal })
-      const what = `Failed to record ${path} of account ${account + 1}`
       const page: CheckpointPage = {
         account,
         chain: kind,
@@ -198,39 +228,29 @@ class Recorder {
         const date = answer.headers.get('date')
         if (date && !Number.isNaN(Date.parse(date))) page.date = new Date(date).toISOString()
       }
-      if (kind === 'participants' && answer.status === 403 && chain.pages.length === 0) {
-        this.#writer!.append(page)
-        this.#take(page)
-        this.#report()
-        return
-      }
-      if (answer.status !== 200) {
+      const forbidden = kind === 'participants' && answer.status === 403 && chain.pages === 0
+      if (answer.status !== 200 && !forbidden) {
         throw new Error(
-          `${what}: the upstream answered ${answer.status} ${redactKeys(answer.text, this.#apiKeys).slice(0, 200)}`,
+          `Failed to record ${path} of account ${account + 1}: the upstream answered ${answer.status} ${redactKeys(answer.text, this.#apiKeys).slice(0, 200)}`,
         )
       }
-      const body = answer.body as Record<string, unknown> | null
-      const next = body?.['next']
-      if (!Array.isArray(body?.[ITEMS[kind]])) throw new Error(`${what}: the answer has no ${ITEMS[kind]} array`)
-      if (next !== null && typeof next !== 'string') throw new Error(`${what}: its next is neither a string nor null`)
-      // (A next null ends the chain, so it is never among those seen.)
-      if (seen.has(next)) throw new Error(`${what}: its next ${next} was given before`)
-      seen.add(next)
-      if (kind === 'activations') {
-        for (const item of body['activations'] as unknown[]) {
-          const itemId = (item as { id?: unknown } | null)?.id
-          if (typeof itemId !== 'string' || itemId === '') throw new Error(`${what}: an activation has no id`)
-        }
-      }
-      this.#writer!.append(page, answer.text)
-      for (const [itemId, type] of this.#take(page)) this.#start(this.#walkActivation(account, itemId, type))
+      const added = this.#take(page)
+      this.#writer!.append(page, forbidden ? undefined : answer.text)
+      for (const [itemId, type] of added) this.#start(this.#walkActivation(account, itemId, type))
       this.#report()
     }
   }
 
+  /** Walks the activations list of each state. */
+  async #walkStates(account: number): Promise<void> {
+    await Promise.all(STATES.map((state) => this.#walkChain(account, 'states', state)))
+  }
+
   /** Walks an activation's lists: its entries, and its completed and winning entries where its type has them. */
   async #walkActivation(account: number, id: string, type: string): Promise<void> {
-    await Promise.all(activationChains(type).map((kind) => this.#walkChain(account, kind, id)))
+    const [entries, ...filtered] = activationChains(type)
+    await this.#walkChain(account, entries!, id)
+    await Promise.all(filtered.map((kind) => this.#walkChain(account, kind, id)))
     if (!this.#stopped) {
       this.#activationsDone.add(`${account} ${id}`)
       this.#report()

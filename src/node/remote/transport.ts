@@ -29,7 +29,8 @@ export function nodeTransport(connectTimeoutMs: number): Transport {
     new Promise((resolve, reject) => {
       const target = new URL(url)
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-      const req = send(target, { method: init.method, headers: init.headers, signal: init.signal })
+      // The path as given, not as the URL parser made it: it resolves `%2E` segments as `.` ones.
+      const req = send(target, { path: rawPath(url), method: init.method, headers: init.headers, signal: init.signal })
       // Rejected here: a request destroyed while its socket still connects may emit no 'error' at all.
       const timer = setTimeout(() => {
         reject(new ConnectTimeout(connectTimeoutMs))
@@ -61,6 +62,14 @@ export function fetchTransport(doFetch: typeof fetch): Transport {
       body: response.body as unknown as AsyncIterable<Uint8Array> | null,
     }
   }
+}
+
+/** The path and query of an absolute URL, as written (`/`, when it has none). */
+function rawPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start === -1) return '/'
+  const end = url.indexOf('#', start)
+  return end === -1 ? url.slice(start) : url.slice(start, end)
 }
 
 function headersOf(res: IncomingMessage): Headers {
