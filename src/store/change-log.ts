@@ -1,13 +1,15 @@
 /**
- * The store's writes since a mark, each kept as the step that undoes it, so that going back to the
- * mark costs what changed, not the world's size. The index and each collection record here every
- * write they make, whoever asked for it (a test through the collections, `addEntries`, anything the
- * emulator does over time); `revert()` undoes them newest first, synchronously, so that no request
- * sees half of it.
+ * The store's writes since a mark, so that going back to the mark costs what changed, not the
+ * world's size. Each collection keeps here the step that undoes each write it makes, whoever asked
+ * for it (a test through the collections, `addEntries`, anything the emulator does over time); a
+ * writer that undoes its changes in one piece (an index layer, dropped whole) only counts them.
+ * `revert()` undoes them newest first, synchronously, so that no request sees half of it.
  */
 export class ChangeLog {
   /** The undo steps since the mark, oldest first; null before the first mark, when nothing is kept. */
   #undo: Array<() => void> | null = null
+  /** The writes since the mark that a watcher undoes in one piece (see `count`). */
+  #counted = 0
   #reverting = false
   #paused = false
   readonly #watchers: Array<{ marked(): void; reverted(): void }> = []
@@ -23,6 +25,14 @@ export class ChangeLog {
   /** Keeps an undo step, if a mark is set; undo steps themselves write, and are not kept. */
   record(undo: () => void): void {
     if (this.recording) this.#undo!.push(undo)
+  }
+
+  /**
+   * Counts a write, if a mark is set, without an undo step: for a writer whose watcher undoes all its
+   * writes at once when a revert ends (an index layer, which forgets its changes in one step).
+   */
+  count(): void {
+    if (this.recording) this.#counted++
   }
 
   /**
@@ -42,6 +52,7 @@ export class ChangeLog {
   /** Sets the mark here: what is written from now on can be reverted. */
   mark(): void {
     this.#undo = []
+    this.#counted = 0
     for (const watcher of this.#watchers) watcher.marked()
   }
 
@@ -52,13 +63,14 @@ export class ChangeLog {
 
   /** The writes kept since the mark. */
   get size(): number {
-    return this.#undo?.length ?? 0
+    return (this.#undo?.length ?? 0) + this.#counted
   }
 
   /** Undoes every write since the mark, newest first; the mark stays. Returns how many were undone. */
   revert(): number {
     const undo = this.#undo
     if (undo === null) throw new Error('Failed to revert the store: it has no mark')
+    const undone = undo.length + this.#counted
     this.#reverting = true
     try {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]!()
@@ -66,7 +78,8 @@ export class ChangeLog {
     } finally {
       this.#reverting = false
       this.#undo = []
+      this.#counted = 0
     }
-    return undo.length
+    return undone
   }
 }

@@ -1,6 +1,7 @@
 import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
-import { IndexedRecords } from './index-reads.js'
+import { ChangeLog } from './change-log.js'
+import { IndexedRecords, type IndexBase } from './index-reads.js'
 import { loadWorld } from './load-world.js'
 import { activationProblem, entryProblem, participantProblem, refuse } from './record-checks.js'
 
@@ -9,16 +10,29 @@ export type { IndexBase } from './index-reads.js'
 /**
  * The store's indexes (see `IndexedRecords`) with the writes that keep them current. The store calls
  * the writes on every create, update and delete of its collections; readers get it as a `StoreIndex`.
- * Each write that changes the index records its undo in the change log.
+ * Each write that changes the index is told to the change log: a layer's is counted, and a revert
+ * drops the layer whole (`clearLayer`), at a cost that does not grow with what it held; a whole
+ * index's is kept with its undo step.
  */
 export class WritableStoreIndex extends IndexedRecords {
+  constructor(log = new ChangeLog(), base?: IndexBase) {
+    super(log, base)
+    if (base) log.watch({ marked: () => {}, reverted: () => this.clearLayer() })
+  }
+
+  /** Tells the log of a write: with its undo step for a whole index, counted for a layer (which a revert drops whole). */
+  #wrote(undo: () => void): void {
+    if (this.base === undefined) this.log.record(undo)
+    else this.log.count()
+  }
+
   /**
    * Indexes a whole world at once (see `loadWorld`): the same checks as adding record by record,
    * each sorted list sorted once at the end.
    */
   load(world: World): void {
     loadWorld(this.parts, world)
-    this.log.record(() => {
+    this.#wrote(() => {
       for (let i = world.entries.length - 1; i >= 0; i--) this.removeEntry(world.entries[i]!)
       for (const participant of world.participants) this.removeParticipant(participant)
       for (const activation of world.activations) this.removeActivation(activation)
@@ -36,14 +50,14 @@ export class WritableStoreIndex extends IndexedRecords {
     )
     this.activationMap.set(activation.id, activation)
     this.activationOrder.add(activation)
-    this.log.record(() => this.removeActivation(activation))
+    this.#wrote(() => this.removeActivation(activation))
   }
 
   removeActivation(activation: StoredActivation): void {
     const held = this.activationMap.get(activation.id) === activation
     this.activationMap.delete(activation.id)
     this.activationOrder.remove(activation)
-    if (held) this.log.record(() => this.addActivation(activation))
+    if (held) this.#wrote(() => this.addActivation(activation))
   }
 
   /** Replaces an updated activation; if the replacement is refused, the index keeps `prev`. */
@@ -80,7 +94,7 @@ export class WritableStoreIndex extends IndexedRecords {
     this.entryMap.set(entry.id, entry)
     const restore = this.servingOrder.insert(entry, activation, seq)
     this.participantOrder.link(entry)
-    this.log.record(() => {
+    this.#wrote(() => {
       this.removeEntry(entry)
       restore()
     })
@@ -93,7 +107,7 @@ export class WritableStoreIndex extends IndexedRecords {
     const restore = this.servingOrder.remove(entry, activation)
     this.participantOrder.unlink(entry)
     if (seq !== undefined) {
-      this.log.record(() => {
+      this.#wrote(() => {
         this.#insertEntry(entry, this.activationMap.get(entry.activationId), seq)
         restore()
       })
@@ -130,7 +144,7 @@ export class WritableStoreIndex extends IndexedRecords {
     this.entryMap.set(next.id, next)
     const restoreNext = this.servingOrder.insert(next, activation, seq)
     this.participantOrder.link(next)
-    this.log.record(() => {
+    this.#wrote(() => {
       this.#moveEntry(next, prev)
       restoreNext()
       restorePrev()
@@ -156,7 +170,7 @@ export class WritableStoreIndex extends IndexedRecords {
     }
     this.entryMap.set(next.id, next)
     this.participantOrder.replaceEntry(prev, next)
-    this.log.record(() => this.replaceEntry(next, prev))
+    this.#wrote(() => this.replaceEntry(next, prev))
     return true
   }
 
@@ -164,14 +178,14 @@ export class WritableStoreIndex extends IndexedRecords {
     refuse(participantProblem(participant, this.participantMap.has(participant.id)), 'Failed to add participant')
     this.participantMap.set(participant.id, participant)
     this.participantOrder.add(participant)
-    this.log.record(() => this.removeParticipant(participant))
+    this.#wrote(() => this.removeParticipant(participant))
   }
 
   removeParticipant(participant: StoredParticipant): void {
     const held = this.participantMap.get(participant.id) === participant
     this.participantOrder.remove(participant)
     this.participantMap.delete(participant.id)
-    if (held) this.log.record(() => this.addParticipant(participant))
+    if (held) this.#wrote(() => this.addParticipant(participant))
   }
 
   /** Replaces an updated participant; if the replacement is refused, the index keeps `prev`. */
@@ -184,7 +198,7 @@ export class WritableStoreIndex extends IndexedRecords {
       this.participantOrder.replaceInPlace(prev, next)
     ) {
       this.participantMap.set(next.id, next)
-      this.log.record(() => this.replaceParticipant(next, prev))
+      this.#wrote(() => this.replaceParticipant(next, prev))
       return
     }
     if (prev.id === next.id && this.participantMap.has(prev.id)) return this.#moveParticipant(prev, next)
@@ -202,6 +216,6 @@ export class WritableStoreIndex extends IndexedRecords {
     this.participantOrder.remove(prev)
     this.participantMap.set(next.id, next)
     this.participantOrder.add(next)
-    this.log.record(() => this.#moveParticipant(next, prev))
+    this.#wrote(() => this.#moveParticipant(next, prev))
   }
 }

@@ -19,7 +19,6 @@ export class LayerStore implements WritableStore {
 
   constructor(loaded: LoadedWorld) {
     this.#loaded = loaded
-    this.#changes.watch({ marked: () => {}, reverted: () => this.#index?.clearLayer() })
     this.#changes.mark()
   }
 

@@ -12,7 +12,7 @@ import { overlayList } from './overlay-list.js'
 export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   readonly #base: ReadonlyMap<K, V> | undefined
   /** Without a base, the whole map; over one, the keys the base does not show, in insertion order. */
-  readonly #own = new Map<K, V>()
+  #own = new Map<K, V>()
   /** Keys of the base given another value in place. */
   #replaced: Map<K, V> | undefined
   /** Keys of the base deleted here (a key set again after that is in `#own`). */
@@ -79,9 +79,9 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return this.#own.has(key) || this.#replaced?.has(key) === true || this.#hidden?.has(key) === true
   }
 
-  /** Forgets every change: the map is the base again (empty without one). */
+  /** Forgets every change: the map is the base again (empty without one). New maps, so that it costs nothing however many changes it held. */
   clear(): void {
-    this.#own.clear()
+    this.#own = new Map()
     this.#replaced = undefined
     this.#hidden = undefined
   }
@@ -134,12 +134,16 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 }
 
+/** The longest list a layer copies at its first change; a longer one is kept as changes over the base's. */
+const COPIED_UP_TO = 64 // copying 64 references costs less than an overlay's proxy, and its reads stay a plain array's
+
 /**
- * A layer's own list made from the base's, for the layer's first change to it: the changes kept over
- * the base's list (see `overlayList`), so that changing a long list costs the change, not a copy.
+ * A layer's own list made from the base's, for the layer's first change to it: a copy of a short list
+ * (a person's entries), the changes kept over a long one (see `overlayList`), so that changing a long
+ * list costs the change, not a copy.
  */
 export function copyList<T>(list: T[]): T[] {
-  return overlayList(list)
+  return list.length <= COPIED_UP_TO ? list.slice() : overlayList(list)
 }
 
 /** The list at `key` as `map`'s own, to change in place: copied from the base's at its first change, made empty if absent. */

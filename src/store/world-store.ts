@@ -53,7 +53,6 @@ export class WorldStore implements CollectionStore, WritableStore {
     const changes = this.#changes
     const index = new WritableStoreIndex(changes, this.#loaded.base)
     this.#index = index
-    changes.watch({ marked: () => {}, reverted: () => index.clearLayer() })
     this.#activations = indexedActivations(index, symbols, changes)
     this.#activations.load('activation', world.activations)
     changes.mark()
