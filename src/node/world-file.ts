@@ -8,6 +8,37 @@ import { NotDumpLayout, readWorldLines } from './world-lines.js'
 /** The most bytes a world file may hold: the longest string V8 makes (about 512 MB), which JSON.parse needs it read into. */
 export const MAX_WORLD_FILE_BYTES = buffer.MAX_STRING_LENGTH
 
+/**
+ * The fewest bytes of text per object or array in a world file over CHECKED_FROM_BYTES. Parsed, each
+ * takes about 100 bytes of heap and a microsecond or more: a file of `{}`s costs 30 times its size.
+ * The densest record of a dump takes about 37 bytes per object or array (80 on average), so 20 refuses
+ * no world and holds the parse to about 5 times the file's size.
+ */
+const MIN_BYTES_PER_CONTAINER = 20
+
+/** Below this size a world file is parsed whatever it holds: at most a few hundred megabytes of heap. */
+const CHECKED_FROM_BYTES = 1 << 20
+
+/** Throws when a world file's text holds more objects and arrays than MIN_BYTES_PER_CONTAINER allows (see there). */
+function checkDensity(text: string): void {
+  if (text.length <= CHECKED_FROM_BYTES) return
+  const most = Math.floor(text.length / MIN_BYTES_PER_CONTAINER)
+  let containers = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if ((c === 0x7b || c === 0x5b) && ++containers > most) {
+      throw new Error(
+        `it holds more than one object or array per ${MIN_BYTES_PER_CONTAINER} bytes (past character ${i.toLocaleString('en')}): not a world, whose records take about 80 bytes each`,
+      )
+    }
+  }
+}
+
 /** What a path that is not a regular file is, in words. */
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory'
@@ -59,7 +90,11 @@ export async function readWorldFile(path: string, options: WorldFileOptions = {}
   try {
     const stats = await file.stat()
     if (!stats.isFile()) throw new Error(`it is ${kindOf(stats)}, not a file`)
-    if (stats.size <= limit) return { text: await file.readFile('utf8') }
+    if (stats.size <= limit) {
+      const text = await file.readFile('utf8')
+      checkDensity(text)
+      return { text }
+    }
     try {
       return { head: await readDumpByScenario(file, stats.size, limit, options.onProgress) }
     } catch (error) {

@@ -155,13 +155,28 @@ export function parseWorldDumpInTurns(input: unknown, source = 'world dump'): Pr
   return inTurns(worldDumpChecks(input, source))
 }
 
+/**
+ * The most problems a dump's check lists: it stops there, so that a file of a million bad records
+ * costs what its first bad ones do, not a million lists of issues.
+ */
+const SHOWN_PROBLEMS = 20
+
 /** The checks of `parseWorldDump`, as steps: it yields after each record. */
 function* worldDumpChecks(input: unknown, source: string): Generator<void, WorldDump> {
-  const fail = (problems: string[]) => {
-    const shown = problems.slice(0, 20)
-    const more = problems.length > shown.length ? `\n  ...and ${problems.length - shown.length} more` : ''
+  const fail = (problems: string[], stopped = false) => {
+    const shown = problems.slice(0, SHOWN_PROBLEMS)
+    const more = stopped
+      ? `\n  ...the check stops at the first ${SHOWN_PROBLEMS} problems`
+      : problems.length > shown.length
+        ? `\n  ...and ${problems.length - shown.length} more`
+        : ''
     return new EmulatorError('bad_option', `Invalid ${source}:\n  ${shown.join('\n  ')}${more}`)
   }
+  // After each record: past SHOWN_PROBLEMS, the rest of a bad dump is not checked.
+  const enough = () => {
+    if (problems.length >= SHOWN_PROBLEMS) throw fail(problems, true)
+  }
+  const problems: string[] = []
   const head = dumpHeadSchema.safeParse(input)
   if (!head.success) throw fail(problemLines(head.error.issues))
   let scenario: Scenario
@@ -171,7 +186,6 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
     throw fail([(error as Error).message.replace(/\n\s*/g, ' ')])
   }
 
-  const problems: string[] = []
   const check = <T>(schema: z.ZodType<T>, value: unknown, path: string): T | undefined => {
     const result = schema.safeParse(value)
     if (result.success) return result.data
@@ -182,6 +196,7 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
   const activations: Array<StoredActivation | undefined> = []
   for (const [i, a] of head.data.activations.entries()) {
     activations.push(check(storedActivationSchema, a, `activations[${i}]`))
+    enough()
     yield
   }
   // Entries are checked against their activation's type even when that activation has problems of its own.
@@ -193,6 +208,7 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
   const entries: Array<StoredEntry | undefined> = []
   for (const [i, e] of head.data.entries.entries()) {
     entries.push(entryChecked(e, `entries[${i}]`))
+    enough()
     yield
   }
   function entryChecked(e: unknown, path: string): StoredEntry | undefined {
@@ -210,6 +226,7 @@ function* worldDumpChecks(input: unknown, source: string): Generator<void, World
   const participants: Array<StoredParticipant | undefined> = []
   for (const [i, p] of head.data.participants.entries()) {
     participants.push(check(storedParticipantSchema, p, `participants[${i}]`))
+    enough()
     yield
   }
   if (problems.length) throw fail(problems)
