@@ -8,7 +8,7 @@ const TURN_MS = 10
  * event loop has had its turn (setImmediate: pending I/O first) once TURN_MS have passed.
  * @example const turn = turns(); for (const record of records) { check(record); await turn() }
  */
-function turns(ms = TURN_MS): () => Promise<void> | undefined {
+export function turns(ms = TURN_MS): () => Promise<void> | undefined {
   let until = performance.now() + ms
   return () => {
     if (performance.now() < until) return undefined

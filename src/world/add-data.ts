@@ -13,6 +13,7 @@ import type { StoredActivation, StoredEntry } from '../contract/stored-records.j
 import { TYPE_RULES } from '../contract/type-rules.js'
 import { createIds, type WorldIds } from './ids.js'
 import { deriveSeed, WorldFakers } from '../time/random.js'
+import { inTurns, turns } from '../time/turns.js'
 import { activationGroupSchema, type Scenario } from './scenario.js'
 import type { WritableStore } from '../store/store.js'
 import { personOf } from './world-parts.js'
@@ -20,6 +21,9 @@ import { EmulatorError } from '../contract/emulator-error.js'
 
 /** The most entries one call adds. */
 const MAX_ADDED_ENTRIES = 10_000
+
+/** An activation's added slot (its ids and draws derive from it) and how many entries were added in it. */
+type Place = { slot: number; added: number }
 
 /** What `addActivation` takes. */
 export type NewActivation = {
@@ -65,7 +69,7 @@ export class DataAdder {
   /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
   readonly #fakers: WorldFakers
   /** Each activation's added slot and how many entries were added in it. */
-  #slots = new Map<string, { slot: number; added: number }>()
+  #slots = new Map<string, Place>()
   /** The last add: the next starts once it has finished, so adds take their slots and ids in the order of the calls. */
   #last: Promise<unknown> = Promise.resolve()
 
@@ -125,9 +129,22 @@ export class DataAdder {
   }
 
   async #addEntries(activationId: unknown, count: unknown): Promise<Added> {
-    const db = this.#db()
     const target = this.#entriesTarget(activationId, count)
-    const { activation } = target
+    const place = this.#slotOf(target.activation.id)
+    // Every entry is drawn before any is stored, so that a refused add stores nothing.
+    const { made, people } = await inTurns(this.#drawEntries(target.activation, target.count, place))
+    const participants = await this.#store(target.activation.account, made, people)
+    place.added += made.length
+    return { entries: made.map((e) => e.id), participants }
+  }
+
+  /** Draws the entries of an add (a generator that yields after each, for `inTurns`): made, not stored. */
+  *#drawEntries(
+    activation: StoredActivation,
+    count: number,
+    place: Place,
+  ): Generator<void, { made: StoredEntry[]; people: Person[] }> {
+    const db = this.#db()
     const id = activation.id
     const now = this.#now()
     const a = this.#accountIndex(activation.account)
@@ -141,11 +158,10 @@ export class DataAdder {
         added.has(personId) || db.index.activationsEntered(personId).some((entry) => entry.id === id),
       add: (personId: string) => void added.add(personId),
     }
-    const place = this.#slotOf(id)
     const faker = this.#fakers.records
     const made: StoredEntry[] = []
     const people: Person[] = []
-    for (let k = 0; k < target.count; k++) {
+    for (let k = 0; k < count; k++) {
       const n = place.added + k
       faker.seed(deriveSeed(this.#scenario.seed, 'added', place.slot, n))
       let index = int(faker, 0, pool - 1)
@@ -157,7 +173,7 @@ export class DataAdder {
         if (entered.has(person.id)) {
           throw new EmulatorError(
             'bad_input',
-            `Activation ${id} cannot take ${target.count} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
+            `Activation ${id} cannot take ${count} more entries: every one of the ${pool} people of account ${activation.account} has entered it`,
           )
         }
       }
@@ -180,10 +196,9 @@ export class DataAdder {
         }),
       )
       people.push(person)
+      yield
     }
-    const participants = await this.#store(activation.account, made, people)
-    place.added += made.length
-    return { entries: made.map((e) => e.id), participants }
+    return { made, people }
   }
 
   /** Adds an activation of the account (by default the first), starting, running or ended around the clock's instant, with `entries` generated entries. */
@@ -221,7 +236,8 @@ export class DataAdder {
     const a = this.#accountIndex(accountName)
     const db = this.#db()
     const now = this.#now()
-    const slot = this.#ids.addedSlot(this.#slots.size)
+    const place = this.#newPlace()
+    const slot = place.slot
     const made = this.#ids.addedActivation(slot)
     const faker = this.#fakers.records
     faker.seed(deriveSeed(this.#scenario.seed, 'added', slot, 'activation'))
@@ -251,33 +267,54 @@ export class DataAdder {
       (index) => byPerson.push(people.get(index)!),
     )
     await db.create('activation', activation)
-    this.#slots.set(activation.id, { slot, added: generated.length })
+    place.added = generated.length
+    this.#slots.set(activation.id, place)
     const participants = await this.#store(accountName, generated, byPerson)
     return { id: activation.id, entries: generated.map((e) => e.id), participants }
   }
 
-  /** Stores entries (with a participant for each person new to the account), in order; the new participants' ids. */
+  /**
+   * Stores entries (with a participant for each person new to the account), in order, giving the event
+   * loop its turns between records: a request answered meanwhile sees the entries stored so far, each
+   * with its participant, as entries arriving one by one. The new participants' ids.
+   */
   async #store(account: string, entries: readonly StoredEntry[], people: readonly Person[]): Promise<string[]> {
     const db = this.#db()
-    const times = new Map<string, DateObject[]>()
+    const turn = turns()
+    const times = new Map<string, { person: Person; times: DateObject[] }>()
+    const known = new Set<string>()
     entries.forEach((e, i) => {
-      const id = people[i]!.id
-      if (!db.index.participants.has(id)) (times.get(id) ?? times.set(id, []).get(id)!).push(e.enteredAt)
+      const person = people[i]!
+      const id = person.id
+      const first = times.get(id)
+      if (first) first.times.push(e.enteredAt)
+      else if (!known.has(id)) {
+        if (db.index.participants.has(id)) known.add(id)
+        else times.set(id, { person, times: [e.enteredAt] })
+      }
     })
     const faker = this.#fakers.records
-    for (const [id, entryTimes] of times) {
-      const person = people.find((p) => p.id === id)!
+    for (const [id, first] of times) {
       faker.seed(deriveSeed(this.#scenario.seed, 'added', 'participant', id))
-      await db.create('participant', createParticipant(faker, person, account, entryTimes))
+      await db.create('participant', createParticipant(faker, first.person, account, first.times))
+      await turn()
     }
-    for (const entry of entries) await db.create('entry', entry)
+    for (const entry of entries) {
+      await db.create('entry', entry)
+      await turn()
+    }
     return [...times.keys()]
   }
 
-  #slotOf(activationId: string): { slot: number; added: number } {
+  #slotOf(activationId: string): Place {
     let place = this.#slots.get(activationId)
-    if (!place) this.#slots.set(activationId, (place = { slot: this.#ids.addedSlot(this.#slots.size), added: 0 }))
+    if (!place) this.#slots.set(activationId, (place = this.#newPlace()))
     return place
+  }
+
+  /** The next added slot, in the order activations get records since the last reset. */
+  #newPlace(): Place {
+    return { slot: this.#ids.addedSlot(this.#slots.size), added: 0 }
   }
 
   #person(a: number, index: number): Person {
