@@ -29,7 +29,8 @@ export function dateFrom(value: unknown): DateObject | undefined {
   if (typeof value === 'string') ms = Date.parse(value)
   else if (typeof value === 'number') ms = Math.abs(value) < 1e11 ? value * 1000 : value
   else if (isObject(value) && typeof value.iso === 'string') ms = Date.parse(value.iso)
-  return Number.isFinite(ms) ? toDateObject(Math.round(ms)) : undefined
+  // (Past ±8.64e15 ms a Date holds no instant.)
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? toDateObject(Math.round(ms)) : undefined
 }
 
 /** The value nearest to `value` that `schema` accepts, or undefined when there is none to make. */

@@ -1,5 +1,5 @@
 import { STATES } from '../contract/enums.js'
-import { dateFrom, itemsOf, type Raw } from './recorded-fields.js'
+import { dateFrom, isObject, itemsOf } from './recorded-fields.js'
 import { pagesFor, type Recording } from './recording.js'
 
 // When a recorded world stands: the instant that agrees with every record and activation state a
@@ -40,7 +40,8 @@ export function recordedInstant(recording: Recording): string {
       }
     }
     for (const p of itemsOf(account.participants, 'participants')) {
-      for (const x of Array.isArray(p.extras) ? (p.extras as Raw[]) : []) later(dateFrom(x.answeredAt)?.iso)
+      for (const x of Array.isArray(p.extras) ? (p.extras as unknown[]) : [])
+        if (isObject(x)) later(dateFrom(x.answeredAt)?.iso)
     }
   }
   if (!low) low = recording.startedAt

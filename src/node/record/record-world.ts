@@ -27,8 +27,18 @@ export async function recordWorld(options: RecordWorldOptions): Promise<Recorded
   const started = performance.now()
   const recording = await recordAccounts(options)
   const walkSeconds = (performance.now() - started) / 1000
-  const recorded = options.anonymize ? anonymizeRecording(recording, options.anonymize) : recording
-  const made = worldFromRecording(recorded, { keepApiKeys: options.keepApiKeys === true })
+  let made: RecordedWorld
+  try {
+    const recorded = options.anonymize ? anonymizeRecording(recording, options.anonymize) : recording
+    made = worldFromRecording(recorded, { keepApiKeys: options.keepApiKeys === true })
+  } catch (error) {
+    // A record of a shape the builder did not foresee: said as ours, not as the engine's TypeError.
+    if (!(error instanceof TypeError || error instanceof RangeError)) throw error
+    throw new Error(
+      `Failed to make a world of what ${recording.from} sent: a recorded record has a shape the emulator cannot read; ${options.checkpoint} keeps every page`,
+      { cause: error },
+    )
+  }
   parseWorldDump(made.dump, `the world recorded from ${recording.from}`)
   try {
     await writeFileAtomically(options.out, worldDumpText(made.dump))
