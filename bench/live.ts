@@ -1,7 +1,8 @@
 // A world that lives on the clock, over the busy scenario (about 2,600 entries an hour arrive): what
 // moving the clock costs, against what arrives, and what a page costs at the instant the world was
 // built, after the clock moved on, and back before the build (where what is not yet entered is cut
-// off by a binary search). Each phase in a fresh emulator; the ratios are what to read.
+// off by a binary search); and long jumps over default, whose pools fill. Each phase in a fresh
+// emulator; the ratios are what to read.
 // Not a test: figures depend on the machine. Run: npm run bench:live
 import { getResponse } from 'msw'
 import { createEmulator, type Emulator } from '../src/index.js'
@@ -50,6 +51,23 @@ for (const [what, by] of moves) {
 console.log(
   `  cost an entry, 2 days against 1 hour: ${(perEntry[3]! / perEntry[0]!).toFixed(2)}x (1.00 is proportional)`,
 )
+
+// Over default, each running activation's pool of 2,000 fills within days: an arrival then finds
+// the next person who has not entered without walking past those who did.
+console.log('moving the clock forward over default, whose pools fill (fresh emulator each):')
+for (const by of ['1d', '7d', '30d']) {
+  const emulator = await createEmulator({ scenario: 'default', now: NOW, live: true })
+  const before = emulator.state().counts.entries
+  const t = performance.now()
+  const cpu = process.cpuUsage()
+  emulator.clock.advance(by)
+  const after = emulator.state().counts.entries
+  const ms = performance.now() - t
+  const { user, system } = process.cpuUsage(cpu)
+  console.log(
+    `  ${by.padEnd(4)} ${String(after - before).padStart(7)} entries arrived in ${ms.toFixed(0).padStart(5)} ms: ${((ms * 1000) / (after - before)).toFixed(1)} µs an entry (${((user + system) / (after - before)).toFixed(1)} µs of CPU)`,
+  )
+}
 
 const emulator = await busy()
 const headline = emulator.db.activations
