@@ -1,6 +1,7 @@
 import { EmulatorError, type EmulatorErrorCode } from '../../src/contract/emulator-error.js'
 import { BytesRequest } from '../body-bytes.js'
 import { ApiError, apiError, errorResponse, jsonResponse } from '../errors.js'
+import { nestsTooDeep, TOO_DEEP_MESSAGE } from '../json-depth.js'
 
 /** A JSON answer. */
 export const json = (status: number, value: unknown): Response => jsonResponse(status, JSON.stringify(value))
@@ -40,7 +41,8 @@ export function errorAnswer(error: unknown, what: string): Response {
 
 /**
  * The request's JSON body as an object: `{}` when there is none, a 400 when it is not a JSON object.
- * A body the server parsed already comes with its BytesRequest.
+ * A body the server parsed already comes with its BytesRequest. A body nested deeper than
+ * MAX_JSON_DEPTH is a 400 too, before it is parsed.
  */
 export async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const parsed = request instanceof BytesRequest ? request.parsedBody : undefined
@@ -50,6 +52,7 @@ export async function bodyOf(request: Request): Promise<Record<string, unknown>>
   else {
     const text = await request.text()
     if (text.trim() === '') return {}
+    if (nestsTooDeep(text)) throw apiError(400, TOO_DEEP_MESSAGE)
     try {
       value = JSON.parse(text)
     } catch (error) {

@@ -3,7 +3,8 @@
  * JSON rejected with a SyntaxError; and the event loop gets its turns while a large text is parsed.
  */
 import { describe, expect, it } from 'vitest'
-import { parseJsonInTurns } from '../../src/node/json-in-turns.js'
+import { MAX_JSON_DEPTH } from '../../handlers/json-depth.js'
+import { JsonTooDeepError, parseJsonInTurns } from '../../src/node/json-in-turns.js'
 
 const texts = [
   '{}',
@@ -25,7 +26,7 @@ describe('parseJsonInTurns', () => {
   for (const piece of [1, 16, 64 << 10]) {
     it(`gives what JSON.parse gives, in pieces of at most ${piece} bytes`, async () => {
       for (const text of texts) {
-        const parsed = await parseJsonInTurns(Buffer.from(text), piece)
+        const parsed = await parseJsonInTurns(Buffer.from(text), { pieceBytes: piece })
         const expected = JSON.parse(text.replace(/^\ufeff/, ''))
         expect(parsed, text.slice(0, 60)).toEqual(expected)
         expect(JSON.stringify(parsed)).toBe(JSON.stringify(expected))
@@ -34,10 +35,9 @@ describe('parseJsonInTurns', () => {
   }
 
   it('keeps __proto__ an own property, as JSON.parse does, never the prototype', async () => {
-    const parsed = (await parseJsonInTurns(
-      Buffer.from('{"__proto__":{"polluted":true},"a":{"__proto__":[]}}'),
-      1,
-    )) as any
+    const parsed = (await parseJsonInTurns(Buffer.from('{"__proto__":{"polluted":true},"a":{"__proto__":[]}}'), {
+      pieceBytes: 1,
+    })) as any
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype)
     expect(Object.keys(parsed)).toEqual(['__proto__', 'a'])
     expect(parsed.polluted).toBeUndefined()
@@ -61,9 +61,10 @@ describe('parseJsonInTurns', () => {
       '{"a":[1,{"b":}]}',
     ]) {
       for (const piece of [1, 4, 64 << 10]) {
-        await expect(parseJsonInTurns(Buffer.from(text), piece), `${text} in pieces of ${piece}`).rejects.toThrow(
-          SyntaxError,
-        )
+        await expect(
+          parseJsonInTurns(Buffer.from(text), { pieceBytes: piece }),
+          `${text} in pieces of ${piece}`,
+        ).rejects.toThrow(SyntaxError)
       }
     }
   })
@@ -83,5 +84,48 @@ describe('parseJsonInTurns', () => {
     expect(((await parsed) as { entries: unknown[] }).entries).toHaveLength(200_000)
     // The loop went round during the parse, not only once it was over.
     expect(turns).toBeGreaterThan(1)
+  })
+
+  /** `levels` arrays and objects, each inside the one before, with a number at the bottom. */
+  const nested = (levels: number) => {
+    const open = Array.from({ length: levels }, (_, i) => (i % 2 ? '{"k":' : '['))
+    return `${open.join('')}1${open
+      .reverse()
+      .map((o) => (o === '[' ? ']' : '}'))
+      .join('')}`
+  }
+
+  it(`takes ${MAX_JSON_DEPTH} levels of arrays and objects; ${MAX_JSON_DEPTH + 1}, and 100,000, reject with a JsonTooDeepError naming the bound, however cut`, async () => {
+    expect(MAX_JSON_DEPTH).toBe(64)
+    for (const piece of [1, 16, 64 << 10]) {
+      const deepest = nested(MAX_JSON_DEPTH)
+      expect(await parseJsonInTurns(Buffer.from(deepest), { pieceBytes: piece })).toEqual(JSON.parse(deepest))
+      // Inside a member of a large array too: the depth counts from the top.
+      const inArray = `[0,${nested(MAX_JSON_DEPTH - 1)}]`
+      expect(await parseJsonInTurns(Buffer.from(inArray), { pieceBytes: piece })).toEqual(JSON.parse(inArray))
+      for (const text of [nested(MAX_JSON_DEPTH + 1), `[0,${nested(MAX_JSON_DEPTH)}]`, nested(100_000)]) {
+        const parse = parseJsonInTurns(Buffer.from(text), { pieceBytes: piece })
+        await expect(parse, `${text.length} bytes in pieces of ${piece}`).rejects.toThrow(JsonTooDeepError)
+        await expect(parse).rejects.toThrow(
+          'Malformed body: its JSON nests arrays and objects more than 64 levels deep (at most 64)',
+        )
+      }
+    }
+  })
+
+  it('calls its check every 256 KB of text parsed, and stops with what the check throws', async () => {
+    const text = JSON.stringify(Array.from({ length: 300_000 }, () => ({})))
+    let checks = 0
+    expect(await parseJsonInTurns(Buffer.from(text), { check: () => void checks++ })).toHaveLength(300_000)
+    // 600,000 bytes of members (the commas between them are not counted): two checks.
+    expect(checks).toBe(Math.floor((300_000 * 2) / (256 << 10)))
+    const stop = new Error('over budget')
+    await expect(
+      parseJsonInTurns(Buffer.from(text), {
+        check: () => {
+          throw stop
+        },
+      }),
+    ).rejects.toBe(stop)
   })
 })

@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startCli, type CliServer } from '../support/cli.js'
-import { TEST_MS, WAIT } from '../support/timeouts.js'
+import { scaled, TEST_MS, WAIT } from '../support/timeouts.js'
 
 // Each test and hook of this file may take up to TEST_MS.long (test/support/timeouts.ts).
 vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
@@ -36,12 +36,12 @@ function open(bytes = ''): Promise<Socket> {
 }
 
 /** What the server sends on `socket` until it ends the connection, or `untilText` is in (then `ended` is false). */
-function hear(socket: Socket, untilText?: string): Promise<Heard> {
+function hear(socket: Socket, untilText?: string, waitMs: number = WAIT.soon): Promise<Heard> {
   return new Promise((resolve, reject) => {
     let text = ''
     const timer = setTimeout(
-      () => reject(new Error(`Not ended within ${WAIT.soon} ms; heard ${JSON.stringify(text)}`)),
-      WAIT.soon,
+      () => reject(new Error(`Not ended within ${waitMs} ms; heard ${JSON.stringify(text)}`)),
+      waitMs,
     )
     socket.setEncoding('utf8')
     socket.on('data', (d: string) => {
@@ -105,5 +105,93 @@ describe("a body nothing reads: the API's (GET and HEAD only), answered from its
     expect(ended).toBe(false)
     expect([statusOf(text), headerOf(text, 'connection')]).toEqual([200, 'keep-alive'])
     socket.destroy()
+  })
+})
+
+describe('a small admin body nested too deep', () => {
+  /** `levels` arrays, each inside the one before. */
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+  const moveClock = async (set: string) => {
+    const response = await fetch(`${new URL(cli.url).origin}/__emulator/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"set":${set}}`,
+    })
+    return { status: response.status, body: (await response.json()) as { error: string } }
+  }
+  const TOO_DEEP = 'Malformed body: its JSON nests arrays and objects more than 64 levels deep (at most 64)'
+
+  it('10,000 levels, or 65 (the body counts as one): a 400 naming the bound, never a 500', async () => {
+    for (const levels of [10_000, 64])
+      expect(await moveClock(nested(levels))).toEqual({ status: 400, body: { error: TOO_DEEP } })
+  })
+
+  it('64 levels: within the bound, the clock says what is wrong with its value', async () => {
+    const { status, body } = await moveClock(nested(63))
+    expect(status).toBe(400)
+    expect(body.error).not.toBe(TOO_DEEP)
+    expect(body.error).toMatch(/set/)
+  })
+})
+
+describe('connections', () => {
+  // A server of their own: no connection of another test (fetch keeps its own alive) counts here.
+  let own: CliServer
+  beforeAll(async () => {
+    own = await startCli(['-s', 'default', '--now', NOW])
+    port = Number(new URL(own.url).port)
+  })
+  afterAll(() => own?.stop('SIGKILL'))
+
+  // The server's bound on a request's line and headers (HEADERS_MS in src/node/server/serve.ts, 10 s,
+  // checked every second), with room to spare; Node's default (60 s, checked every 30 s) is far past it.
+  const HEADERS_BOUND_MS = 11_000 + scaled(9_000)
+
+  it('a connection that sends no request, or half a request line, gets a 408 and is closed', async () => {
+    const [silent, half] = await Promise.all([open(), open('GET /activations/li')])
+    const heard = await Promise.all([
+      hear(silent, undefined, HEADERS_BOUND_MS),
+      hear(half, undefined, HEADERS_BOUND_MS),
+    ])
+    for (const { text, ended } of heard) {
+      expect(ended).toBe(true)
+      expect([statusOf(text), headerOf(text, 'connection')]).toEqual([408, 'close'])
+      expect(bodyOf(text)).toEqual({ error: 'Request timeout: the request line and headers did not arrive in time' })
+    }
+  })
+
+  it('1,000 open connections are served; the 1,001st is closed as it comes, said once on stderr; one gone, a new one is served', async () => {
+    const page = head('GET /activations/list?limit=1 HTTP/1.1', { authorization: 'Api-Key demo-key' })
+    const idle: Socket[] = []
+    try {
+      for (let i = 0; i < 999; i++) idle.push(await open())
+      // The 1,000th: at the cap, and served.
+      const last = await open(page)
+      idle.push(last)
+      const served = await hear(last, '"activations"')
+      expect(statusOf(served.text)).toBe(200)
+      // The 1,001st and 1,002nd: closed at once, with nothing sent.
+      // (Heard from as they open: a refused one may be closed before the other opens.)
+      const refused = await Promise.all([open(page).then((s) => hear(s)), open(page).then((s) => hear(s))])
+      expect(refused).toEqual([
+        { text: '', ended: true },
+        { text: '', ended: true },
+      ])
+      expect(own.stderr()).toContain(
+        'refused a connection: 1000 are open, the most this server keeps (later refusals are not shown)',
+      )
+      expect(own.stderr().match(/refused a connection/g)).toHaveLength(1)
+      // One idle connection ends: a new one is served once the server has seen it go.
+      idle.shift()!.destroy()
+      for (;;) {
+        const heard = await hear(await open(page), '"activations"')
+        if (heard.text !== '') {
+          expect(statusOf(heard.text)).toBe(200)
+          break
+        }
+      }
+    } finally {
+      for (const socket of idle) socket.destroy()
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { sendAnswer } from './answer.js'
-import { leaveBodyUnread, readBody } from './body.js'
+import { leaveBodyUnread, opensSandboxWithLargeBody, readBody } from './body.js'
 import { dispatch } from './dispatch.js'
 import { guard } from './guard.js'
 import { preflight } from './preflight.js'
@@ -19,10 +19,22 @@ export async function answerRequest(ctx: RequestContext, served: Served): Promis
   if (!readsBody) leaveBodyUnread(ctx)
   const refused = guard(ctx, served) ?? preflight(ctx, served) ?? targetRefusal(ctx)
   if (refused !== undefined) return refused
-  if (readsBody) {
-    const tooLarge = await readBody(ctx)
-    if (tooLarge !== undefined) return tooLarge
-  }
+  if (!readsBody) return answerAsRead(ctx, served)
+  if (opensSandboxWithLargeBody(ctx)) return served.dataGate.run(() => readAndAnswer(ctx, served))
+  return readAndAnswer(ctx, served)
+}
+
+/** The body stage, then the rest. */
+async function readAndAnswer(ctx: RequestContext, served: Served): Promise<number> {
+  // A client that went away while its request waited its turn has nothing more to read.
+  if (ctx.req.destroyed) return 0
+  const tooLarge = await readBody(ctx)
+  if (tooLarge !== undefined) return tooLarge
+  return answerAsRead(ctx, served)
+}
+
+/** The request, dispatch and answer stages. */
+async function answerAsRead(ctx: RequestContext, served: Served): Promise<number> {
   const request = requestOf(ctx)
   if (typeof request === 'number') return request
   return sendAnswer(ctx, served, await dispatch(ctx, served, request))

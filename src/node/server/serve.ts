@@ -20,6 +20,24 @@ import { servedOf } from './served.js'
 const KEEP_ALIVE_MS = 65_000
 
 /**
+ * The most connections open at once; past it, Node closes a new one as it is accepted, which frees its
+ * descriptor at once. Far more than the clients of a test suite keep open, far fewer than the
+ * descriptors a process may hold: idle connections cannot take them all.
+ */
+const MAX_CONNECTIONS = 1_000
+
+/**
+ * How long a request's line and headers may take to arrive, from the connection's start or the
+ * request's first byte (Node's default is 60 s): then a 408, and the connection closes. A connection
+ * that sends nothing holds a place under MAX_CONNECTIONS for about this long. A request's headers are
+ * a few kilobytes, sent at once; the bound outlasts the pauses the keep-alive timeout above allows for.
+ */
+const HEADERS_MS = 10_000
+
+/** How often Node compares the open connections with HEADERS_MS (its default, 30 s, would let a silent one stay 40 s). */
+const CHECK_CONNECTIONS_MS = 1_000
+
+/**
  * Serves an emulator over HTTP. Each request becomes a Fetch `Request` at the emulator's base URL and
  * is answered by msw's `getResponse(emulator.handlers, request)`: the same handlers as in-process, no
  * second router. Keep-alive; gzip when the client accepts it; CORS.
@@ -41,7 +59,13 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   }
   // Host is checked by a stage, so that its absence gets a JSON answer like any other bad request.
   const server = createServer(
-    { keepAlive: true, keepAliveTimeout: KEEP_ALIVE_MS, requireHostHeader: false },
+    {
+      keepAlive: true,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      headersTimeout: HEADERS_MS,
+      connectionsCheckingInterval: CHECK_CONNECTIONS_MS,
+      requireHostHeader: false,
+    },
     (req, res) => {
       const started = performance.now()
       const ctx = new RequestContext(req, res, served)
@@ -72,6 +96,16 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const error = methodNotAllowed('CONNECT', JSON.stringify(req.url), 'GET', 'GET, HEAD')
     writeRaw(socket, error.status, error.message, cors, `Allow: ${error.headers['allow']}\r\n`)
+  })
+
+  server.maxConnections = MAX_CONNECTIONS
+  let dropped = 0
+  server.on('drop', () => {
+    // Said once, then counted: a flood of connections must not flood the log.
+    if (dropped++ === 0)
+      console.error(
+        `activation-emulator: refused a connection: ${MAX_CONNECTIONS} are open, the most this server keeps (later refusals are not shown)`,
+      )
   })
 
   const port = await listen(server, host, options.port ?? 4010)

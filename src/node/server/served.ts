@@ -4,6 +4,7 @@ import { mswRuntime } from '../../../handlers/msw-runtime.js'
 import type { Emulator } from '../../emulator/emulator.js'
 import { inspectorHandlers } from '../inspector-handlers.js'
 import { adminGuardOf, isLoopback, type AdminGuard } from './admin-guard.js'
+import { DataGate } from './data-gate.js'
 import type { ServeOptions } from './options.js'
 
 /** What every request's answer needs of the server, worked out once when it starts. */
@@ -20,6 +21,8 @@ export type Served = {
   adminGuard: AdminGuard | null
   /** The msw the handlers run on. */
   msw: MswRuntime
+  /** Where the bodies that open a sandbox with large data wait to be read one at a time. */
+  dataGate: DataGate
 }
 
 /**
@@ -49,6 +52,7 @@ export async function servedOf(emulator: Emulator, host: string, options: ServeO
     corsHeaders: corsHeadersOf(cors),
     adminGuard: admin ? adminGuardOf(host, options, AdminHandlers.tokenCheckOf(emulator.adminHandlers)) : null,
     msw: mswRuntime(),
+    dataGate: new DataGate(),
   }
 }
 
