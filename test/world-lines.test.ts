@@ -87,5 +87,10 @@ describe('a world file read a line at a time', () => {
     expect(refused(cut.join('\n'))).toMatch(new RegExp(`^line ${entry + 1}: not JSON`))
     expect(refused(lines.slice(0, -2).join('\n'))).toMatch(/the file ends before the world does$/)
     expect(refused(`${text}{}\n`)).toMatch(/text after the end of the world$/)
+    // A bad record is named by its line and column, never quoted: it may hold a secret.
+    const secret = lines.map((l, i) => (i === entry ? '{"key":"sk_live_secret" "x"},' : l))
+    expect(refused(secret.join('\n'))).toBe(`line ${(entry + 1).toLocaleString('en')}: not JSON at column 25`)
+    const bare = lines.map((l, i) => (i === entry ? 'sk_live_secret,' : l))
+    expect(refused(bare.join('\n'))).toBe(`line ${(entry + 1).toLocaleString('en')}: not JSON`)
   })
 })

@@ -48,7 +48,9 @@ export function worldLineReader(): { line(text: string): void; done(): Record<st
     try {
       return JSON.parse(text)
     } catch (error) {
-      return refuse(`not JSON (${(error as Error).message})`)
+      // V8's message may quote the line: its position only, never its text.
+      const at = /at position (\d+)/.exec((error as Error).message)?.[1]
+      return refuse(at === undefined ? 'not JSON' : `not JSON at column ${Number(at) + 1}`)
     }
   }
   return {

@@ -60,4 +60,27 @@ describe('--data that is not a world file', () => {
       `Failed to load scenario file ${scenario}: the world it extends, ./world.fifo, cannot be read: it is a FIFO (a named pipe), not a file`,
     )
   })
+
+  it.each([
+    ['secret.json', 'hunter2 is the password\n', 'an unexpected character at line 1, column 1 (byte 0)'],
+    ['binary.json', '\u0000\u0001\u0002PNG', 'an unexpected character at line 1, column 1 (byte 0)'],
+    ['token.json', '{"key": "sk_live_abc",\n "b": tru}', 'an unexpected character at line 2, column 7 (byte 29)'],
+    ['cut.json', '{"key": "sk_live_abc",', 'it ends at line 1, column 23 (byte 22), where more was expected'],
+  ])('refuses %s, not JSON, naming where and quoting none of it', async (name, text, where) => {
+    const file = join(dir, name)
+    writeFileSync(file, text)
+    const refused = await run(['--data', file])
+    expectRefused(refused, `Failed to read --data ${file}: not JSON: ${where}`)
+    for (const secret of ['hunter2', 'sk_live', 'PNG', 'tru']) expect(refused.stderr).not.toContain(secret)
+  })
+
+  it('refuses a file of tiny objects before parsing it, in one line', async () => {
+    const file = join(dir, 'tiny.json')
+    writeFileSync(file, `[${Array(1_000_000).fill('{}').join(',')}]`)
+    const refused = await run(['--data', file])
+    expect(refused.stderr).toMatch(
+      /^activation-emulator: Failed to read --data \S+: it holds more than one object or array per 20 bytes \(past character [\d,]+\): not a world, whose records take about 80 bytes each\n$/,
+    )
+    expect(refused.code).toBe(1)
+  })
 })

@@ -4,6 +4,7 @@ import { createEmulator, createEmulatorOfDumpHead } from '../../emulator/emulato
 import type { DumpHead } from '../../world/planned-dump.js'
 import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { readWorldFile, type WorldFileOptions } from '../world-file.js'
+import { jsonFault } from '../json-fault.js'
 import { UsageError } from './flags.js'
 import { progressBar } from './progress.js'
 
@@ -56,7 +57,7 @@ export async function emulatorOptions(args: WorldArgs): Promise<WorldOptions> {
     try {
       if (text !== undefined) options.data = JSON.parse(text)
     } catch (error) {
-      throw new UsageError(`Failed to read --data ${args.data}: not JSON (${(error as Error).message})`)
+      throw new UsageError(`Failed to read --data ${args.data}: not JSON: ${await jsonFault(text!, error)}`)
     }
   } else {
     // A built-in's name goes to the library as it is, which names the built-ins when it knows no such one.
