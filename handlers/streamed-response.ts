@@ -1,8 +1,7 @@
 // A long body, made a piece at a time as its reader asks for it: a dump of any size is never one
-// string in memory, and never holds the event loop for more than one turn at a time.
+// string in memory, and never holds the event loop for more than one turn (TURN_MS) at a time.
+import { nextTurn, TURN_MS } from '../src/time/turns.js'
 
-/** How long one piece of a streamed body may hold the event loop: other requests are answered between pieces. */
-const TURN_MS = 10
 /** The most text one piece gathers before it is sent, even when its turn has time left: a piece is a few chunks of the source. */
 const PIECE_CHARS = 256 << 10
 /**
@@ -12,10 +11,6 @@ const PIECE_CHARS = 256 << 10
 const QUEUED_BYTES = 1 << 20
 
 const utf8 = new TextEncoder()
-
-/** Waits for the event loop's next turn (after pending I/O): `setImmediate` in Node, a timer in a browser. */
-const nextTurn = (): Promise<void> =>
-  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)))
 
 /**
  * A response whose body is made as it is read, from text in pieces (a generator that yields as it

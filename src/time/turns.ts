@@ -1,7 +1,17 @@
 // Long work on the event loop, cut into turns: between them, every other request is answered.
 
 /** How long one turn of long work may hold the event loop before it yields. */
-const TURN_MS = 10
+export const TURN_MS = 10
+
+/**
+ * Gives the event loop its turn, then calls `next`: setImmediate in Node (pending I/O first); a
+ * browser has none, and a zero timeout is its nearest turn.
+ */
+const afterTurn: (next: () => void) => void =
+  typeof setImmediate === 'function' ? (next) => void setImmediate(next) : (next) => void setTimeout(next, 0)
+
+/** Resolves after the event loop's next turn (pending I/O first). */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => afterTurn(resolve))
 
 /**
  * A check to call often during long work: it resolves at once while the turn lasts, and after the
@@ -13,7 +23,7 @@ export function turns(ms = TURN_MS): () => Promise<void> | undefined {
   return () => {
     if (performance.now() < until) return undefined
     return new Promise<void>((resolve) =>
-      setImmediate(() => {
+      afterTurn(() => {
         until = performance.now() + ms
         resolve()
       }),
