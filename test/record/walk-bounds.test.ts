@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SHORT_PAGES_ALLOWED } from '../../src/node/record/page-rules.js'
+import { RecordedIds } from '../../src/node/record/recorded-ids.js'
+import { WORLD_LIMITS } from '../../src/world/scenario.js'
 import { recordAccounts } from '../../src/node/record/recorder.js'
 import type { RecordOptions } from '../../src/node/record/record-options.js'
 import { createRemoteClient, type RemoteClient } from '../../src/node/remote/client.js'
@@ -218,5 +220,15 @@ describe('recordAccounts keeps no page in memory', () => {
       next: null,
       junk: null,
     })
+  })
+})
+
+describe('a recording holds no more records of a kind than a world holds', () => {
+  it(`takes exactly ${WORLD_LIMITS.activations} activations and refuses the next, naming the bound`, () => {
+    const seen = new RecordedIds()
+    seen.take('activations', ids('a', WORLD_LIMITS.activations), 'page 1', 'Failed to record page 1')
+    expect(() => seen.take('activations', [{ id: 'one-more' }], 'page 2', 'Failed to record page 2')).toThrow(
+      `Failed to record page 2: the recording holds more than ${WORLD_LIMITS.activations.toLocaleString('en')} activations, more than a world holds`,
+    )
   })
 })
