@@ -111,6 +111,12 @@ export type HandlerContext = {
    * entries that arrived meanwhile stored). Read once per request, so a whole answer is of one instant.
    */
   instant(): number
+  /**
+   * When the world is far behind the clock (a clock moved on by hours or days), the promise of its
+   * catching up in turns, which every caller meanwhile shares: a request answered after it reads
+   * `instant()` at once. Undefined when it is not behind, or nearly so: the request goes on at once.
+   */
+  catchUp(): Promise<void> | undefined
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter
   /** The delay rules' wait for a request as it arrives, with the key it sent (null: none). */

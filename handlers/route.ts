@@ -270,8 +270,8 @@ export function endpoint(
       (thrown: unknown) => concluded(ctx, request, url, record, started, headers, drop, refusal(thrown, request, url)),
     )
   }
-  return endpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
-    const started = performance.now()
+  /** The request, which arrived at `started`, answered as the world stands now. */
+  const arrive = (request: Request, params: PathParams, started = performance.now()): Response | Promise<Response> => {
     const now = ctx.instant()
     const record = arrival(ctx, request, urlOf(request), name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
@@ -283,6 +283,15 @@ export function endpoint(
       const later = ctx.instant()
       return respond(request, params, record, started, later, new Date(later).toISOString())
     })
+  }
+  return endpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {
+    // A world far behind its clock catches up in turns first (other requests answered meanwhile).
+    const waiting = ctx.catchUp()
+    if (waiting) {
+      const started = performance.now()
+      return waiting.then(() => arrive(request, params, started))
+    }
+    return arrive(request, params)
   })
 }
 

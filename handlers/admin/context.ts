@@ -8,6 +8,8 @@ export const ADMIN_PREFIX = '/__emulator'
 
 /** What the admin API steers: the emulator's own operations, which validate what they are given. */
 export type AdminControl = {
+  /** The world's catching up with a clock moved far on (see HandlerContext's), waited for before and after each route answers. */
+  catchUp?(): Promise<void> | undefined
   state(): unknown
   reset(): Promise<void>
   set(settings: { account?: string; premium?: boolean; rateLimit?: unknown }): void
@@ -69,5 +71,10 @@ export type AdminRoute = {
   method: 'get' | 'post' | 'patch' | 'delete' | 'all'
   path: string
   what: string
+  /**
+   * False for a route that does not read this emulator's world as it stands (a reset throws it away; a
+   * sandbox's route reads the sandbox's): it does not wait for the world to catch up with the clock.
+   */
+  readsWorld?: false
   answer: (ctx: AdminContext, args: AdminArgs) => Promise<Response> | Response
 }

@@ -108,6 +108,14 @@ export function createAdminHandlers(
       }
     }
   const placeOf = splitUnderBase(root)
+  // A world far behind its clock catches up in turns before a route reads it, and after it (one that
+  // moved the clock), so that a client that moves the clock and then reads finds it ready.
+  const caughtUp = async (route: AdminRoute, args: AdminArgs): Promise<Response> => {
+    await control.catchUp?.()
+    const answer = await route.answer(ctx, args)
+    await control.catchUp?.()
+    return answer
+  }
 
   const handlers = [
     // First: msw's own matching of the paths below throws on a path that does not decode.
@@ -124,7 +132,10 @@ export function createAdminHandlers(
     ...ADMIN_ROUTES.map((route) =>
       http[route.method](
         `${root}${route.path}`,
-        guarded(route.what, (args) => route.answer(ctx, args)),
+        guarded(
+          route.what,
+          route.readsWorld === false ? (args) => route.answer(ctx, args) : (args) => caughtUp(route, args),
+        ),
       ),
     ),
     // Last: a known path asked with another method is a 405 naming those it takes; any other, a 404.

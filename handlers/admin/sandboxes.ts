@@ -71,6 +71,7 @@ export const sandboxAdmin: AdminRoute = {
   method: 'all',
   path: '/sandboxes/:id/*',
   what: "answer a sandbox's control endpoint",
+  readsWorld: false,
   answer: async ({ control }, { request, params }) => {
     const id = param(params['id'])
     const sandbox = control.sandboxes.get(id)

@@ -14,6 +14,7 @@ export const reset: AdminRoute = {
   method: 'post',
   path: '/reset',
   what: 'reset',
+  readsWorld: false,
   answer: async ({ control }) => {
     await control.reset()
     return json(200, control.state())

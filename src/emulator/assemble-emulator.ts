@@ -29,6 +29,13 @@ import { basePathOf, contextAt, quietContext } from './handler-contexts.js'
 /** The handlers' makers, loaded by the first createEmulator (see handler-kit.ts). */
 let kit: HandlerKit | undefined
 
+/**
+ * How far (world time) the live world may be behind the clock and still be brought up to it at once
+ * by the request that reads it: a running clock read every few ms never is; a clock moved on further
+ * is caught up in turns. A minute of a busy world's arrivals costs a few ms.
+ */
+const CATCH_UP_GAP_MS = 60_000
+
 type HandlerKit = Omit<typeof import('./handler-kit.js'), 'loadMswRuntime'>
 
 function handlerKit(): HandlerKit {
@@ -65,6 +72,22 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     if (arrived.size) options.onArrivals?.(arrived, now)
     return now
   }
+  // A world further behind the clock than this catches up in turns before it is read (over HTTP).
+  let catching: Promise<void> | undefined
+  const catchUpTo = async (now: number): Promise<void> => {
+    try {
+      const arrived = await live.settleInTurns(now)
+      if (arrived.size) options.onArrivals?.(arrived, now)
+    } finally {
+      catching = undefined
+    }
+  }
+  const catchUp = (): Promise<void> | undefined => {
+    if (catching) return catching
+    const now = clock.now()
+    if (live.behindBy(now) <= CATCH_UP_GAP_MS) return undefined
+    return (catching = catchUpTo(now))
+  }
   store.watchActivations(() => live.replan())
   const adder = new DataAdder(scenario, settle, () => store, builtAt)
 
@@ -77,6 +100,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     },
     clock,
     instant: settle,
+    catchUp,
     options: endpointOptions,
     rateLimiter,
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
@@ -185,7 +209,9 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   // A sandbox's endpoints at its host's base URL too, where requests with its keys reach it.
   const keyed =
     parts.keyedBaseUrl === undefined ? [] : (createHandlers(contextAt(ctx, parts.keyedBaseUrl)) as EndpointHandler[])
-  ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(emulator, {
+  // The admin API's control: the emulator, and the world's catching up, which it waits for.
+  const control = Object.create(emulator, { catchUp: { value: catchUp } }) as Emulator<S> & { catchUp: typeof catchUp }
+  ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {
     baseUrl,
     token: options.adminToken,
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,

@@ -97,7 +97,11 @@ export type Emulator<Db extends Store = CollectionStore> = {
    * journal (whose `seq` goes on from the last request's: a number is never given twice).
    */
   reset(): Promise<void>
-  /** The scenario, seed, clock, accounts, counts and fault rules, as the admin API answers them. */
+  /**
+   * The scenario, seed, clock, accounts, counts and fault rules, as the admin API answers them. A live
+   * world is brought up to the clock first, at once: in-process, the cost of a clock moved far on is
+   * paid by the next read (over HTTP, the world catches up in turns before the request is answered).
+   */
   state(): EmulatorState
   /** Adds `count` entries, entered now, to a running activation; the ids made. */
   addEntries(activationId: string, count: number): Promise<Added>

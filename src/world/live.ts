@@ -13,6 +13,7 @@ import type { WritableStore } from '../store/store.js'
 import { groupRates } from './group-rates.js'
 import { personOf } from './world-parts.js'
 import { UnenteredPool } from './unentered-pool.js'
+import { turns } from '../time/turns.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
 // arrive in each running activation, when; which ranked activations end) is drawn from the seed, the
@@ -39,6 +40,12 @@ export type Arrivals = ReadonlyMap<string, number>
 
 const NOTHING: Arrivals = new Map()
 
+/** The world time `settleInTurns` settles first: a minute of busy's arrivals is well under a turn. */
+const FIRST_STEP_MS = 60_000
+/** A step that took less real time than this doubles, one that took more than SLOW_STEP_MS halves: each step stays a few ms, well within a turn. */
+const FAST_STEP_MS = 2
+const SLOW_STEP_MS = 8
+
 /**
  * Brings the store up to the clock: stores the entries that arrived and the results of ranked
  * activations that ended since the last instant it was brought to. Results happen whether or not
@@ -63,6 +70,8 @@ export class LiveWorld {
   #applied = 0
   #states = new Map<string, ActivationState>()
   #planned = 0
+  /** Counts resets: a settling in turns that a reset overtook stops. */
+  #resets = 0
 
   constructor(scenario: Scenario, builtAt: number, db: () => WritableStore, arrivals: boolean) {
     this.#scenario = scenario
@@ -83,6 +92,7 @@ export class LiveWorld {
 
   /** Forgets what it applied: the store is the world as built again. */
   reset(): void {
+    this.#resets++
     this.#until = this.#builtAt
     this.#hour = -1
     this.#events = []
@@ -130,6 +140,35 @@ export class LiveWorld {
       }
     }
     this.#flush(batch, pending)
+    return arrived
+  }
+
+  /** How far `now` is past the last instant applied (0 when it is not). */
+  behindBy(now: number): number {
+    return Math.max(0, now - this.#until)
+  }
+
+  /**
+   * What `settle(now)` does, in steps of world time each a few ms of real time, the event loop
+   * having its turn between them; the store ends as one `settle(now)` leaves it (settling is
+   * path-independent). A `settle` called meanwhile applies the rest at once; a `reset` stops it.
+   */
+  async settleInTurns(now: number): Promise<Arrivals> {
+    if (now <= this.#until) return NOTHING
+    const resets = this.#resets
+    const arrived = new Map<string, number>()
+    const turn = turns()
+    let step = FIRST_STEP_MS
+    while (this.#until < now && resets === this.#resets) {
+      const started = performance.now()
+      const some = this.settle(Math.min(now, this.#until + step))
+      const took = performance.now() - started
+      for (const [id, n] of some) arrived.set(id, (arrived.get(id) ?? 0) + n)
+      if (took < FAST_STEP_MS) step *= 2
+      else if (took > SLOW_STEP_MS) step = Math.max(1, Math.floor(step / 2))
+      const wait = turn()
+      if (wait) await wait
+    }
     return arrived
   }
 

@@ -1,0 +1,70 @@
+/**
+ * A live world whose clock was moved far on catches up in turns when a request reads it (the event
+ * loop answering others meanwhile), and ends exactly as one settle at once leaves it: every byte of
+ * its dump the same.
+ */
+import { createHash } from 'node:crypto'
+import { describe, expect, it, vi } from 'vitest'
+import { createEmulator, type Emulator } from '../../src/index.js'
+import { busyScenario } from '../../scenarios/busy.js'
+import { NOW_ISO } from '../support/api.js'
+import { fetchText } from '../support/served.js'
+import { TEST_MS } from '../support/timeouts.js'
+
+vi.setConfig({ testTimeout: TEST_MS.soak })
+
+/** About 15,000 arrivals on busy: hundreds of steps, a few seconds. */
+const JUMP_MS = 6 * 3_600_000
+
+const busyLive = () => createEmulator({ scenario: busyScenario, now: NOW_ISO, live: true })
+
+function dumpHash(emulator: Emulator): string {
+  const hash = createHash('sha256')
+  for (const chunk of emulator.dump()) hash.update(chunk)
+  return hash.digest('hex')
+}
+
+describe('a clock jump on a live world', () => {
+  it('is caught up in turns by the next request, to the same world as one settle at once', async () => {
+    const atOnce = await busyLive()
+    atOnce.clock.advance(JUMP_MS)
+    atOnce.state() // in-process: settled at once
+    const expected = dumpHash(atOnce)
+    const page = (await fetchText(atOnce, '/activations/list?limit=5')).text
+    await atOnce.close()
+
+    const inTurns = await busyLive()
+    inTurns.clock.advance(JUMP_MS)
+    // Turns of the event loop while the request waits for the world: a timer chain that runs between steps.
+    let turns = 0
+    let ticking = true
+    const tick = (): void => {
+      if (!ticking) return
+      turns++
+      setImmediate(tick)
+    }
+    setImmediate(tick)
+    const answer = await fetchText(inTurns, '/activations/list?limit=5')
+    ticking = false
+    expect(answer.status).toBe(200)
+    expect(turns).toBeGreaterThan(10)
+    expect(answer.text).toBe(page)
+    expect(dumpHash(inTurns)).toBe(expected)
+    await inTurns.close()
+  })
+
+  // A minute of world time (CATCH_UP_GAP_MS) is settled at once by the request; a millisecond more, in turns.
+  it.each([
+    [60_000, false],
+    [60_001, true],
+  ])('a world %i ms behind its clock waits for a turn: %s', async (behind, waits) => {
+    const emulator = await busyLive()
+    emulator.clock.advance(behind)
+    let turns = 0
+    setImmediate(() => turns++)
+    const answer = await fetchText(emulator, '/activations/list?limit=1')
+    expect(answer.status).toBe(200)
+    expect(turns > 0).toBe(waits)
+    await emulator.close()
+  })
+})
