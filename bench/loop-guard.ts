@@ -3,7 +3,8 @@
 // sends that request while a second client (a worker thread) asks a small page every 5 ms, and the
 // script prints the worst wait of the small page, beside the same probe's worst with no case running
 // (the baseline, from the same run: what this machine's scheduling and the collector cost anyway).
-// Worlds: `busy`, then the ten-million bench world (bench/scenarios/ten-million.json). A case is given
+// The small page is a sandbox's (bench/support/loop-cases.ts probeOf): it shares the server's loop,
+// not the host's world. Worlds: `busy`, then the ten-million bench world (bench/scenarios/ten-million.json). A case is given
 // at most --timeout seconds (120 by default); past it, its row says so and the server is restarted.
 // Not a test: figures depend on the machine.
 // Run: npm run build && node --import tsx bench/loop-guard.ts [-- --only busy|ten-million] [-- --timeout 120]
@@ -14,7 +15,15 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario, type Scenario } from '../src/world/scenario.js'
-import { ADMIN_CASES, API_CASES, ask, loopTarget, type LoopCase, type LoopTarget } from './support/loop-cases.js'
+import {
+  ADMIN_CASES,
+  API_CASES,
+  ask,
+  loopTarget,
+  probeOf,
+  type LoopCase,
+  type LoopTarget,
+} from './support/loop-cases.js'
 import { underProbe } from './support/loop-probe.js'
 
 const argv = process.argv.slice(2)
@@ -81,9 +90,8 @@ console.log(`load average ${loadavg()[0]!.toFixed(1)}; a small page every 5 ms d
 for (const world of WORLDS) {
   if (ONLY && ONLY !== world.name) continue
   let server = await start(world.args, (port) => loopTarget(world.scenario, port))
-  const probeOf = (t: LoopTarget) => `${t.api}/activations/list?limit=1`
-  const headers = { authorization: `Api-Key ${server.target.key}` }
-  const idle = await underProbe(probeOf(server.target), headers, () => sleep(2000))
+  let probe = await probeOf(server.target)
+  const idle = await underProbe(probe.url, probe.headers, () => sleep(2000))
   console.log(`\n${world.name}: the probe's worst with no case running (2 s): ${ms(idle.worstMs)}`)
   console.log(`${pad('case', 44)}${pad('status', 8)}${pad('case took', 12)}worst small page`)
   const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES]
@@ -92,7 +100,7 @@ for (const world of WORLDS) {
     const timedOut = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_S * 1000)),
     )
-    const figures = await underProbe(probeOf(server.target), headers, () =>
+    const figures = await underProbe(probe.url, probe.headers, () =>
       Promise.race([one.run(server.target).catch((error: Error) => error), timedOut]),
     )
     clearTimeout(timer)
@@ -106,6 +114,7 @@ for (const world of WORLDS) {
       // The server may be held for minutes more: a fresh one for the cases after.
       await stop(server.child)
       server = await start(world.args, (port) => loopTarget(world.scenario, port))
+      probe = await probeOf(server.target)
     }
   }
   await stop(server.child)
