@@ -18,7 +18,9 @@ export function notFound(ctx: HandlerContext): HttpHandler[] {
       (request) => {
         const started = performance.now()
         const url = urlOf(request)
-        const record = arrival(ctx, request, url, null, ctx.instant())
+        // It reads no world: the clock's instant, without bringing the world up to it (after a jump,
+        // that is done in turns by the next request that reads it).
+        const record = arrival(ctx, request, url, null, ctx.clock.now())
         const place = placeOf(url)
         const error = place.under && place.segments === null ? malformedPath(url.pathname) : noEndpoint(url.pathname)
         const response = errorResponse(error)

@@ -68,3 +68,24 @@ describe('a clock jump on a live world', () => {
     await emulator.close()
   })
 })
+
+describe('a path that reads no world', () => {
+  it('answers its 404 after a jump without bringing the world up to the clock', async () => {
+    let arrivals = 0
+    const emulator = await createEmulator({
+      scenario: busyScenario,
+      now: NOW_ISO,
+      live: true,
+      onArrivals: (arrived) => (arrivals += [...arrived.values()].reduce((a, b) => a + b, 0)),
+    })
+    emulator.clock.advance(JUMP_MS)
+    const missing = await fetchText(emulator, '/no/such/path')
+    expect(missing.status).toBe(404)
+    expect(emulator.journal.entries().at(-1)?.at).toBe(new Date(emulator.clock.now()).toISOString())
+    expect(arrivals).toBe(0)
+    // The next page that reads the world brings it up to the clock.
+    expect((await fetchText(emulator, '/activations/list?limit=1')).status).toBe(200)
+    expect(arrivals).toBeGreaterThan(0)
+    await emulator.close()
+  })
+})
