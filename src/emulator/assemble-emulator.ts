@@ -9,7 +9,7 @@ import { createClock, parseDuration, parseInstant } from '../time/clock.js'
 import { worldDumpChunks } from '../world/dump.js'
 import { checkSettings, DEFAULT_JOURNAL_SIZE } from './emulator-options.js'
 import { FaultRules, optionRules } from './fault-rules.js'
-import { Journal } from './journal.js'
+import { Journal, SANDBOX_JOURNAL_MAX_BYTES } from './journal.js'
 import { endpointOptionsOf } from './merge-options.js'
 import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
@@ -61,7 +61,10 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     ...optionRules(endpointOptions.latency, endpointOptions.errorRate),
     ...parts.startFaults,
   ])
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const journal = new Journal(
+    options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    parts.sandboxOf ? SANDBOX_JOURNAL_MAX_BYTES : undefined,
+  )
   const rateLimiter = new RateLimiter()
 
   const live = new LiveWorld(scenario, builtAt, () => store, options.live === true)

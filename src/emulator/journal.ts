@@ -20,6 +20,12 @@ export type JournalEntry = {
  */
 const JOURNAL_MAX_BYTES = 32 << 20
 
+/**
+ * A sandbox's journal's most bytes: a sandbox serves one test, whose requests are hundreds, and up to
+ * `maxSandboxes` (1,000) are open at once, so their journals together stay within a gigabyte.
+ */
+export const SANDBOX_JOURNAL_MAX_BYTES = 1 << 20
+
 /** What an entry costs besides its text: the object, its fields, `at` and a short path (about 450 bytes). */
 const ENTRY_BYTES = 512
 /** What each query parameter costs besides its characters (a property and its array), and each value (a slot and a string's header). */

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8'
 import { getResponse } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
-import { Journal } from '../../src/emulator/journal.js'
+import { Journal, SANDBOX_JOURNAL_MAX_BYTES } from '../../src/emulator/journal.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 let emulator: Emulator
@@ -149,5 +149,32 @@ describe('what 500 keyless requests with 14 KB queries hold', () => {
     expect(hostile.journal.entries()).toHaveLength(500)
     expect(hostile.journal.entries()[0]!.cut).toEqual(['query'])
     expect(perRequest).toBeLessThan(16_000)
+  })
+})
+
+describe("a sandbox's journal keeps at most SANDBOX_JOURNAL_MAX_BYTES", () => {
+  it('drops its oldest past a megabyte, while its host keeps its own 32 MB', async () => {
+    const host = await createEmulator({ scenario: 'empty', now: NOW })
+    const sandbox = await host.sandbox({})
+    const sandboxKey = sandbox.accounts[0]!.apiKeys[0]!
+    // About 4.6 KB an entry: 400 of them are past a megabyte, and well within the host's budget.
+    const query = `q=${'v'.repeat(2000)}`
+    for (const [emulator, k] of [
+      [sandbox, sandboxKey],
+      [host, host.accounts[0]!.apiKeys[0]!],
+    ] as const) {
+      for (let i = 0; i < 400; i++) {
+        const request = new Request(`${emulator.baseUrl}/activations/list?${query}&n=${i}`, {
+          headers: { authorization: `Api-Key ${k}` },
+        })
+        expect((await getResponse(emulator.handlers, request))!.status).toBeLessThan(500)
+      }
+    }
+    expect(sandbox.journal.bytes).toBeLessThanOrEqual(SANDBOX_JOURNAL_MAX_BYTES)
+    expect(sandbox.journal.bytes).toBeGreaterThan(SANDBOX_JOURNAL_MAX_BYTES - 5_000)
+    expect(sandbox.journal.entries().length).toBeLessThan(400)
+    expect(sandbox.journal.entries().at(-1)!.query['n']).toEqual(['399'])
+    expect(host.journal.entries()).toHaveLength(400)
+    await host.close()
   })
 })
