@@ -14,12 +14,12 @@
 // Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseScenario } from '../src/world/scenario.js'
 import { activationIdOf, entryIdOf } from './support/world-ids.js'
+import { freePort } from './support/free-port.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -35,15 +35,6 @@ const [a, g, size] = scenario.accounts
   .flatMap((account, a) => account.activations.map((group, g) => [a, g, group.entries] as const))
   .reduce((best, next) => (next[2] > best[2] ? next : best))
 const LARGEST = activationIdOf(scenario, a, g, 0)
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

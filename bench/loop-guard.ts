@@ -10,7 +10,6 @@
 // Run: npm run build && node --import tsx bench/loop-guard.ts [-- --only busy|ten-million] [-- --timeout 120]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
@@ -25,6 +24,7 @@ import {
   type LoopTarget,
 } from './support/loop-cases.js'
 import { underProbe } from './support/loop-probe.js'
+import { freePort } from './support/free-port.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -42,15 +42,6 @@ const WORLDS: ReadonlyArray<{ name: string; scenario: Scenario; args: string[] }
     args: ['--scenario', TEN_MILLION],
   },
 ]
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

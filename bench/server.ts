@@ -12,12 +12,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { median } from './support/stats.js'
+import { freePort } from './support/free-port.js'
 
 const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
@@ -161,16 +161,6 @@ async function emulatorFigures(): Promise<void> {
 }
 
 /** A port free on 127.0.0.1 now, for a server that cannot be told to pick one and say which. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Seconds of CPU a process has used (user and system), from /proc. */
 function cpuSeconds(pid: number): number {

@@ -8,12 +8,12 @@
 // is measured too, alternating. Not a test: figures depend on the machine.
 // Run: npm run bench:startup [-- --scenario busy] [-- --runs 3] [-- --bin <dist/src/node/cli/main.js>]
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
 import { activationIdOf } from './support/world-ids.js'
 import { median } from './support/stats.js'
+import { freePort } from './support/free-port.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -30,15 +30,6 @@ const [a, g] = scenario.accounts
   .reduce((best, next) => (next[2] > best[2] ? next : best))
 const LARGEST = activationIdOf(scenario, a, g, 0)
 const BARE = `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"activations":[],"next":null}') }).listen(Number(process.argv[1]), '127.0.0.1')`
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 type Run = { firstAnswerMs: number; bannerSaysMs: number | null; pageMs: number | null; participantsMs: number | null }
 
