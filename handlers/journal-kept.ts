@@ -11,13 +11,13 @@ import type { RequestRecord } from './context.js'
 export const KEPT_CHARS = 2048
 
 /** The most query values kept: each costs an array slot and a string besides its characters (64 bytes or so). */
-export const KEPT_VALUES = 64
+const KEPT_VALUES = 64
 
 /**
  * A copy of `text` that holds nothing else: a substring of a longer string (a URL's path, a regular
  * expression's match) keeps the whole of it alive in V8, a concatenation flattened is a string of its own.
  */
-export function ownCopy(text: string): string {
+function ownCopy(text: string): string {
   return (' ' + text).slice(1)
 }
 

@@ -79,7 +79,7 @@ export function activationChains(type: string): readonly ActivationChain[] {
  * An id as a path segment: percent-encoded, and `.` and `..` as `%2E` and `%2E%2E`, which a URL would
  * otherwise resolve as the segments "here" and "up" (encodeURIComponent leaves dots as they are).
  */
-export function idSegment(id: string): string {
+function idSegment(id: string): string {
   return id === '.' || id === '..' ? id.replaceAll('.', '%2E') : encodeURIComponent(id)
 }
 
