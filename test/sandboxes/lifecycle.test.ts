@@ -7,6 +7,7 @@ import { getResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEmulator, EmulatorError, type Emulator, type EmulatorOptions } from '../../src/index.js'
 import type { WritableStoreIndex } from '../../src/store/indexes.js'
+import { ask } from '../support/admin-ask.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const ORIGIN = 'https://api.activations.test'
@@ -21,21 +22,6 @@ afterEach(async () => {
   await host?.close()
   host = undefined
 })
-
-type Answer = { status: number; body: any }
-
-async function ask(emulator: Emulator, url: string, init: RequestInit & { key?: string } = {}): Promise<Answer> {
-  const { key, ...rest } = init
-  const headers = new Headers(rest.headers)
-  if (key !== undefined) headers.set('authorization', `Api-Key ${key}`)
-  if (rest.body !== undefined) headers.set('content-type', 'application/json')
-  const response = await getResponse(
-    [...emulator.adminHandlers, ...emulator.handlers],
-    new Request(url, { ...rest, headers }),
-  )
-  const text = (await response?.text()) ?? ''
-  return { status: response?.status ?? 0, body: text ? JSON.parse(text) : null }
-}
 
 const admin = (emulator: Emulator, method: string, path: string, body?: unknown) =>
   ask(emulator, `${ORIGIN}/__emulator${path}`, {

@@ -4,9 +4,9 @@
  * rules, and the same over a world of its own (uploaded `data`). Over the host's admin API, as
  * `POST /__emulator/sandboxes` takes them, and through `emulator.sandbox()`.
  */
-import { getResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
+import { ask } from '../support/admin-ask.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const ORIGIN = 'https://api.activations.test'
@@ -22,21 +22,6 @@ afterEach(async () => {
   await host?.close()
   host = undefined
 })
-
-type Answer = { status: number; body: any }
-
-async function ask(emulator: Emulator, url: string, init: RequestInit & { key?: string } = {}): Promise<Answer> {
-  const { key, ...rest } = init
-  const headers = new Headers(rest.headers)
-  if (key !== undefined) headers.set('authorization', `Api-Key ${key}`)
-  if (rest.body !== undefined) headers.set('content-type', 'application/json')
-  const response = await getResponse(
-    [...emulator.adminHandlers, ...emulator.handlers],
-    new Request(url, { ...rest, headers }),
-  )
-  const text = (await response?.text()) ?? ''
-  return { status: response?.status ?? 0, body: text ? JSON.parse(text) : null }
-}
 
 const post = (emulator: Emulator, body: unknown) =>
   ask(emulator, `${ORIGIN}/__emulator/sandboxes`, { method: 'POST', body: JSON.stringify(body) })

@@ -9,6 +9,7 @@ import { getResponse } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { Journal, SANDBOX_JOURNAL_MAX_BYTES } from '../../src/emulator/journal.js'
+import { journalRecord } from '../support/journal-record.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 let emulator: Emulator
@@ -35,16 +36,16 @@ describe('an entry keeps a query of 2,048 characters and 64 values', () => {
   })
 
   it('cuts one character past it: the value keeps its beginning, and the entry says cut: ["query"]', async () => {
-    const { entry } = await journaled(
-      `/activations/list?limit=10&x=${'a'.repeat(2049 - 'limit10x'.length)}&after=1`,
-    )
+    const { entry } = await journaled(`/activations/list?limit=10&x=${'a'.repeat(2049 - 'limit10x'.length)}&after=1`)
     expect(entry.query).toEqual({ limit: ['10'], x: ['a'.repeat(2040)] })
     expect(entry.cut).toEqual(['query'])
   })
 
   it('keeps 64 values whole and leaves out the 65th', async () => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `v=${i}`).join('&')
-    expect((await journaled(`/activations/list?${values(64)}`)).entry).toMatchObject({ query: { v: expect.any(Array) } })
+    expect((await journaled(`/activations/list?${values(64)}`)).entry).toMatchObject({
+      query: { v: expect.any(Array) },
+    })
     expect((await journaled(`/activations/list?${values(64)}`)).entry.query['v']).toHaveLength(64)
     expect((await journaled(`/activations/list?${values(64)}`)).entry.cut).toBeUndefined()
     const past = (await journaled(`/activations/list?${values(65)}`)).entry
@@ -84,19 +85,7 @@ describe('an entry keeps a query of 2,048 characters and 64 values', () => {
 
 describe('the journal keeps at most its bytes, the oldest dropped first', () => {
   /** An entry of 516 estimated bytes: 512 for the entry, 2 a character of its two-character path. */
-  const entry = () => ({
-    at: NOW,
-    realAt: 0,
-    method: 'GET',
-    path: '/x',
-    query: {},
-    endpoint: null,
-    key: null,
-    account: null,
-    status: 404,
-    durationMs: 0,
-    fault: null,
-  })
+  const entry = () => journalRecord(NOW)
 
   it('keeps three entries in exactly their bytes, and drops the oldest at one byte fewer', () => {
     const exact = new Journal(100, 3 * 516)

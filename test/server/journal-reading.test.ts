@@ -7,24 +7,13 @@
 import { getResponse } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
+import { journalRecord } from '../support/journal-record.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 /** What a stream holds unread before its client is dropped (handlers/admin/journal.ts). */
 const STREAM_QUEUE_BYTES = 1 << 20
 
-const entry = (path: string) => ({
-  at: NOW,
-  realAt: 0,
-  method: 'GET',
-  path,
-  query: {},
-  endpoint: null,
-  key: null,
-  account: null,
-  status: 404,
-  durationMs: 0,
-  fault: null,
-})
+const entry = (path: string) => journalRecord(NOW, path)
 
 /** The admin API's answer to `GET <path>`. */
 async function admin(emulator: Emulator, path: string): Promise<Response> {
