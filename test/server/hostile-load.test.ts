@@ -1,12 +1,13 @@
 /**
  * The event-loop guard: every request kind of the API and of the admin API, sent to `busy` as a user
  * serves it (`--scenario busy --live`, the request log on), while a second client asks a small page
- * of a sandbox (the same loop, not the host's world) every 5 ms from a worker thread. Each case gets the status it expects, and no small page waits more
- * than the suite's bound: LOOP_BOUND_MS, or four times the probe's worst with no case running, in the
- * same run, whichever is larger (a loaded machine's own pauses are not the server's). A case that held
- * the loop for its whole work (a dump built whole, 10,000 entries added in one piece, a revert walking
- * every change) waits seconds on any machine and fails it. The figures on a quiet machine, and the
- * ten-million world's, are `npm run bench:loop`'s (docs/reliability.md).
+ * of a sandbox (the same loop, not the host's world) every 5 ms from a worker thread. Each case gets
+ * the status it expects, and no small page waits more than the suite's bound: LOOP_BOUND_MS, four
+ * times the probe's worst with no case running in the same run (a loaded machine's own pauses are not
+ * the server's), or a third of the case's own time, whichever is largest. A case that held the loop
+ * for its whole work (a dump built whole, 10,000 entries added in one piece, hours of arrivals in one
+ * call) makes a small page wait about all of it, on any machine, and fails. The figures on a quiet
+ * machine, and the ten-million world's, are `npm run bench:loop`'s (docs/reliability.md).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { scenarios } from '../../src/index.js'
@@ -20,6 +21,8 @@ vi.setConfig({ testTimeout: TEST_MS.long, hookTimeout: TEST_MS.long })
 
 /** The longest a small page may wait while any one case runs, on a machine whose idle probe waits less than a quarter of it. */
 const LOOP_BOUND_MS = 1_000
+/** The part of a long case's own time a small page may wait: a case that held the loop for its whole work waits about all of it. */
+const WHOLE_PART = 1 / 3
 const NOW = '2026-06-01T12:00:00.000Z'
 
 let cli: CliServer
@@ -41,10 +44,14 @@ describe.each([
   ['the admin API', ADMIN_CASES],
 ])('%s on busy, with a small page asked every 5 ms', (_, cases) => {
   it.each(cases.map((one) => [one.name, one] as const))('%s: its status, and no small page held', async (_, one) => {
-    const { value, worstMs } = await underProbe(probe.url, probe.headers, () => one.run(target))
+    const { value, worstMs, caseMs } = await underProbe(probe.url, probe.headers, () => one.run(target))
     expect(value.status).toBe(one.status)
-    expect(worstMs, `the worst small page waited ${worstMs.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`).toBeLessThan(
-      bound,
-    )
+    // A case done in turns may have one step of some length (a first read of the world: see the cost
+    // model), but never its whole work: the bound grows with the case, a third of it.
+    const allowed = Math.max(bound, caseMs * WHOLE_PART)
+    expect(
+      worstMs,
+      `the worst small page waited ${worstMs.toFixed(0)} ms of the case's ${caseMs.toFixed(0)} ms (bound ${allowed.toFixed(0)} ms)`,
+    ).toBeLessThan(allowed)
   })
 })
