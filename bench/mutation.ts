@@ -15,7 +15,7 @@ type Module = { name: string; mutate: string[]; tests: string[] }
 export const MODULES: readonly Module[] = [
   {
     name: 'guard',
-    mutate: ['src/node/admin-guard.ts', 'src/node/request-url.ts'],
+    mutate: ['src/node/server/admin-guard.ts', 'src/node/server/request-url.ts'],
     tests: [
       'test/server/admin-guard-rules.test.ts',
       'test/server/admin-guard.test.ts',
@@ -77,6 +77,26 @@ export const MODULES: readonly Module[] = [
       'test/record/anonymize-fakes.test.ts',
       'test/record/anonymize-rules.test.ts',
       'test/record/anonymize.test.ts',
+    ],
+  },
+  {
+    name: 'bounds',
+    // The bounds of what a client can make the server keep or do (docs/reliability.md, "The cost model"),
+    // each against its in-process tests (a test that spawns the built command line would not see a mutant).
+    mutate: [
+      'handlers/journal-kept.ts',
+      'handlers/json-depth.ts',
+      'src/node/record/page-rules.ts',
+      'src/node/record/recorded-ids.ts',
+      'src/world/unentered-pool.ts',
+      'src/emulator/sandbox-ttl.ts',
+    ],
+    tests: [
+      'test/server/journal-bytes.test.ts',
+      'test/server/json-in-turns.test.ts',
+      'test/record/walk-bounds.test.ts',
+      'test/live/full-pool.test.ts',
+      'test/sandboxes/settings.test.ts',
     ],
   },
   {
