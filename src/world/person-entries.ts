@@ -1,107 +1,104 @@
 import { REPLAY, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 
-/**
- * Where each activation's first-time entries are, and each person's replays: person i's are
- * `activations[k]` and `numbers[k]` for k from `starts[i]` to `starts[i + 1]`, in the order the
- * activations and their entries come.
- */
-type ReplayIndex = {
-  /** Each activation's entries that are not replays, by k; undefined where it has no replay (entry k is the k-th). */
-  firstTimers: (Uint32Array | undefined)[]
-  starts: Uint32Array
-  activations: Uint32Array
-  numbers: Uint32Array
+/** What a person's entries are read from in one activation: its people's places, and its skeleton when they entered it. */
+export type PlacedActivation = {
+  skeleton(): EntrySkeleton
+  /** The k whose entry in the activation's permutation of the pool is this person (see `peoplePlaces`), if known. */
+  place(index: number): number | undefined
+  /** How many entries it has that are not replays (its people are the first `firsts` of its permutation), known without its skeleton. */
+  firsts: number
 }
+
+/**
+ * Where one activation's first-time entries and replays are: entry k that is not a replay is
+ * `firstTimers[k]`; the replays, `numbers[r]` for ordinal r (by position), are found by person
+ * through `keys`, sorted, each `person * replays + r`.
+ */
+type ActivationReplays = { firstTimers: Uint32Array; numbers: Uint32Array; keys: Float64Array }
 
 /** One person's entries in an account: each one's activation (its place in the account's list), number and time, in that order. */
 export type PersonEntryList = { activations: number[]; numbers: number[]; times: number[] }
 
 /**
  * Each person's entries, found from their place in each activation's permutation of the pool (see
- * `peoplePlaces`) rather than from an index of every entry: person i's first entry in an activation
- * is its k-th entry that is not a replay, k = `place(i)`, if k is under the count of those; their
- * replays come from an index of the replays alone (a tenth of a giveaway's entries, none elsewhere).
- * So the people of the participants list's first page are found without ordering ten million entries.
+ * `peoplePlaces`) rather than from an index of every entry: person i entered an activation if its
+ * k = `place(i)` is under the count of its entries that are not replays (known without drawing
+ * them), and their first entry there is its k-th that is not a replay. Only the skeletons of the
+ * activations a person entered are read, and an activation's replays (a tenth of a giveaway's
+ * entries, none elsewhere) are indexed when a person who entered it is first asked about. So
+ * finding one person's entries costs the activations they entered, not the account's entries.
  */
 export class PersonEntries {
-  readonly #skeletons: readonly EntrySkeleton[]
-  readonly #places: readonly ((index: number) => number | undefined)[]
-  readonly #poolSize: number
-  #index: ReplayIndex | undefined
+  readonly #activations: readonly PlacedActivation[]
+  /** Each activation's replays, indexed when first needed; null for one without replays. */
+  readonly #replays: (ActivationReplays | null | undefined)[]
   #placed: boolean | undefined
 
-  constructor(
-    skeletons: readonly EntrySkeleton[],
-    places: readonly ((index: number) => number | undefined)[],
-    poolSize: number,
-  ) {
-    this.#skeletons = skeletons
-    this.#places = places
-    this.#poolSize = poolSize
+  constructor(activations: readonly PlacedActivation[]) {
+    this.#activations = activations
+    this.#replays = new Array<ActivationReplays | null | undefined>(activations.length)
   }
 
   /** Whether every activation knows its people's places (a pool under 2^26): else `of` cannot answer. */
   get placed(): boolean {
-    return (this.#placed ??= this.#skeletons.every((_, j) => this.#places[j]!(0) !== undefined))
+    return (this.#placed ??= this.#activations.every((a) => a.place(0) !== undefined))
   }
 
-  // Typed arrays, not a list for each person who replayed (330,000 of them in ten million entries):
-  // kept for as long as the world, where the garbage collector would mark every list on each full pass.
-  #replayIndex(): ReplayIndex {
-    if (this.#index) return this.#index
-    const starts = new Uint32Array(this.#poolSize + 1)
-    const firstTimers = this.#skeletons.map((skeleton) => {
-      const { flags, people } = skeleton
-      let count = 0
-      for (let n = 0; n < skeleton.length; n++)
-        if ((flags[n]! & REPLAY) !== 0) {
-          count++
-          starts[people[n]! + 1]!++
-        }
-      if (count === 0) return undefined
-      const firsts = new Uint32Array(skeleton.length - count)
-      let k = 0
-      for (let n = 0; n < skeleton.length; n++) if ((flags[n]! & REPLAY) === 0) firsts[k++] = n
-      return firsts
-    })
-    for (let i = 1; i < starts.length; i++) starts[i]! += starts[i - 1]!
-    const activations = new Uint32Array(starts[this.#poolSize]!)
-    const numbers = new Uint32Array(activations.length)
-    const next = starts.slice(0, this.#poolSize)
-    this.#skeletons.forEach((skeleton, j) => {
-      if (!firstTimers[j]) return
-      const { flags, people } = skeleton
-      for (let n = 0; n < skeleton.length; n++)
-        if ((flags[n]! & REPLAY) !== 0) {
-          const at = next[people[n]!]!++
-          activations[at] = j
-          numbers[at] = n
-        }
-    })
-    return (this.#index = { firstTimers, starts, activations, numbers })
+  // Typed arrays, not a list for each person who replayed: kept for as long as the world, where the
+  // garbage collector would mark every list on each full pass.
+  #replaysOf(j: number): ActivationReplays | null {
+    const known = this.#replays[j]
+    if (known !== undefined) return known
+    const activation = this.#activations[j]!
+    const skeleton = activation.skeleton()
+    const { flags, people, length } = skeleton
+    const count = length - activation.firsts
+    if (count === 0) return (this.#replays[j] = null)
+    const firstTimers = new Uint32Array(activation.firsts)
+    const numbers = new Uint32Array(count)
+    for (let n = 0, k = 0, r = 0; n < length; n++) {
+      if ((flags[n]! & REPLAY) === 0) firstTimers[k++] = n
+      else numbers[r++] = n
+    }
+    // Each replay keyed by its person, then its ordinal (so by position): exact, a person being under 2^26
+    // where places are known and an activation's replays under 2^27 (past what a world holds).
+    const keys = new Float64Array(count)
+    for (let r = 0; r < count; r++) keys[r] = people[numbers[r]!]! * count + r
+    keys.sort()
+    return (this.#replays[j] = { firstTimers, numbers, keys })
   }
 
   /** The entries of the person at `index` of the pool (empty if they entered nothing). Only where `placed`. */
   of(index: number): PersonEntryList {
-    const { firstTimers, starts, activations, numbers } = this.#replayIndex()
     const found: PersonEntryList = { activations: [], numbers: [], times: [] }
-    let r = starts[index]!
-    const end = starts[index + 1]!
-    this.#skeletons.forEach((skeleton, j) => {
-      const k = this.#places[j]!(index)
+    this.#activations.forEach((activation, j) => {
+      const k = activation.place(index)
       if (k === undefined) throw new Error("Failed to find a person's entries: the pool is too large for places")
-      const firsts = firstTimers[j]
-      const n = k < (firsts ? firsts.length : skeleton.length) ? (firsts ? firsts[k]! : k) : -1
-      if (n < 0) return
+      if (k >= activation.firsts) return
+      const replays = this.#replaysOf(j)
+      const n = replays ? replays.firstTimers[k]! : k
+      const skeleton = activation.skeleton()
       if (skeleton.people[n] !== index) throw new Error(`Failed to find a person's entries: entry ${n} is not theirs`)
       // Their first entry in the activation, then their replays there (each later: it repeats someone who entered before).
       found.activations.push(j)
       found.numbers.push(n)
       found.times.push(skeleton.times[n]!)
-      for (; r < end && activations[r] === j; r++) {
+      if (!replays) return
+      const { keys, numbers } = replays
+      const count = numbers.length
+      const from = index * count
+      let lo = 0
+      let hi = keys.length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (keys[mid]! < from) lo = mid + 1
+        else hi = mid
+      }
+      for (let r = lo; r < keys.length && keys[r]! < from + count; r++) {
+        const m = numbers[keys[r]! - from]!
         found.activations.push(j)
-        found.numbers.push(numbers[r]!)
-        found.times.push(skeleton.times[numbers[r]!]!)
+        found.numbers.push(m)
+        found.times.push(skeleton.times[m]!)
       }
     })
     return found

@@ -21,6 +21,8 @@ export type PeopleSource = {
     entry(n: number): StoredEntry
     /** The k whose entry in the activation's permutation of the pool is this person (see `peoplePlaces`), if known. */
     place(index: number): number | undefined
+    /** How many of its entries are not replays, known without its skeleton. */
+    firsts: number
   }[]
   /** How many people entered, if known without the skeletons. */
   entered?: number
@@ -100,11 +102,7 @@ export class PlannedPeople {
   #entriesOf(person: number): PersonEntryList {
     let found = this.#entries.get(person)
     if (found) return found
-    const byPlace = (this.#byPlace ??= new PersonEntries(
-      this.#skeletonsNow(),
-      this.#source.activations.map((a) => (i: number) => a.place(i)),
-      this.#source.poolSize,
-    ))
+    const byPlace = (this.#byPlace ??= new PersonEntries(this.#source.activations))
     if (byPlace.placed) found = byPlace.of(person)
     else {
       found = { activations: [], numbers: [], times: [] }

@@ -86,6 +86,10 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
 
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
+  const firstTimers = (p: Planned) => {
+    const { n, replays } = entryCounts(p.activation, { ...p.group, now })
+    return n - replays
+  }
   const enteredOf = scenario.accounts.map((_, a) => enteredPeople(planned, a, now))
   const participants = enteredOf.reduce((sum, count) => sum + count, 0)
   // Each account's participants, read off its skeletons when first needed.
@@ -103,6 +107,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
             skeleton: () => skeletonOf(p),
             entry: (n: number) => runOf.get(p.activation.id)!.found(p.entryId(n))!.entry,
             place: placesOf(p),
+            firsts: firstTimers(p),
           })),
         entered: enteredOf[a]!,
         now,
