@@ -6,9 +6,12 @@
 //    walk again, so the per-record JSON cache is not mistaken for the cold cost;
 // 4. against the mock server people would pick instead: the `default` world's list of its 50
 //    activations (28.5 KB), 50 connections, from bare node:http, WireMock (the npm `wiremock` package's
-//    jar, on Java) and the emulator, alternating rounds, with each server's CPU time per request.
+//    jar, on Java) and the emulator, alternating rounds, with each server's CPU time per request;
+// 5. the CPU each request of `busy`'s list page (limit 100, 58 KB) costs the emulator, with and
+//    without its request log, beside a bare node:http server sending the same bytes, alternating rounds
+//    (`--only cpu`; with `--compare <main.js>`, another build of the command line beside them).
 // Every server runs in its own process on 127.0.0.1 and is stopped at the end.
-// Not a test: figures depend on the machine. Run: npm run bench:server [-- --only wiremock] [-- --rounds 3]
+// Not a test: figures depend on the machine. Run: npm run bench:server [-- --only wiremock|emulator|cpu] [-- --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
@@ -50,8 +53,8 @@ const ROUNDS = Number(argv[argv.indexOf('--rounds') + 1] ?? 0) || 3
 // Another build of the command line to measure beside this one, e.g. the code before a change.
 const COMPARE = argv.includes('--compare') ? argv[argv.indexOf('--compare') + 1] : undefined
 
-const startEmulator = (scenario: string, bin = BIN) =>
-  start([bin, '-s', scenario, '--now', NOW, '--port', '0', '--quiet'], / listening on (\S+)/)
+const startEmulator = (scenario: string, bin = BIN, quiet = true) =>
+  start([bin, '-s', scenario, '--now', NOW, '--port', '0', ...(quiet ? ['--quiet'] : [])], / listening on (\S+)/)
 
 async function get(url: string, key: string): Promise<{ status: number; text: string }> {
   const response = await fetch(url, { headers: { authorization: `Api-Key ${key}` } })
@@ -60,6 +63,7 @@ async function get(url: string, key: string): Promise<{ status: number; text: st
 
 if (only === undefined || only === 'emulator') await emulatorFigures()
 if (only === undefined || only === 'wiremock') await versusWireMock()
+if (only === undefined || only === 'cpu') await listPageCpu()
 process.exit(0)
 
 async function emulatorFigures(): Promise<void> {
@@ -240,19 +244,9 @@ async function versusWireMock(): Promise<void> {
       console.log(`(${COMPARE} sends other bytes for the page: ${otherPage.text.length} characters)`)
     servers.push({ name: `activation-emulator (${COMPARE})`, url: other.match, pid: other.child.pid! })
   }
-  const results = new Map<string, Array<{ rps: number; cpuMs: number }>>(servers.map((s) => [s.name, []]))
   // Warm up: the JIT, and WireMock's JVM, which is still getting faster after one run (about 4,000
   // requests/s in its first 5 s, 12,000 by its fourth on this machine): three runs each.
-  for (let run = 0; run < WARM_RUNS; run++) for (const server of servers) await load(`${server.url}${path}`, DURATION)
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const server of round % 2 ? [...servers].reverse() : servers) {
-      const cpu0 = cpuSeconds(server.pid)
-      const result = await load(`${server.url}${path}`, DURATION)
-      const cpu = cpuSeconds(server.pid) - cpu0
-      if (result.errors) throw new Error(`Failed requests to ${server.name}: ${result.errors}`)
-      results.get(server.name)!.push({ rps: result.rps, cpuMs: (cpu * 1000) / result.requests })
-    }
-  }
+  const results = await alternate(servers, path, 'demo-key', 50)
   const rps = (name: string) => median(results.get(name)!.map((r) => r.rps))
   const best = (name: string) => Math.max(...results.get(name)!.map((r) => r.rps))
   const kb = (Buffer.byteLength(page.text) / 1024).toFixed(1)
@@ -272,12 +266,77 @@ async function versusWireMock(): Promise<void> {
   wiremock.kill('SIGTERM')
 }
 
-async function load(url: string, seconds: number): Promise<{ rps: number; requests: number; errors: number }> {
+/** A server measured in rounds: its name, its URL under the base path, and its process. */
+type Measured = { name: string; url: string; pid: number }
+
+/** Each server's load, `WARM_RUNS` times, then `ROUNDS` rounds alternating (every other round reversed): each round's rate and CPU per request. */
+async function alternate(
+  servers: readonly Measured[],
+  path: string,
+  key: string,
+  connections: number,
+): Promise<Map<string, Array<{ rps: number; cpuMs: number }>>> {
+  const results = new Map<string, Array<{ rps: number; cpuMs: number }>>(servers.map((s) => [s.name, []]))
+  for (let run = 0; run < WARM_RUNS; run++)
+    for (const server of servers) await load(`${server.url}${path}`, DURATION, key, connections)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of round % 2 ? [...servers].reverse() : servers) {
+      const cpu0 = cpuSeconds(server.pid)
+      const result = await load(`${server.url}${path}`, DURATION, key, connections)
+      const cpu = cpuSeconds(server.pid) - cpu0
+      if (result.errors) throw new Error(`Failed requests to ${server.name}: ${result.errors}`)
+      results.get(server.name)!.push({ rps: result.rps, cpuMs: (cpu * 1000) / result.requests })
+    }
+  }
+  return results
+}
+
+async function listPageCpu(): Promise<void> {
+  const path = '/activations/list?limit=100'
+  const key = 'busy-key'
+  const quiet = await startEmulator('busy')
+  const logging = await startEmulator('busy', BIN, false)
+  const page = await get(`${quiet.match}${path}`, key)
+  if (page.status !== 200) throw new Error('Failed to get the list page of busy')
+  const basePath = new URL(quiet.match).pathname
+  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
+  const bodies = join(dir, 'bodies.json')
+  await writeFile(bodies, JSON.stringify({ [`${basePath}${path}`]: page.text }))
+  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+  const servers: Measured[] = [
+    { name: 'bare node:http', url: `${bare.match}${basePath}`, pid: bare.child.pid! },
+    { name: 'emulator --quiet', url: quiet.match, pid: quiet.child.pid! },
+    { name: 'emulator, request log on', url: logging.match, pid: logging.child.pid! },
+  ]
+  if (COMPARE) {
+    const other = await startEmulator('busy', COMPARE)
+    if ((await get(`${other.match}${path}`, key)).text !== page.text) console.log(`(${COMPARE} sends other bytes for the page)`)
+    servers.push({ name: `emulator --quiet (${COMPARE})`, url: other.match, pid: other.child.pid! })
+  }
+  // The log goes to a pipe nobody reads but this process, as a terminal or a CI log would take it.
+  logging.child.stdout!.resume()
+  const results = await alternate(servers, path, key, 10)
+  const cpu = (name: string) => median(results.get(name)!.map((r) => r.cpuMs))
+  const kb = (Buffer.byteLength(page.text) / 1024).toFixed(1)
+  console.log(
+    `\nbusy's list page (limit 100, ${kb} KB), 10 connections, ${WARM_RUNS} warm-up runs each, then ${ROUNDS} rounds alternating, ${DURATION} s a run; medians:`,
+  )
+  console.log('| server | requests/s (each round) | CPU per request (each round) | bare / it, by CPU per request |')
+  console.log('| --- | --- | --- | --- |')
+  for (const { name } of servers) {
+    const runs = results.get(name)!
+    console.log(
+      `| ${name} | ${median(runs.map((r) => r.rps)).toFixed(0)} (${runs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${cpu(name).toFixed(3)} ms (${runs.map((r) => r.cpuMs.toFixed(3)).join(', ')}) | ${(cpu('bare node:http') / cpu(name)).toFixed(2)} |`,
+    )
+  }
+}
+
+async function load(url: string, seconds: number, key = 'demo-key', connections = 50): Promise<{ rps: number; requests: number; errors: number }> {
   const result = await autocannon({
     url,
-    connections: 50,
+    connections,
     duration: seconds,
-    headers: { authorization: 'Api-Key demo-key' },
+    headers: { authorization: `Api-Key ${key}` },
   })
   return { rps: result.requests.average, requests: result.requests.total, errors: result.errors + result.non2xx }
 }
