@@ -92,6 +92,10 @@ export const MODULES: readonly Module[] = [
       'src/emulator/sandbox-ttl.ts',
     ],
     tests: [
+      'test/server/journal-kept.test.ts',
+      'test/server/json-depth.test.ts',
+      'test/record/page-rules.test.ts',
+      'test/live/unentered-pool.test.ts',
       'test/server/journal-bytes.test.ts',
       'test/server/json-in-turns.test.ts',
       'test/record/walk-bounds.test.ts',
