@@ -2,7 +2,8 @@
 // activation, the participants and each activation's entries, every page followed to its end, each
 // page's status and bytes in order; then the world as `dump` writes it (which also fixes the
 // collections' order). Two emulators with the same hash answer every one of those requests alike.
-// Used by bench/test-suite-cost.ts and by the test of reset().
+// Used by bench/test-suite-cost.ts, by the test of reset() and, endpoint by endpoint, by the
+// world-stability test (test/support/world-hashes.ts).
 import { createHash, type Hash } from 'node:crypto'
 import { getResponse } from 'msw'
 import type { Emulator } from '../src/index.js'
@@ -15,7 +16,7 @@ async function page(emulator: Emulator, key: string, path: string): Promise<{ st
 }
 
 /** Hashes each page from `path` on, following `next`; returns how many pages. */
-async function hashWalk(hash: Hash, emulator: Emulator, key: string, path: string): Promise<number> {
+export async function hashWalk(hash: Hash, emulator: Emulator, key: string, path: string): Promise<number> {
   const join = path.includes('?') ? '&' : '?'
   let next: string | null = null
   let pages = 0
