@@ -92,7 +92,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     return (catching = catchUpTo(now))
   }
   store.watchActivations(() => live.replan())
-  const adder = new DataAdder(scenario, settle, () => store, builtAt)
+  const adder = new DataAdder(scenario, settle, () => store, builtAt, (entry) => live.entered(entry))
 
   const ctx: HandlerContext = {
     baseUrl,

@@ -73,9 +73,19 @@ export class DataAdder {
   /** The last add: the next starts once it has finished, so adds take their slots and ids in the order of the calls. */
   #last: Promise<unknown> = Promise.resolve()
 
-  /** `now` reads the clock (with the world brought up to it). */
-  constructor(scenario: Scenario, now: () => number, db: () => WritableStore, builtAt: number) {
+  /** Hears of each entry stored, once it is (a live world counts its person among the activation's entrants). */
+  readonly #stored: (entry: StoredEntry) => void
+
+  /** `now` reads the clock (with the world brought up to it); `stored` hears of each entry stored. */
+  constructor(
+    scenario: Scenario,
+    now: () => number,
+    db: () => WritableStore,
+    builtAt: number,
+    stored: (entry: StoredEntry) => void = () => {},
+  ) {
     this.#scenario = scenario
+    this.#stored = stored
     this.#now = now
     this.#db = db
     this.#ids = createIds(scenario.seed)
@@ -301,6 +311,7 @@ export class DataAdder {
     }
     for (const entry of entries) {
       await db.create('entry', entry)
+      this.#stored(entry)
       await turn()
     }
     return [...times.keys()]

@@ -29,6 +29,8 @@ type ActivationState = {
   /** The places in the account's pool of the people who have not entered it. */
   unentered: UnenteredPool
   winners: number
+  /** The place of its account among the scenario's. */
+  account: number
   /** Its place among activations that received arrivals (the id space of their entries). */
   slot: number
   /** Arrivals so far. */
@@ -280,28 +282,38 @@ export class LiveWorld {
     if (state) state.winners = results.filter((r) => r.isWinner).length
   }
 
+  /**
+   * An entry stored by another writer (an add): from now on its person is among the activation's
+   * entrants, as a scan of its entries would find them (the state read at the first arrival is kept).
+   */
+  entered(entry: StoredEntry): void {
+    const state = this.#states.get(entry.activationId)
+    if (state) this.#enter(state, entry)
+  }
+
   /** The live state of an activation, read from the store at its first arrival. */
   #stateOf(activation: StoredActivation, a: number): ActivationState {
     let state = this.#states.get(activation.id)
     if (!state) {
-      const entrants: string[] = []
-      const entered = new Set<string>()
       const unentered = new UnenteredPool(this.#scenario.accounts[a]!.people)
-      let winners = 0
+      const slot = this.#states.size
+      state = { entrants: [], entered: new Set(), unentered, winners: 0, account: a, slot, arrived: 0 }
       // The batch holds none of its entries yet: they all arrive through here.
-      for (const e of this.#db().index.entryListsOf(activation.id).all) {
-        if (!entered.has(e.participantId)) {
-          entered.add(e.participantId)
-          entrants.push(e.participantId)
-          const place = this.#ids.personPlace(e.participantId)
-          if (place?.account === a) unentered.mark(place.index)
-        }
-        if ((e as { isWinner?: boolean }).isWinner === true) winners++
-      }
-      state = { entrants, entered, unentered, winners, slot: this.#states.size, arrived: 0 }
+      for (const e of this.#db().index.entryListsOf(activation.id).all) this.#enter(state, e)
       this.#states.set(activation.id, state)
     }
     return state
+  }
+
+  /** An entry of the activation, read or stored by another writer, in serving order. */
+  #enter(state: ActivationState, e: StoredEntry): void {
+    if (!state.entered.has(e.participantId)) {
+      state.entered.add(e.participantId)
+      state.entrants.push(e.participantId)
+      const place = this.#ids.personPlace(e.participantId)
+      if (place?.account === state.account) state.unentered.mark(place.index)
+    }
+    if ((e as { isWinner?: boolean }).isWinner === true) state.winners++
   }
 
   #flush(batch: World, pending: Map<string, StoredParticipant>): void {
