@@ -16,28 +16,23 @@ export type EntriesRequest = SkeletonRequest & {
 }
 
 /**
- * Builds all entries of an activation, in serving order (by `enteredAt`; a replay after what it repeats), each by a person
- * drawn from the account's pool: its skeleton first, then each entry's fields, from the same Faker.
- * Entries lie between the start and the earlier of the end and `now`.
- * `onEntry` hears of each entry with the pool index of its person.
- * @example createEntries(faker, activation, (i) => people[i], people.length, { entries: 300, now, entryId })
+ * The entries of an activation, in serving order (by `enteredAt`; a replay after what it repeats), each
+ * by a person drawn from the account's pool: its skeleton first, then each entry's fields, from the same
+ * Faker, one entry at a time (the caller may give the event loop its turn between them, using `faker`
+ * for nothing else meanwhile). Entries lie between the start and the earlier of the end and `now`.
+ * @example [...createEntries(faker, activation, (i) => people[i], people.length, { entries: 300, now, entryId })]
  */
-export function createEntries(
+export function* createEntries(
   faker: SeededFaker,
   activation: StoredActivation,
   personAt: (index: number) => Person,
   poolSize: number,
   req: EntriesRequest,
-  onEntry: (personIndex: number, entry: StoredEntry) => void = () => {},
-): StoredEntry[] {
+): Generator<StoredEntry, void> {
   const skeleton = entrySkeleton(faker, activation, poolSize, req)
-  const entries = new Array<StoredEntry>(skeleton.length)
   for (let n = 0; n < skeleton.length; n++) {
-    const entry = createEntry(faker, activation, personAt(skeleton.people[n]!), outcomeAt(skeleton, n, req.entryId(n)))
-    entries[n] = entry
-    onEntry(skeleton.people[n]!, entry)
+    yield createEntry(faker, activation, personAt(skeleton.people[n]!), outcomeAt(skeleton, n, req.entryId(n)))
   }
-  return entries
 }
 
 /**

@@ -262,20 +262,24 @@ export class DataAdder {
     })
     faker.seed(deriveSeed(this.#scenario.seed, 'added', slot, 'entries'))
     const people = new Map<number, Person>()
+    const generated: StoredEntry[] = []
     const byPerson: Person[] = []
     const pool = this.#scenario.accounts[a]!.people
-    const generated = createEntries(
-      faker,
-      activation,
-      (index) => {
-        let person = people.get(index)
-        if (!person) people.set(index, (person = this.#person(a, index)))
-        return person
-      },
-      pool,
-      { entries, now, entryId: (n) => this.#ids.addedEntry(slot, n) },
-      (index) => byPerson.push(people.get(index)!),
-    )
+    let person: Person | undefined
+    const personAt = (index: number): Person => {
+      person = people.get(index)
+      if (!person) people.set(index, (person = this.#person(a, index)))
+      return person
+    }
+    // Drawn in turns, all before any is stored (adds run one after another: nothing else draws from `faker` meanwhile).
+    const turn = turns()
+    const req = { entries, now, entryId: (n: number) => this.#ids.addedEntry(slot, n) }
+    for (const entry of createEntries(faker, activation, personAt, pool, req)) {
+      generated.push(entry)
+      byPerson.push(person!)
+      const wait = turn()
+      if (wait) await wait
+    }
     await db.create('activation', activation)
     place.added = generated.length
     this.#slots.set(activation.id, place)
