@@ -19,8 +19,14 @@ const utf8 = new TextEncoder()
  * @example return new StreamedResponse(control.dump(), { status: 200, headers: { 'content-type': 'application/json' } })
  */
 export class StreamedResponse extends Response {
+  /** Resolves once the body has been read whole, cancelled (its reader went away) or has failed. */
+  readonly ended: Promise<void>
+
   constructor(pieces: Iterable<string>, init: ResponseInit) {
-    super(textInTurns(pieces[Symbol.iterator]()), init)
+    let end!: () => void
+    const ended = new Promise<void>((resolve) => (end = resolve))
+    super(textInTurns(pieces[Symbol.iterator](), end), init)
+    this.ended = ended
   }
 }
 
@@ -28,26 +34,34 @@ export class StreamedResponse extends Response {
  * The bytes of `pieces`, made in turns: each read waits for the event loop's next turn, then takes
  * pieces for at most TURN_MS (or PIECE_CHARS), so that a fast reader gets the body at full speed and
  * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader.
+ * `end` is called when the text has all been taken, the reader cancelled, or the pieces failed.
  */
-function textInTurns(pieces: Iterator<string>): ReadableStream<Uint8Array> {
+function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         await nextTurn()
         const until = performance.now() + TURN_MS
         let text = ''
-        for (;;) {
-          const next = pieces.next()
-          if (next.done) {
-            if (text) controller.enqueue(utf8.encode(text))
-            return controller.close()
+        try {
+          for (;;) {
+            const next = pieces.next()
+            if (next.done) {
+              if (text) controller.enqueue(utf8.encode(text))
+              end()
+              return controller.close()
+            }
+            text += next.value
+            if (text.length >= PIECE_CHARS || performance.now() >= until) break
           }
-          text += next.value
-          if (text.length >= PIECE_CHARS || performance.now() >= until) break
+        } catch (error) {
+          end()
+          throw error
         }
         controller.enqueue(utf8.encode(text))
       },
       cancel() {
+        end()
         pieces.return?.()
       },
     },

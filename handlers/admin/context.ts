@@ -1,5 +1,6 @@
 import type { HttpHandler } from 'msw'
 import type { Clock } from '../../src/time/clock.js'
+import type { DumpSlots } from '../dump-slots.js'
 import type { AccountSettings, RequestRecord } from '../context.js'
 import type { RateLimiter } from '../rate-limit.js'
 
@@ -42,8 +43,11 @@ export type AdminControl = {
   readonly sandboxes: {
     list(): unknown[]
     info(id: string): unknown
-    /** The sandbox's admin handlers, found by id (an EmulatorError when there is none). */
-    get(id: string): { readonly adminHandlers: HttpHandler[] }
+    /**
+     * The sandbox of that id (an EmulatorError when there is none), marked answering a call: it does
+     * not expire before `done` is called.
+     */
+    answering(id: string): { sandbox: { readonly adminHandlers: HttpHandler[] }; done(): void }
     end(id: string): void
     readonly max: number
     readonly size: number
@@ -60,6 +64,8 @@ export type AdminContext = {
   rateLimiter: RateLimiter | undefined
   /** Where this admin API stands at the origin: `/__emulator`, or a sandbox's `/__emulator/sandboxes/<id>`. */
   prefix: string
+  /** The dumps being sent by this admin API and the others of its server (a host's and its sandboxes'). */
+  dumps: DumpSlots
 }
 
 /** A request to a control endpoint: the request and its path's parameters. */

@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import { DumpSlots } from '../dump-slots.js'
 import { endpointHandler } from '../endpoint-handler.js'
 import { apiError, malformedPath, methodNotAllowed, notFound } from '../errors.js'
 import { mswRuntime } from '../msw-runtime.js'
@@ -81,6 +82,7 @@ export function createAdminHandlers(
     view = [],
     rateLimiter,
     prefix = ADMIN_PREFIX,
+    dumps = new DumpSlots(),
   }: {
     baseUrl: string
     token?: string | undefined
@@ -90,11 +92,13 @@ export function createAdminHandlers(
     view?: HttpHandler[]
     /** The limiter the API counts with: `GET /accounts` reads what each key has left. */
     rateLimiter?: RateLimiter
+    /** The dumps being sent, shared with the admin APIs of the same server (a host's and its sandboxes'). */
+    dumps?: DumpSlots
   },
 ): HttpHandler[] {
   const { http } = mswRuntime()
   const root = `${new URL(baseUrl).origin}${prefix}`
-  const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix }
+  const ctx: AdminContext = { control, baseUrl, view, rateLimiter, prefix, dumps }
   const refusal = tokenRefusal(token)
   const guarded =
     (what: string, answer: (args: AdminArgs) => Promise<Response> | Response) =>

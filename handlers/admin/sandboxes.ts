@@ -1,5 +1,6 @@
 import { errorResponse, notFound } from '../errors.js'
 import { answerFrom } from '../msw-adapter.js'
+import { StreamedResponse } from '../streamed-response.js'
 import { bodyOf, json, param } from './answers.js'
 import { calledAt } from './called-at.js'
 import type { AdminRoute } from './context.js'
@@ -74,12 +75,26 @@ export const sandboxAdmin: AdminRoute = {
   readsWorld: false,
   answer: async ({ control }, { request, params }) => {
     const id = param(params['id'])
-    const sandbox = control.sandboxes.get(id)
-    const answer =
-      (await answerFrom(sandbox.adminHandlers, request)) ??
-      errorResponse(notFound(new URL(request.url).pathname, 'admin endpoint'))
-    // Ended while it was answered (an addition waits its turn): the ended sandbox's 404, not what it did.
-    control.sandboxes.info(id)
+    // Answering until its answer is sent (a dump's, until its last byte): it does not expire meanwhile.
+    const { sandbox, done } = control.sandboxes.answering(id)
+    let answer: Response
+    try {
+      answer =
+        (await answerFrom(sandbox.adminHandlers, request)) ??
+        errorResponse(notFound(new URL(request.url).pathname, 'admin endpoint'))
+    } catch (error) {
+      done()
+      throw error
+    }
+    if (answer instanceof StreamedResponse) void answer.ended.then(done)
+    else done()
+    try {
+      // Ended while it was answered (ended on request): the ended sandbox's 404, not what it did.
+      control.sandboxes.info(id)
+    } catch (error) {
+      await answer.body?.cancel()
+      throw error
+    }
     return answer
   },
 }

@@ -92,7 +92,13 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     return (catching = catchUpTo(now))
   }
   store.watchActivations(() => live.replan())
-  const adder = new DataAdder(scenario, settle, () => store, builtAt, (entry) => live.entered(entry))
+  const adder = new DataAdder(
+    scenario,
+    settle,
+    () => store,
+    builtAt,
+    (entry) => live.entered(entry),
+  )
 
   const ctx: HandlerContext = {
     baseUrl,
@@ -133,6 +139,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const { createAdminHandlers, createHandlers, sandboxRouter } = handlerKit()
   const apiHandlers = createHandlers(ctx) as EndpointHandler[]
 
+  const sandboxes = new EmulatorSandboxList(registry)
   let handle: EmulatorHandle | undefined
   const emulator: Emulator<S> = {
     handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
@@ -198,7 +205,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
       return worldDumpChunks(store, scenario, at)
     },
     sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
-    sandboxes: new EmulatorSandboxList(registry),
+    sandboxes,
     get handle() {
       return (handle ??= inProcessHandle(emulator))
     },
@@ -213,13 +220,21 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const keyed =
     parts.keyedBaseUrl === undefined ? [] : (createHandlers(contextAt(ctx, parts.keyedBaseUrl)) as EndpointHandler[])
   // The admin API's control: the emulator, and the world's catching up, which it waits for.
-  const control = Object.create(emulator, { catchUp: { value: catchUp } }) as Emulator<S> & { catchUp: typeof catchUp }
+  // Its sandboxes as the admin API sees them: with `answering`, which the public type does not show.
+  const control = Object.create(emulator, {
+    catchUp: { value: catchUp },
+    sandboxes: { value: sandboxes },
+  }) as Emulator<S> & {
+    catchUp: typeof catchUp
+    sandboxes: EmulatorSandboxList
+  }
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {
     baseUrl,
     token: options.adminToken,
     prefix: parts.sandboxOf ? `${ADMIN_PREFIX}/sandboxes/${parts.sandboxOf.id}` : ADMIN_PREFIX,
     view: createHandlers(quietContext(ctx)),
     rateLimiter,
+    dumps: parts.dumps,
   })
   return { emulator, keyed }
 }

@@ -1,3 +1,4 @@
+import type { DumpSlots } from '../../handlers/dump-slots.js'
 import type { MadeBodies } from '../../handlers/json.js'
 import type { Scenario } from '../world/scenario.js'
 import type { PlannedWorld } from '../store/planned-shapes.js'
@@ -39,6 +40,8 @@ export type Parts<S extends WritableStore = WritableStore> = {
    * marks with the whole world (bench/sandboxes.ts measures sandboxes read at once).
    */
   bodies: MadeBodies
+  /** The dumps its admin API is sending: a sandbox shares its host's, so that they are bounded together. */
+  dumps: DumpSlots
 }
 
 /** An emulator assembled of its parts: itself, and (a sandbox's) its endpoints at its host's base URL. */

@@ -22,6 +22,25 @@ export class EmulatorSandboxList implements EmulatorSandboxes {
     return this.#open(id).sandbox
   }
 
+  /**
+   * The sandbox of that id (as `get`), marked answering an admin call: it does not expire before
+   * `done` is called (once; later calls do nothing).
+   */
+  answering(id: string): { sandbox: Sandbox; done(): void } {
+    const held = this.#open(id)
+    const registry = this.#registry!
+    registry.begin(held)
+    let done = false
+    return {
+      sandbox: held.sandbox,
+      done: () => {
+        if (done) return
+        done = true
+        registry.done(held)
+      },
+    }
+  }
+
   info(id: string): SandboxInfo {
     return this.#open(id).info()
   }

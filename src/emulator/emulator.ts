@@ -1,3 +1,4 @@
+import { DumpSlots } from '../../handlers/dump-slots.js'
 import { MadeBodies } from '../../handlers/json.js'
 import { parseInstant } from '../time/clock.js'
 import type { World } from '../contract/stored-records.js'
@@ -104,6 +105,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
     startFaults: [],
     sandboxOf: undefined,
     bodies: new MadeBodies(),
+    dumps: new DumpSlots(),
   })
   return emulator
 }

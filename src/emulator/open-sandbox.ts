@@ -92,6 +92,7 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     startFaults: (input.faults ?? []) as FaultRuleInput[],
     sandboxOf: { id, registry, hostAccountOfKey: (key) => accounts.accountOfKey(key)?.name },
     bodies: parts.bodies,
+    dumps: parts.dumps,
   })
   const sandbox = assembled.emulator as Emulator<Store> as Sandbox
   const origin = new URL(baseUrl).origin
