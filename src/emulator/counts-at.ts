@@ -1,4 +1,4 @@
-import { activationExistsAt, entryExistsAt } from '../contract/at-instant.js'
+import { activationExistsAt } from '../contract/at-instant.js'
 import type { StoreIndex } from '../store/store-index.js'
 import type { EmulatorState } from './emulator-state.js'
 
@@ -12,10 +12,7 @@ export function countsAt(index: StoreIndex, accounts: readonly string[], nowIso:
   for (const activation of index.activations.values()) {
     if (!activationExistsAt(activation, nowIso)) continue
     activations++
-    const lists = index.entryListsOf(activation.id)
-    entries += lists.inTimeOrder
-      ? index.enteredBy(lists, lists.all, nowIso)
-      : lists.all.filter((e) => entryExistsAt(e, nowIso)).length
+    entries += index.entriesBy(activation.id, nowIso)
   }
   let participants = 0
   for (const account of accounts) participants += index.participantsBy(account, nowIso)

@@ -139,6 +139,14 @@ export class IndexedRecords implements StoreIndex {
     return this.servingOrder.enteredBy(lists, list, nowIso)
   }
 
+  entriesBy(activationId: string, nowIso: string): number {
+    return this.servingOrder.entriesBy(activationId, nowIso)
+  }
+
+  isLoadedEntry(entry: StoredEntry): boolean {
+    return this.base !== undefined && this.base.entries.get(entry.id) === entry
+  }
+
   participantPosition(participant: StoredParticipant): number {
     return this.participantOrder.participantPosition(participant)
   }

@@ -49,6 +49,12 @@ export class ParticipantOrder {
   readonly #byAccount: LayeredMap<string, StoredParticipant[]>
   readonly #firstEntered: LayeredMap<string, DateObject>
   readonly #base: ParticipantBase | undefined
+  /**
+   * Participants a layer placed while their account's list is still its base's, by account: put into
+   * the list when it is read or changed otherwise. Placing one reads the base's list around its place,
+   * which a planned world orders whole only when asked; counting them needs only their first entries.
+   */
+  #pending = new Map<string, StoredParticipant[]>()
 
   constructor(participants: ReadonlyMap<string, StoredParticipant>, base?: ParticipantBase) {
     this.#participants = participants
@@ -65,6 +71,7 @@ export class ParticipantOrder {
 
   /** Forgets a layer's changes (see `WritableStoreIndex.clearLayer`). */
   clear(): void {
+    this.#pending = new Map()
     this.#entriesOf.clear()
     this.#byAccount.clear()
     this.#firstEntered.clear()
@@ -88,6 +95,7 @@ export class ParticipantOrder {
 
   /** The participants of an account that have entered, by firstEnteredAt, then id. */
   participantsOf(account: string): readonly StoredParticipant[] {
+    this.#placePending(account)
     return this.#byAccount.get(account) ?? []
   }
 
@@ -103,7 +111,11 @@ export class ParticipantOrder {
 
   participantsBy(account: string, nowIso: string): number {
     const fromBase = this.#byAccount.owns(account) ? undefined : this.#base?.participantsBy?.(account, nowIso)
-    if (fromBase !== undefined) return fromBase
+    if (fromBase !== undefined) {
+      let placed = 0
+      for (const { id } of this.#pending.get(account) ?? []) if ((this.#firstEntered.get(id)?.iso ?? '') <= nowIso) placed++
+      return fromBase + placed
+    }
     const list = this.participantsOf(account)
     const last = list[list.length - 1]
     if (last === undefined || (this.#firstEntered.get(last.id)?.iso ?? '') <= nowIso) return list.length
@@ -150,6 +162,7 @@ export class ParticipantOrder {
   /** Takes a participant out of their account's list, if they stand in it. */
   remove(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) {
+      this.#placePending(participant.account)
       removeSorted(
         this.#byAccount.writable(participant.account, copyList) ?? [],
         participant,
@@ -164,6 +177,7 @@ export class ParticipantOrder {
    * id and the account, so the place is the same): false, changing no list, if `prev` is not there.
    */
   replaceInPlace(prev: StoredParticipant, next: StoredParticipant): boolean {
+    this.#placePending(prev.account)
     const list = this.#byAccount.writable(prev.account, copyList) ?? []
     const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
     if (at >= 0 && list[at]?.id !== prev.id) return false
@@ -245,6 +259,25 @@ export class ParticipantOrder {
   }
 
   #place(participant: StoredParticipant): void {
+    const { account } = participant
+    if (this.#base?.participantsBy !== undefined && !this.#byAccount.owns(account)) {
+      const waiting = this.#pending.get(account)
+      if (waiting) waiting.push(participant)
+      else this.#pending.set(account, [participant])
+      return
+    }
+    this.#insert(participant)
+  }
+
+  /** Puts the participants placed while their account's list was the base's into it (see `#pending`). */
+  #placePending(account: string): void {
+    const waiting = this.#pending.get(account)
+    if (waiting === undefined) return
+    this.#pending.delete(account)
+    for (const participant of waiting) this.#insert(participant)
+  }
+
+  #insert(participant: StoredParticipant): void {
     const list = ownList(this.#byAccount, participant.account)
     const last = list[list.length - 1]
     if (!last || this.#byFirstEntered(last, participant) < 0) list.push(participant)

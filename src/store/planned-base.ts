@@ -111,6 +111,8 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
         },
       ),
       nextSeq: next,
+      entriesBy: (activationId, nowIso) =>
+        activations.has(activationId) ? runOf.get(activationId)?.run.enteredBy(Date.parse(nowIso)) : undefined,
     },
     people: {
       entriesOf: readMap<StoredEntry[]>(

@@ -37,6 +37,8 @@ export type PlannedEntryRun = {
   numberOf(id: string): number | undefined
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
+  /** How many of its entries were entered at or before an instant (ms). */
+  enteredBy(at: number): number
   /** The activation's entry lists, their entries built as they are read. */
   lists(): EntryLists
   /** An entry by id, with its place. */

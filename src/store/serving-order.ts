@@ -1,3 +1,4 @@
+import { entryExistsAt } from '../contract/at-instant.js'
 import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { appendEntry, copyLists, emptyLists, listAt, NO_ENTRIES, type WritableEntryLists } from './entry-lists.js'
@@ -14,6 +15,12 @@ export type ServingBase = {
   readonly seq: ReadonlyMap<string, number>
   /** The next serving position: past every entry's. */
   readonly nextSeq: number
+  /**
+   * How many of an activation's entries were entered at or before `nowIso`, without reading its
+   * lists where the base knows it otherwise (a planned world's counts). Read while a layer has not
+   * changed the activation's lists.
+   */
+  entriesBy?(activationId: string, nowIso: string): number | undefined
 }
 
 /**
@@ -104,6 +111,17 @@ export class ServingOrder {
     const last = list[list.length - 1]
     if (!lists.inTimeOrder || last === undefined || last.enteredAt.iso <= nowIso) return list.length
     return lowerBound(list, nowIso, (e, t) => (e.enteredAt.iso <= t ? -1 : 1))
+  }
+
+  /** How many of an activation's entries were entered at or before `nowIso` (see `ServingBase.entriesBy`). */
+  entriesBy(activationId: string, nowIso: string): number {
+    const fromBase = this.#lists.owns(activationId) ? undefined : this.#base?.entriesBy?.(activationId, nowIso)
+    if (fromBase !== undefined) return fromBase
+    const lists = this.listsOf(activationId)
+    if (lists.inTimeOrder) return this.enteredBy(lists, lists.all, nowIso)
+    let count = 0
+    for (const entry of lists.all) if (entryExistsAt(entry, nowIso)) count++
+    return count
   }
 
   /** For loading a world: puts an entry last in `lists` (its activation's own), at the next position. */

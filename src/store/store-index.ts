@@ -32,6 +32,11 @@ export interface StoreIndex {
   readonly activations: ReadonlyMap<string, StoredActivation>
   /** Entries by id. */
   readonly entries: ReadonlyMap<string, StoredEntry>
+  /**
+   * Whether `entry` is its world's as loaded, unchanged by this store: the world's record for its id
+   * for as long as the world stands (a planned world may build it anew as another object, equal).
+   */
+  isLoadedEntry(entry: StoredEntry): boolean
   /** Participants by id, whether or not they have entered. */
   readonly participants: ReadonlyMap<string, StoredParticipant>
   /** The activations of an account, newest startTime first, then by id. */
@@ -52,6 +57,8 @@ export interface StoreIndex {
    * length otherwise, when what comes after must be checked entry by entry.
    */
   enteredBy(lists: EntryLists, list: readonly StoredEntry[], nowIso: string): number
+  /** How many of an activation's entries were entered at or before `nowIso`. */
+  entriesBy(activationId: string, nowIso: string): number
   /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
   participantsBy(account: string, nowIso: string): number
 }

@@ -6,6 +6,7 @@ import { TYPE_RULES } from '../contract/type-rules.js'
 import type { EntryLists } from '../store/store-index.js'
 import { entryListsFrom, listsByPlace } from '../store/entry-lists.js'
 import { lazyList, lazySubList } from '../store/lazy-list.js'
+import { countUpTo } from '../store/sorted.js'
 import { deriveSeed, type SeededFaker } from '../time/random.js'
 
 /** Where one planned activation's entries come from: its skeleton, and how an entry's fields are drawn. */
@@ -13,6 +14,8 @@ export type RunSource = {
   activation: StoredActivation
   /** How many entries the skeleton holds, known without drawing it. */
   count: number
+  /** The instant the world is planned around: no entry is later. */
+  now: number
   skeleton(): EntrySkeleton
   /** The seed of the activation's entries: entry `n`'s fields are drawn from `deriveSeed(seed, n)`. */
   entriesSeed: number
@@ -37,6 +40,8 @@ export type PlannedRun = {
   numberOf(id: string): number | undefined
   /** Every entry, in serving order. */
   entries(): StoredEntry[]
+  /** How many of its entries were entered at or before an instant (ms): its count from the world's instant on, without its skeleton. */
+  enteredBy(at: number): number
   /** The activation's entry lists, their entries built as they are read (a bracket's are made from every entry once, then kept as places). */
   lists(): EntryLists
   /** The entry with this id and its place, if the activation has it (built then, if it was not kept). */
@@ -70,6 +75,7 @@ export function plannedRun(source: RunSource): PlannedRun {
     numberOf,
     // Every entry, for the world loaded whole: those kept are the same objects; the rest are not kept here.
     entries,
+    enteredBy: (at) => (at >= source.now ? source.count : countUpTo(source.skeleton().times, at)),
     lists() {
       if (lists) return lists
       const rules = TYPE_RULES[activation.type]

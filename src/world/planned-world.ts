@@ -135,6 +135,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
     const count = entryCounts(p.activation, { ...p.group, now }).n
     return plannedRun({
       count,
+      now,
       activation: p.activation,
       skeleton: () => skeletonOf(p),
       entriesSeed: p.entriesSeed,
