@@ -44,12 +44,27 @@ function matches(filter: ReturnType<typeof journalFilter>, r: RequestRecord): bo
 
 /**
  * The journal's entries that pass the filters of `params` (`endpoint`, `key`, `status`; `limit` keeps
- * the last so many), as `GET /__emulator/requests` answers them; a bad filter throws a 400 naming it.
+ * the last so many), oldest first, as `GET /__emulator/requests` answers them: read from the newest
+ * back until `limit` are found, in turns. A bad filter is a 400 naming it (thrown before any is read).
+ * @example const last = await filteredJournal(emulator.journal, new URLSearchParams('status=429&limit=5'))
  */
-export function filteredJournal<T extends RequestRecord>(entries: readonly T[], params: URLSearchParams): T[] {
-  const filter = journalFilter(params)
-  const kept = entries.filter((r) => matches(filter, r))
-  return filter.limit === undefined ? kept : kept.slice(-filter.limit)
+export function filteredJournal(journal: Journal, params: URLSearchParams): Promise<Entry[]> {
+  return inTurns(lastMatching(journal, journalFilter(params)))
+}
+
+/**
+ * The entries of `journal` that pass `filter`, oldest first: read from the newest back until `limit`
+ * are found, a step each. Those recorded while it is read are not asked for; those dropped meanwhile are passed over.
+ */
+function* lastMatching(journal: Journal, filter: ReturnType<typeof journalFilter>): Generator<void, Entry[]> {
+  const found: Entry[] = []
+  const limit = filter.limit ?? Infinity
+  for (let seq = journal.lastSeq; seq >= journal.oldestSeq && found.length < limit; seq--) {
+    const entry = journal.get(seq)
+    if (entry !== undefined && matches(filter, entry)) found.push(entry)
+    yield
+  }
+  return found.reverse()
 }
 
 const SSE_KEEP_ALIVE_MS = 15_000
@@ -70,15 +85,25 @@ const ENTRIES_PER_TURN = 2000
 type Journal = AdminControl['journal']
 type Entry = RequestRecord & { seq: number }
 
-/** The `seq` after which the last `limit` entries that `keep` passes begin (the journal's last when none does). */
-function beforeLast(journal: Journal, limit: number, keep: (entry: RequestRecord) => boolean): number {
+const giveTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
+ * The `seq` after which the last `limit` entries that `keep` passes begin (before the journal's oldest
+ * when fewer do), read from the newest back, ENTRIES_PER_TURN a turn: a filter that passes few of a
+ * long journal does not hold the loop while it looks.
+ */
+async function beforeLast(journal: Journal, limit: number, keep: (entry: RequestRecord) => boolean): Promise<number> {
+  // No more are kept than it asks for: all of them, none looked at.
+  if (journal.lastSeq - journal.oldestSeq < limit) return journal.oldestSeq - 1
   let found = 0
   let seq = journal.lastSeq
-  for (; seq >= journal.oldestSeq && found < limit; seq--) if (keep(journal.get(seq)!)) found++
+  for (let looked = 0; seq >= journal.oldestSeq && found < limit; seq--) {
+    if (++looked % ENTRIES_PER_TURN === 0) await giveTurn()
+    const entry = journal.get(seq)
+    if (entry !== undefined && keep(entry)) found++
+  }
   return seq
 }
-
-const giveTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
  * The journal as server-sent events: first the last `limit` requests (or, when the client reconnects
@@ -96,14 +121,17 @@ function journalStream(
 ): Response {
   const utf8 = new TextEncoder()
   let stop = () => {}
-  /** The `seq` of the next request to send: those before it were sent, or passed over. */
-  let next = (after ?? beforeLast(journal, limit, keep)) + 1
+  /**
+   * The `seq` of the next request to send: those before it were sent, or passed over. Not known (NaN)
+   * while the last `limit` are looked for: meanwhile, requests recorded are read from the journal after.
+   */
+  let next = after === undefined ? NaN : after + 1
   let out: ReadableStreamDefaultController<Uint8Array>
   const send = (text: string) => out.enqueue(utf8.encode(text))
   const sendEntry = (entry: Entry) => send(`id: ${entry.seq}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`)
   const stream = new ReadableStream<Uint8Array>(
     {
-      start(controller) {
+      async start(controller) {
         out = controller
         send('retry: 2000\n\n')
         // A client back with a Last-Event-ID from before the latest clear (or reset) missed it: it hears
@@ -137,15 +165,20 @@ function journalStream(
           unsubscribe()
           clearInterval(timer)
         }
+        // `pull` begins once this is known.
+        if (after === undefined) next = (await beforeLast(journal, limit, keep)) + 1
       },
-      pull(controller) {
-        next = Math.max(next, journal.oldestSeq)
-        for (let looked = 0; next <= journal.lastSeq && controller.desiredSize! > 0; looked++) {
-          if (looked === ENTRIES_PER_TURN) return giveTurn()
+      // Reads on while the client takes what it is sent (a filter may pass none of thousands), giving
+      // the loop a turn every ENTRIES_PER_TURN: a pull that ended without sending would not be called again.
+      async pull(controller) {
+        for (let looked = 1; ; looked++) {
+          if (looked % ENTRIES_PER_TURN === 0) await giveTurn()
+          // Dropped, or cleared, while it waited: on from the oldest kept. Ended (or cancelled): no room.
+          next = Math.max(next, journal.oldestSeq)
+          if (next > journal.lastSeq || !(controller.desiredSize! > 0)) return
           const entry = journal.get(next++)!
           if (keep(entry)) sendEntry(entry)
         }
-        return undefined
       },
       cancel: () => stop(),
     },
@@ -175,17 +208,10 @@ export const streamJournal: AdminRoute = {
  * [...]}`), oldest first: read from the newest back until `limit` are found, and written out, in turns.
  */
 function* journalText(journal: Journal, filter: ReturnType<typeof journalFilter>): Generator<void, string> {
-  const found: Entry[] = []
-  const limit = filter.limit ?? Infinity
-  // Those recorded while it is read are not asked for; those dropped meanwhile are passed over.
-  for (let seq = journal.lastSeq; seq >= journal.oldestSeq && found.length < limit; seq--) {
-    const entry = journal.get(seq)
-    if (entry !== undefined && matches(filter, entry)) found.push(entry)
-    yield
-  }
+  const found = yield* lastMatching(journal, filter)
   const parts = ['{"requests":[']
-  for (let i = found.length - 1; i >= 0; i--) {
-    parts.push(i === found.length - 1 ? JSON.stringify(found[i]) : `,${JSON.stringify(found[i])}`)
+  for (let i = 0; i < found.length; i++) {
+    parts.push(i === 0 ? JSON.stringify(found[i]) : `,${JSON.stringify(found[i])}`)
     yield
   }
   parts.push(']}')

@@ -52,7 +52,7 @@ export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
       const params = new URLSearchParams()
       for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value))
       try {
-        return asJson(filteredJournal(emulator.journal.entries(), params))
+        return asJson(await filteredJournal(emulator.journal, params))
       } catch (error) {
         // The admin API's 400, as the library says a value given to an operation is wrong.
         if (error instanceof ApiError) throw new EmulatorError('bad_input', error.message)
