@@ -23,6 +23,12 @@ export type EntryOutcome = {
   rank: number | null
 }
 
+/** faker.location.zipCode('#####'): five digits, each a draw, as faker's replaceSymbols draws them (without its pattern reading). */
+function zipCode(faker: SeededFaker): string {
+  const d = (): number => 48 + int(faker, 0, 9)
+  return String.fromCharCode(d(), d(), d(), d(), d())
+}
+
 const UTM_SOURCES = ['instagram', 'facebook', 'x', 'newsletter', 'jumbotron'] as const
 
 function extrasOf(faker: SeededFaker, activation: StoredActivation): Extra[] {
@@ -35,7 +41,7 @@ function extrasOf(faker: SeededFaker, activation: StoredActivation): Extra[] {
         ? chance(faker, 0.6)
         : q.type === 'select'
           ? pick(faker, q.options)
-          : faker.location.zipCode('#####'),
+          : zipCode(faker),
   }))
 }
 
@@ -79,7 +85,7 @@ function addressOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Ad
         line2: chance(faker, 0.2) ? faker.location.secondaryAddress() : null,
         city: faker.location.city(),
         region: faker.location.state({ abbreviated: true }),
-        postalCode: faker.location.zipCode('#####'),
+        postalCode: zipCode(faker),
         country: 'US',
       }
     : null

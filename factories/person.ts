@@ -17,6 +17,19 @@ const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.com'
  * @example createPerson(faker, 17, 'Qe8k2Lm0aZ1x') // { id: 'Qe8k2Lm0aZ1x', email: 'ana.diaz17@example.org', ... }
  */
 export function createPerson(faker: SeededFaker, index: number, id: string): Person {
+  const names = faker.names
+  if (names) {
+    // The same draws as Faker's, from its locale's lists read once; each name with its e-mail form.
+    const first = names.firstName(faker)
+    const last = names.lastName(faker)
+    const local =
+      first.compact === ''
+        ? last.compact || 'fan'
+        : last.compact === ''
+          ? first.compact
+          : `${first.compact}.${last.compact}`
+    return { id, email: [local, index, '@', pick(faker, DOMAINS)].join(''), firstName: first.text, lastName: last.text }
+  }
   const firstName = faker.person.firstName()
   const lastName = faker.person.lastName()
   const local = [slugify(firstName), slugify(lastName)].filter(Boolean).join('.').replace(/-/g, '') || 'fan'

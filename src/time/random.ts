@@ -1,5 +1,6 @@
 import type { Faker, Randomizer } from '@faker-js/faker'
 import { withCompiledPatterns } from './fake-patterns.js'
+import { NameTables } from './name-tables.js'
 
 // Faker is loaded when a Faker is first made, not with the package: an emulator whose world comes from
 // the cache (or a dump) never needs it, and it is half the package's code. In Node it is then loaded
@@ -104,7 +105,11 @@ export function createDraws(seed: number): Draws {
  * What a factory draws from: a Faker for names and words, and its `randomizer`, from which the
  * factories' helpers draw plain numbers (faker.number.int costs several times the draw itself).
  */
-export type SeededFaker = Faker & { readonly randomizer: Randomizer }
+export type SeededFaker = Faker & {
+  readonly randomizer: Randomizer
+  /** Its locale's person names as tables, read at first use; undefined where Faker must draw them itself. */
+  readonly names: NameTables | undefined
+}
 
 /**
  * A Faker instance of its own (English locale, the fast randomizer below), whose reference date is fixed, for factories to use
@@ -119,7 +124,10 @@ export function createFaker(referenceDate: number): SeededFaker {
     Object.assign(new FakerClass({ locale: loaded.rawDefinitions, randomizer }), { randomizer }),
   )
   faker.setDefaultRefDate(referenceDate)
-  return faker
+  let names: NameTables | undefined | null = null
+  return Object.defineProperty(faker, 'names', {
+    get: () => (names === null ? (names = NameTables.of(faker)) : names),
+  }) as SeededFaker
 }
 
 /** A world's two Fakers, one for records and one for people, each made at its first use (which loads Faker). */

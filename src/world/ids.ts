@@ -63,11 +63,15 @@ function mixedCaseId(l: number, r: number, digits: number): string {
   return String.fromCharCode(...codes)
 }
 
-/** Reads `digits` characters of `alphabet` from `at` as a number; -1 if one is not of the alphabet. */
+/** Each ASCII character's digit in ALPHANUMERIC, -1 for one that is not of it: an id is read on every page, a digit a lookup. */
+const DIGIT_OF = Int8Array.from({ length: 128 }, (_, code) => ALPHANUMERIC.indexOf(String.fromCharCode(code)))
+
+/** Reads `digits` characters of ALPHANUMERIC from `at` as a number; -1 if one is not of the alphabet. */
 function readDigits(id: string, at: number, digits: number): number {
   let value = 0
   for (let i = at; i < at + digits; i++) {
-    const digit = ALPHANUMERIC.indexOf(id.charAt(i))
+    const code = id.charCodeAt(i)
+    const digit = code < 128 ? (DIGIT_OF[code] as number) : -1
     if (digit < 0) return -1
     value = value * 62 + digit
   }
