@@ -2,6 +2,7 @@ import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/store-index.js'
 import { RecentCache } from '../src/store/recent-cache.js'
+import { entryJson } from './entry-json.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 
 // Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
@@ -49,7 +50,8 @@ export function entryBytes(
   let bytes = kept.get(entry)
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
-    bytes = kept.set(entry, utf8.encode(JSON.stringify(toEntry(shown, activation))))
+    const json = shown.recorded ? JSON.stringify(toEntry(shown, activation)) : entryJson(shown, activation.type)
+    bytes = kept.set(entry, utf8.encode(json))
   }
   return bytes
 }

@@ -1,0 +1,55 @@
+import { ENTRY_KEYS } from '../src/contract/entry.js'
+import type { ActivationType } from '../src/contract/enums.js'
+import type { StoredEntry } from '../src/contract/stored-records.js'
+
+// An entry's JSON written from the stored record's fields, in the contract's order: the text
+// `JSON.stringify(toEntry(entry, activation))` gives, without the picked copy of the entry that
+// `toEntry` makes for it (a page of 1,000 entries made 1,000 objects for the collector). Each field's
+// value is written as JSON.stringify writes it; nested objects are given to JSON.stringify as they are.
+
+/** A key, and the text that opens its field as the object's first (`{"id":`) and after another (`,"id":`). */
+type Opening = readonly [key: string, first: string, after: string]
+
+/** Each type's keys in the order the API sends them, with their openings. */
+const OPENINGS = Object.fromEntries(
+  Object.entries(ENTRY_KEYS).map(([type, keys]) => [
+    type,
+    keys.map((key): Opening => [key, `{${JSON.stringify(key)}:`, `,${JSON.stringify(key)}:`]),
+  ]),
+) as unknown as Record<ActivationType, readonly Opening[]>
+
+/** A value as JSON.stringify writes it in an object's field; undefined where it leaves the field out. */
+function valueJson(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value)
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'object':
+      if (value === null) return 'null'
+      // An empty array is `[]` whatever else it holds (JSON.stringify writes an array's elements only).
+      if (Array.isArray(value) && value.length === 0) return '[]'
+      return JSON.stringify(value)
+    default:
+      return JSON.stringify(value)
+  }
+}
+
+/**
+ * The JSON of an entry of an activation of `type` as the API sends it: a record without `recorded`
+ * (a recorded one is sent through `toEntry`, in its recorded order).
+ * @example entryJson(entry, 'giveaway') // '{"id":"...","email":"...",...}'
+ */
+export function entryJson(entry: StoredEntry, type: ActivationType): string {
+  const openings = OPENINGS[type]
+  const fields = entry as unknown as Record<string, unknown>
+  let json = ''
+  for (let i = 0; i < openings.length; i++) {
+    const opening = openings[i]!
+    const value = fields[opening[0]]
+    if (value === undefined) continue
+    const text = valueJson(value)
+    if (text !== undefined) json += (json === '' ? opening[1] : opening[2]) + text
+  }
+  return json === '' ? '{}' : `${json}}`
+}

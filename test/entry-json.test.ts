@@ -1,0 +1,106 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { entryJson } from '../handlers/entry-json.js'
+import { entryBytes, MadeBodies } from '../handlers/json.js'
+import { toEntry } from '../handlers/serialize.js'
+import { entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
+import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
+import { createEmulator } from '../src/index.js'
+
+// An entry's JSON is written from its fields (handlers/entry-json.ts): the same text as
+// JSON.stringify(toEntry(...)), for every type and subtype, every face an entry shows, and any value a
+// field may hold; a recorded entry keeps its recorded order (through toEntry).
+
+const NOW = '2026-06-01T12:00:00.000Z'
+const utf8 = new TextEncoder()
+const reference = (entry: StoredEntry, activation: StoredActivation) => JSON.stringify(toEntry(entry, activation))
+
+let pairs: { entry: StoredEntry; activation: StoredActivation }[] = []
+
+beforeAll(async () => {
+  for (const scenario of ['every-type', 'edge-cases']) {
+    const emulator = await createEmulator({ scenario, now: NOW })
+    for (const { name: account } of emulator.scenario.accounts) {
+      for (const activation of emulator.db.index.activationsOf(account)) {
+        const all = emulator.db.index.entryListsOf(activation.id).all
+        // Every entry of small activations; of larger ones, a spread of 200.
+        const step = Math.max(1, Math.floor(all.length / 200))
+        for (let i = 0; i < all.length; i += step) pairs.push({ entry: all[i]!, activation })
+      }
+    }
+  }
+  pairs = pairs.filter((p) => !p.entry.recorded)
+})
+
+describe('entryJson', () => {
+  it('writes what JSON.stringify(toEntry) writes, for entries of every type and subtype', () => {
+    const types = new Set(pairs.map((p) => `${p.activation.type}/${p.activation.subtype ?? '-'}`))
+    expect(types.size).toBeGreaterThanOrEqual(14)
+    for (const { entry, activation } of pairs)
+      expect(entryJson(entry, activation.type)).toBe(reference(entry, activation))
+  })
+
+  it('writes what JSON.stringify(toEntry) writes for the face an entry shows at an earlier instant', () => {
+    const from = Date.parse('2025-01-01T00:00:00.000Z')
+    const to = Date.parse(NOW)
+    let faces = 0
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: pairs.length - 1 }), fc.integer({ min: from, max: to }), (i, at) => {
+        const { entry, activation } = pairs[i]!
+        const iso = new Date(at).toISOString()
+        if (!entryChangesAfter(entry, activation, iso)) return
+        faces++
+        const face = entryAt(entry, activation, iso)
+        expect(entryJson(face, activation.type)).toBe(reference(face, activation))
+      }),
+      { numRuns: 2000 },
+    )
+    expect(faces).toBeGreaterThan(0)
+  })
+
+  it('writes what JSON.stringify(toEntry) writes whatever value a field holds', () => {
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.boolean(),
+      fc.string({ unit: 'binary' }),
+      fc.double(),
+      fc.constantFrom(-0, NaN, Infinity, 1e21, 5e-324),
+      fc.constant([]),
+      fc.jsonValue(),
+      fc.constant(() => 1),
+      fc.constant(Symbol('s')),
+    )
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: pairs.length - 1 }), fc.dictionary(fc.string(), value), (i, changes) => {
+        const { entry, activation } = pairs[i]!
+        const keys = Object.keys(toEntry(entry, activation))
+        // Changed at the contract's keys (and at others, which neither writes).
+        const changed = { ...entry } as Record<string, unknown>
+        for (const [k, v] of Object.entries(changes)) changed[keys[k.length % keys.length]!] = v
+        for (const [k, v] of Object.entries(changes)) changed[`x${k}`] = v
+        const edited = changed as unknown as StoredEntry
+        expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
+
+describe('entryBytes', () => {
+  it('sends a recorded entry in its recorded order, pinned fields as recorded', () => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    const shown = toEntry(entry, activation) as Record<string, unknown>
+    const as = { upstreamOnly: 'kept', ...Object.fromEntries(Object.entries(shown).reverse()) }
+    const recorded = { ...entry, recorded: { as, pinned: ['upstreamOnly'] } } as StoredEntry
+    const bytes = entryBytes(new MadeBodies(), recorded, activation, NOW)
+    expect(new TextDecoder().decode(bytes)).toBe(reference(recorded, activation))
+    expect(Object.keys(JSON.parse(new TextDecoder().decode(bytes)))).toEqual(Object.keys(as))
+  })
+
+  it('sends the bytes of JSON.stringify(toEntry) for an entry made by the world', () => {
+    for (const { entry, activation } of pairs.slice(0, 500)) {
+      expect(entryBytes(new MadeBodies(), entry, activation, NOW)).toEqual(utf8.encode(reference(entry, activation)))
+    }
+  })
+})
