@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { DROP_HEADER, DROP_LENGTH_HEADER } from '../../../handlers/route.js'
+import { watchPace, type BodyPace } from './body-pace.js'
 
 // How the server reads a request's body and writes an answer's: whole, as a stream, or cut half-way.
 
@@ -80,14 +81,28 @@ export const MAX_DUMP_BYTES = 512 << 20
 /**
  * A request's body, or null as soon as it is known to pass `max` bytes: from its Content-Length before
  * any byte is read, or once the bytes read pass it (a chunked body). The rest is never read: the
- * caller answers 413 and closes the connection.
+ * caller answers 413 and closes the connection. With a `pace`, a body that falls behind it rejects
+ * with a BodyTooSlowError, its rest unread too (the caller answers 408).
  */
-export function bodyOfRequest(req: IncomingMessage, max: number): Promise<Buffer | null> {
+export function bodyOfRequest(req: IncomingMessage, max: number, pace?: BodyPace): Promise<Buffer | null> {
   if (Number(req.headers['content-length'] ?? 0) > max) return Promise.resolve(null)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let length = 0
+    const unwatch = pace
+      ? watchPace(
+          pace,
+          () => length,
+          (error) => {
+            stop()
+            req.pause()
+            chunks.length = 0
+            reject(error)
+          },
+        )
+      : () => {}
     const stop = () => {
+      unwatch()
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)

@@ -1,4 +1,5 @@
 import { bodyOfRequest, hasRequestBody, lingeringClose, MAX_BODY_BYTES, MAX_DUMP_BYTES } from './bodies.js'
+import { BodyTooSlowError, DATA_PACE } from './body-pace.js'
 import { JsonTooDeepError, parseJsonInTurns } from '../json-in-turns.js'
 import { DataTooLargeError, heapBudget } from './data-budget.js'
 import type { RequestContext } from './request-context.js'
@@ -12,14 +13,22 @@ const OPENS_SANDBOX = /^\/__emulator\/sandboxes\/?$/i
  * `ctx.parsedBody`. Only the admin API reads bodies (JSON, small); a body that opens a sandbox may
  * carry a whole dumped world. Resolves to 413 for a body past its bound, whose rest is never read
  * (the connection closes after the answer), or whose parsed value would take more than its share of
- * the heap (see data-budget.ts); to 400 for one nested too deep; or to undefined.
+ * the heap (see data-budget.ts); to 408 for a sandbox's data that falls behind DATA_PACE (its rest
+ * unread, the connection closed); to 400 for one nested too deep; or to undefined.
  */
 export async function readBody(ctx: RequestContext): Promise<number | undefined> {
   const { method } = ctx
   const pathname = (ctx.url as URL).pathname
   const opensSandbox = ctx.admin && method === 'POST' && OPENS_SANDBOX.test(pathname)
   const max = opensSandbox ? MAX_DUMP_BYTES : MAX_BODY_BYTES
-  const sent = await bodyOfRequest(ctx.req, max)
+  const sent = await bodyOfRequest(ctx.req, max, opensSandbox ? DATA_PACE : undefined).catch((error: unknown) => {
+    if (error instanceof BodyTooSlowError) return error
+    throw error
+  })
+  if (sent instanceof BodyTooSlowError) {
+    lingeringClose(ctx.req)
+    return ctx.refuse(408, sent.message, { connection: 'close' })
+  }
   if (sent === null) {
     lingeringClose(ctx.req)
     return ctx.refuse(
