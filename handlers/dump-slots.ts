@@ -6,9 +6,9 @@ import { apiError } from './errors.js'
  * reader asks: four at once keep a small page's wait within 40 ms, under the 50 ms a request may hold
  * the loop, and more than a test suite's workers ask for at one time.
  */
-export const MAX_DUMPS = 4
+const MAX_DUMPS = 4
 
-/** What a refused dump's client is told to wait (Retry-After, in seconds): about the time `busy`'s dump takes to send. */
+/** What a refused dump's client is told to wait (Retry-After, in seconds): a dump of `busy`'s size takes seconds to send. */
 const DUMP_RETRY_AFTER_S = 5
 
 /**
