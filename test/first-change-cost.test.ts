@@ -9,6 +9,7 @@ import { stateOf } from '../src/contract/state.js'
 import { createEmulator } from '../src/index.js'
 import { entrySkeleton } from '../factories/entry-skeleton.js'
 import { firstPeople } from '../src/world/first-people.js'
+import { lazySubList } from '../src/store/lazy-list.js'
 import { peopleIndex } from '../src/world/planned-index.js'
 import { NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
@@ -26,6 +27,11 @@ vi.mock('../src/world/planned-index.js', async (real) => {
 vi.mock('../src/world/first-people.js', async (real) => {
   const module = await real<typeof import('../src/world/first-people.js')>()
   return { ...module, firstPeople: vi.fn(module.firstPeople) }
+})
+
+vi.mock('../src/store/lazy-list.js', async (real) => {
+  const module = await real<typeof import('../src/store/lazy-list.js')>()
+  return { ...module, lazySubList: vi.fn(module.lazySubList) }
 })
 
 const drawn = vi.mocked(entrySkeleton)
@@ -67,5 +73,18 @@ describe('the first change of busy', () => {
     const list = emulator.db.index.participantsOf('busy')
     expect(list.length).toBe(before)
     expect(list.at(-1)!.id).toBe(fresh)
+  })
+  it("finds none of an activation's winners to add an entry that does not win", async () => {
+    const { emulator, running } = await busy()
+    const giveaways = running.filter((a) => a.type === 'giveaway')
+    const largest = giveaways.reduce((a, b) =>
+      emulator.db.index.entryListsOf(b.id).all.length > emulator.db.index.entryListsOf(a.id).all.length ? b : a,
+    )
+    vi.clearAllMocks()
+    await emulator.addEntries(largest.id, 1)
+    expect(vi.mocked(lazySubList)).not.toHaveBeenCalled()
+    // Asked for, they are the plan's, with no entry added.
+    expect(emulator.db.index.entryListsOf(largest.id).winners.length).toBeGreaterThan(0)
+    expect(vi.mocked(lazySubList)).toHaveBeenCalled()
   })
 })

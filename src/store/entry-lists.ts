@@ -82,13 +82,24 @@ export function listsByPlace(
   }
 }
 
-/** A layer's own lists made from an activation's lists, for its first change to them (each kept as changes over the base's, see `overlayList`). */
+/**
+ * A layer's own lists made from an activation's lists, for its first change to them (each kept as
+ * changes over the base's, see `overlayList`). The winners and the completed are copied when first
+ * read: a planned activation finds them by a scan of its flags, which an added entry that neither
+ * wins nor completes does not need.
+ */
 export function copyLists(lists: WritableEntryLists): WritableEntryLists {
   const copyMap = (map: Map<number, StoredEntry[]>) => new Map([...map].map(([key, list]) => [key, overlayList(list)]))
+  let winners: StoredEntry[] | undefined
+  let completed: StoredEntry[] | undefined
   return {
     all: overlayList(lists.all),
-    winners: overlayList(lists.winners),
-    completed: overlayList(lists.completed),
+    get winners() {
+      return (winners ??= overlayList(lists.winners))
+    },
+    get completed() {
+      return (completed ??= overlayList(lists.completed))
+    },
     bracketRounds: copyMap(lists.bracketRounds),
     bracketSeeds: copyMap(lists.bracketSeeds),
     inTimeOrder: lists.inTimeOrder,
