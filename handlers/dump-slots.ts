@@ -13,8 +13,8 @@ const DUMP_RETRY_AFTER_S = 5
 
 /**
  * The dumps being sent by an emulator and its sandboxes, at most MAX_DUMPS: a sandbox shares its
- * host's. A dump takes a slot before it is made and gives it back once its body has been read whole,
- * cancelled (its client went away) or failed.
+ * host's. A dump takes a slot before it is made and gives it back once its body has been made whole
+ * (the last of it waiting for its reader holds no more work), cancelled (its client went away) or failed.
  * @example const giveBack = slots.take(); void response.ended.then(giveBack)
  */
 export class DumpSlots {

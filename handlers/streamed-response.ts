@@ -19,7 +19,7 @@ const utf8 = new TextEncoder()
  * @example return new StreamedResponse(control.dump(), { status: 200, headers: { 'content-type': 'application/json' } })
  */
 export class StreamedResponse extends Response {
-  /** Resolves once the body has been read whole, cancelled (its reader went away) or has failed. */
+  /** Resolves once the body has been made whole (its last piece queued for its reader), cancelled (its reader went away) or has failed. */
   readonly ended: Promise<void>
 
   constructor(pieces: Iterable<string>, init: ResponseInit) {
@@ -34,7 +34,7 @@ export class StreamedResponse extends Response {
  * The bytes of `pieces`, made in turns: each read waits for the event loop's next turn, then takes
  * pieces for at most TURN_MS (or PIECE_CHARS), so that a fast reader gets the body at full speed and
  * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader.
- * `end` is called when the text has all been taken, the reader cancelled, or the pieces failed.
+ * `end` is called when the last piece has been queued, the reader cancelled, or the pieces failed.
  */
 function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
