@@ -128,6 +128,9 @@ export function entriesPage(
   if (!lists.inTimeOrder) keeps.push((e) => entryExistsAt(e, nowIso))
   const page = takePage(list, from, filters.limit, allOf(keeps), null, end)
   const items = new Array<Uint8Array>(page.items.length)
-  for (let i = 0; i < page.items.length; i++) items[i] = entryBytes(ctx.bodies, page.items[i]!, activation, nowIso)
+  for (let i = 0; i < page.items.length; i++) {
+    const entry = page.items[i]!
+    items[i] = entryBytes(ctx.bodies, entry, activation, nowIso, index.isLoadedEntry(entry))
+  }
   return listBody(ctx.bodies, head, items, page.next)
 }

@@ -1,7 +1,7 @@
 import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/store-index.js'
-import { RecentCache } from '../src/store/recent-cache.js'
+import { ByteCache } from '../src/store/byte-cache.js'
 import { entryJson } from './entry-json.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 
@@ -16,13 +16,15 @@ import { toActivation, toEntry, toParticipant } from './serialize.js'
 // function of the record and its face alone, so even a record shared by two stores would be safe.)
 const cache = new WeakMap<object, Uint8Array>()
 const earlier = new WeakMap<object, Uint8Array>()
-// Entries are many, and a planned world builds them as they are read: the JSON of the last 2,000 or
-// so an emulator served is kept (a bounded map: a weak one with millions of short-lived keys costs the
-// garbage collector more than serializing again), in its `MadeBodies`, which its sandboxes share. Two
-// pages of 1,000: more only moves more short-lived entries to the old generation, whose collections
-// then stall pages.
-const KEPT_ENTRIES = 2_000
-
+// Entries are many, and a planned world builds them as they are read, anew once it let them go: the
+// JSON an emulator served is kept within a budget of bytes, in its `MadeBodies`, which its sandboxes
+// share (see `EntryBytesKept`).
+/**
+ * The bytes of entries' JSON an emulator keeps unless told (`bodyCache`): every entry of a world the
+ * size of `busy` as served (about 40 MB of JSON), so that pages read again cost a copy; a larger world
+ * keeps the pages it served last.
+ */
+export const BODY_CACHE_BYTES = 64 * 2 ** 20
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
 
@@ -38,20 +40,33 @@ export function activationBytes(activation: StoredActivation, nowIso: string): U
   return bytes
 }
 
-/** The JSON of an entry of an activation as the API sends it at `nowIso`. */
+/**
+ * The JSON of an entry of an activation as the API sends it at `nowIso`. `asLoaded` says that the
+ * entry is its world's as loaded, unchanged by the store serving it (`StoreIndex.isLoadedEntry`): such
+ * an entry is the same for its id while its world stands, so its bytes are found again by id when a
+ * planned world built it anew; any other entry's are found by the object.
+ */
 export function entryBytes(
   made: MadeBodies,
   entry: StoredEntry,
   activation: StoredActivation,
   nowIso: string,
+  asLoaded = false,
 ): Uint8Array {
   const before = entryChangesAfter(entry, activation, nowIso)
-  const kept = before ? made.entriesEarlier : made.entries
-  let bytes = kept.get(entry)
+  const key = asLoaded ? entry.id : entry
+  const held = made.entries.get(key)
+  const scoped = held !== undefined && held.activation === activation ? held : undefined
+  let bytes = before ? scoped?.earlier : scoped?.now
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
     const json = shown.recorded ? JSON.stringify(toEntry(shown, activation)) : entryJson(shown, activation.type)
-    bytes = kept.set(entry, utf8.encode(json))
+    bytes = utf8.encode(json)
+    made.entries.set(key, {
+      activation,
+      now: before ? scoped?.now : bytes,
+      earlier: before ? bytes : scoped?.earlier,
+    })
   }
   return bytes
 }
@@ -83,14 +98,35 @@ type MadeBody = {
 const MADE_SLOTS = 16
 const MADE_MAX_BYTES = 1 << 20
 
+/**
+ * An entry's JSON as shown now and as shown before something about it still to come (see
+ * at-instant.ts), each made when first served, for the activation object it was made with: the bytes
+ * depend on the activation too, and a change to it makes a new object.
+ */
+type EntryBytesKept = {
+  readonly activation: StoredActivation
+  readonly now: Uint8Array | undefined
+  readonly earlier: Uint8Array | undefined
+}
+
+// What an entry kept costs besides its bytes: the map's slot, the record above and a byte array's
+// object and buffer (about 200 bytes in V8).
+const KEPT_OVERHEAD = 200
+
+function sizeOfKept(kept: EntryBytesKept): number {
+  return KEPT_OVERHEAD + (kept.now?.length ?? 0) + (kept.earlier?.length ?? 0)
+}
+
 /** The list bodies one emulator put together last (see `listBody`). */
 export class MadeBodies {
   readonly slots: Array<MadeBody | undefined> = new Array<MadeBody | undefined>(MADE_SLOTS).fill(undefined)
   nextSlot = 0
-  /** The JSON of the entries served last, as shown now. */
-  readonly entries = new RecentCache<Uint8Array, object>(KEPT_ENTRIES)
-  /** The JSON of the entries served last as shown before something about them still to come (see at-instant.ts). */
-  readonly entriesEarlier = new RecentCache<Uint8Array, object>(KEPT_ENTRIES)
+  /** The JSON of the entries served last (see `EntryBytesKept`), within `budget` bytes. */
+  readonly entries: ByteCache<string | StoredEntry, EntryBytesKept>
+
+  constructor(budget = BODY_CACHE_BYTES) {
+    this.entries = new ByteCache(budget, sizeOfKept)
+  }
 
   /** The `next` a body put together here was made with; undefined for a body not kept (above a megabyte, or made long ago). */
   nextOf(body: Uint8Array): string | null | undefined {

@@ -5,6 +5,7 @@ import { rateLimitSchema, type RateLimit } from '../contract/rate-limit.js'
 import { endpointDefaultsSchema, faultsSchema, type ScenarioExtension, type ScenarioInput } from '../world/scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from '../contract/defaults.js'
+import { BODY_CACHE_RULE, bodyCacheBytes } from './body-cache-option.js'
 import { parseSandboxTtl } from './sandbox-ttl.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
@@ -44,6 +45,12 @@ export type EmulatorOptions = {
   onArrivals?: (arrivals: ReadonlyMap<string, number>, now: number) => void
   /** How many API requests the journal keeps (the last ones). Default 10,000. */
   journalSize?: number
+  /**
+   * How many bytes of entries' JSON the emulator keeps, so that a page read again is a copy: a size
+   * (`'64MB'`, `'512KB'`, `'0'`, or a number of bytes, at most 1GB), or `'recent'` (the last pages
+   * served, 4MB). Default `'64MB'`: every entry of a world the size of `busy`. Its sandboxes share it.
+   */
+  bodyCache?: string | number
   /** Every request to `adminHandlers` must carry `Authorization: Bearer <adminToken>` (401 otherwise). */
   adminToken?: string
   /** The API's base URL, which may carry a path prefix; the handlers answer only under it. */
@@ -110,6 +117,10 @@ const optionsSchema = z.strictObject({
   live: z.boolean().optional(),
   onArrivals: z.function().optional(),
   journalSize: z.number().int().min(1).max(1_000_000).optional(),
+  bodyCache: z
+    .union([z.string(), z.number()])
+    .refine((value) => bodyCacheBytes(value) !== undefined, BODY_CACHE_RULE)
+    .optional(),
   adminToken: z
     .string()
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')

@@ -20,6 +20,7 @@ export type { SandboxOptions } from './sandbox-options.js'
 export type { SandboxInfo } from './sandbox-info.js'
 export type { Emulator, EmulatorFaults, Sandbox } from './emulator-type.js'
 export type { EmulatorState } from './emulator-state.js'
+import { bodyCacheBytes } from './body-cache-option.js'
 import type { Emulator } from './emulator-type.js'
 
 /**
@@ -104,7 +105,7 @@ async function create(options: EmulatorOptions, head?: DumpHead): Promise<Emulat
     keyedBaseUrl: undefined,
     startFaults: [],
     sandboxOf: undefined,
-    bodies: new MadeBodies(),
+    bodies: new MadeBodies(bodyCacheBytes(options.bodyCache)),
     dumps: new DumpSlots(),
   })
   return emulator
