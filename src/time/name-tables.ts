@@ -27,7 +27,7 @@ type Patterns = {
 }
 
 /** A name as drawn: its text and its e-mail form. */
-export type DrawnName = { readonly text: string; readonly compact: string }
+type DrawnName = { readonly text: string; readonly compact: string }
 
 const LETTERS_AND_DIGITS = /^[A-Za-z0-9]+$/
 
@@ -35,7 +35,7 @@ const LETTERS_AND_DIGITS = /^[A-Za-z0-9]+$/
  * A name's letters and digits as an e-mail's local part keeps them: `slugify` without its dashes. The
  * form of two texts one after the other is the two forms one after the other.
  */
-export function compactSlug(text: string): string {
+function compactSlug(text: string): string {
   if (LETTERS_AND_DIGITS.test(text)) return text.toLowerCase()
   return text
     .normalize('NFKD')
