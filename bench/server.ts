@@ -7,9 +7,8 @@
 // 4. against the mock server people would pick instead: the `default` world's list of its 50
 //    activations (28.5 KB), 50 connections, from bare node:http, WireMock (the npm `wiremock` package's
 //    jar, on Java) and the emulator, alternating rounds, with each server's CPU time per request;
-// 5. the CPU each request of `busy`'s list page (limit 100, 58 KB) costs the emulator, with and
-//    without its request log, beside a bare node:http server sending the same bytes, alternating rounds
-//    (`--only cpu`; with `--compare <main.js>`, another build of the command line beside them).
+// 5. `busy`'s list page (limit 100, 58 KB): the emulator's CPU per request, quiet and logging, beside a bare
+//    node:http server with the same bytes, alternating rounds (`--only cpu`; `--compare <main.js>`: a build too).
 // Every server runs in its own process on 127.0.0.1 and is stopped at the end.
 // Not a test: figures depend on the machine. Run: npm run bench:server [-- --only wiremock|emulator|cpu] [-- --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -104,10 +103,7 @@ async function emulatorFigures(): Promise<void> {
     throw new Error('Failed to find an activation with more than 1,000 entries')
   }
 
-  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
-  const bodies = join(dir, 'bodies.json')
-  await writeFile(bodies, JSON.stringify({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text }))
-  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+  const bare = await bareSending({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text })
 
   async function rate(url: string): Promise<{ rps: number; bytes: number; errors: number }> {
     const result = await autocannon({
@@ -163,8 +159,6 @@ async function emulatorFigures(): Promise<void> {
       `\n  second walk ${warm.ms.toFixed(0)} ms, ${(warm.ms / warm.pages).toFixed(2)} ms a page`,
   )
 }
-
-/** A port free on 127.0.0.1 now, for a server that cannot be told to pick one and say which. */
 
 /** Seconds of CPU a process has used (user and system), from /proc. */
 function cpuSeconds(pid: number): number {
@@ -227,10 +221,7 @@ async function versusWireMock(): Promise<void> {
   const wiremockBody = await get(`${wiremockUrl}${path}`, 'demo-key')
   if (wiremockBody.text !== page.text) throw new Error('Failed to set up WireMock: it does not send the same bytes')
 
-  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
-  const bodies = join(dir, 'bodies.json')
-  await writeFile(bodies, JSON.stringify({ [`${basePath}${path}`]: page.text }))
-  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+  const bare = await bareSending({ [`${basePath}${path}`]: page.text })
 
   const servers = [
     { name: 'bare node:http', url: `${bare.match}${basePath}`, pid: bare.child.pid! },
@@ -266,6 +257,7 @@ async function versusWireMock(): Promise<void> {
   wiremock.kill('SIGTERM')
 }
 
+type Load = { rps: number; requests: number; errors: number }
 /** A server measured in rounds: its name, its URL under the base path, and its process. */
 type Measured = { name: string; url: string; pid: number }
 
@@ -278,11 +270,11 @@ async function alternate(
 ): Promise<Map<string, Array<{ rps: number; cpuMs: number }>>> {
   const results = new Map<string, Array<{ rps: number; cpuMs: number }>>(servers.map((s) => [s.name, []]))
   for (let run = 0; run < WARM_RUNS; run++)
-    for (const server of servers) await load(`${server.url}${path}`, DURATION, key, connections)
+    for (const server of servers) await load(`${server.url}${path}`, key, connections)
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of round % 2 ? [...servers].reverse() : servers) {
       const cpu0 = cpuSeconds(server.pid)
-      const result = await load(`${server.url}${path}`, DURATION, key, connections)
+      const result = await load(`${server.url}${path}`, key, connections)
       const cpu = cpuSeconds(server.pid) - cpu0
       if (result.errors) throw new Error(`Failed requests to ${server.name}: ${result.errors}`)
       results.get(server.name)!.push({ rps: result.rps, cpuMs: (cpu * 1000) / result.requests })
@@ -299,10 +291,7 @@ async function listPageCpu(): Promise<void> {
   const page = await get(`${quiet.match}${path}`, key)
   if (page.status !== 200) throw new Error('Failed to get the list page of busy')
   const basePath = new URL(quiet.match).pathname
-  const dir = await mkdtemp(join(tmpdir(), 'activation-emulator-bench-'))
-  const bodies = join(dir, 'bodies.json')
-  await writeFile(bodies, JSON.stringify({ [`${basePath}${path}`]: page.text }))
-  const bare = await start(['-e', bareServer(bodies)], /bare on (\S+)/)
+  const bare = await bareSending({ [`${basePath}${path}`]: page.text })
   const servers: Measured[] = [
     { name: 'bare node:http', url: `${bare.match}${basePath}`, pid: bare.child.pid! },
     { name: 'emulator --quiet', url: quiet.match, pid: quiet.child.pid! },
@@ -310,16 +299,15 @@ async function listPageCpu(): Promise<void> {
   ]
   if (COMPARE) {
     const other = await startEmulator('busy', COMPARE)
-    if ((await get(`${other.match}${path}`, key)).text !== page.text) console.log(`(${COMPARE} sends other bytes for the page)`)
+    if ((await get(`${other.match}${path}`, key)).text !== page.text) console.log(`(${COMPARE} sends other bytes)`)
     servers.push({ name: `emulator --quiet (${COMPARE})`, url: other.match, pid: other.child.pid! })
   }
   // The log goes to a pipe nobody reads but this process, as a terminal or a CI log would take it.
   logging.child.stdout!.resume()
   const results = await alternate(servers, path, key, 10)
   const cpu = (name: string) => median(results.get(name)!.map((r) => r.cpuMs))
-  const kb = (Buffer.byteLength(page.text) / 1024).toFixed(1)
   console.log(
-    `\nbusy's list page (limit 100, ${kb} KB), 10 connections, ${WARM_RUNS} warm-up runs each, then ${ROUNDS} rounds alternating, ${DURATION} s a run; medians:`,
+    `\nbusy's list page (limit 100, ${(Buffer.byteLength(page.text) / 1024).toFixed(1)} KB), 10 connections, ${WARM_RUNS} warm-up runs each, then ${ROUNDS} rounds alternating, ${DURATION} s a run; medians:`,
   )
   console.log('| server | requests/s (each round) | CPU per request (each round) | bare / it, by CPU per request |')
   console.log('| --- | --- | --- | --- |')
@@ -331,14 +319,21 @@ async function listPageCpu(): Promise<void> {
   }
 }
 
-async function load(url: string, seconds: number, key = 'demo-key', connections = 50): Promise<{ rps: number; requests: number; errors: number }> {
+async function load(url: string, key: string, connections: number): Promise<Load> {
   const result = await autocannon({
     url,
     connections,
-    duration: seconds,
+    duration: DURATION,
     headers: { authorization: `Api-Key ${key}` },
   })
   return { rps: result.requests.average, requests: result.requests.total, errors: result.errors + result.non2xx }
+}
+
+/** A bare node:http server, in a process of its own, that sends these bodies at these paths. */
+async function bareSending(bodies: Record<string, string>): Promise<{ child: ChildProcess; match: string }> {
+  const file = join(await mkdtemp(join(tmpdir(), 'activation-emulator-bench-')), 'bodies.json')
+  await writeFile(file, JSON.stringify(bodies))
+  return start(['-e', bareServer(file)], /bare on (\S+)/)
 }
 
 function bareServer(bodies: string): string {

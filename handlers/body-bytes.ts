@@ -5,6 +5,7 @@
 // and keep the headers and the bytes beside it (undici's Headers sort themselves on every walk through
 // them, which costs the server more than a plain object). Every other caller (msw's setupServer,
 // setupWorker, getResponse) gets the headers and the body in the Response as usual.
+import { PlainRequest, type ApiRequest } from './plain-request.js'
 
 /** What a server that asked for bytes sends: the Response's status, with these headers and this body. */
 export type KeptAnswer = { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
@@ -44,15 +45,16 @@ class StatusOnlyResponse extends Response {
 
 /**
  * The Response of an answer: with its headers and its body as a stream, or, when the request is a
- * BytesRequest, with its status only, and the headers and body kept for `keptAnswerOf`.
+ * BytesRequest or a PlainRequest, with its status only, and the headers and body kept for `keptAnswerOf`.
  */
 export function responseWithBody(
-  request: Request,
+  request: ApiRequest,
   status: number,
   headers: Record<string, string>,
   body: Uint8Array,
 ): Response {
-  if (!(request instanceof BytesRequest)) return new Response(body as BodyInit, { status, headers })
+  if (!(request instanceof BytesRequest) && !(request instanceof PlainRequest))
+    return new Response(body as BodyInit, { status, headers })
   return new StatusOnlyResponse(status, { headers, body })
 }
 

@@ -1,5 +1,6 @@
 import type { http as Http, HttpHandler, RequestHandler } from 'msw'
 import type { PathParams } from './path.js'
+import type { ApiRequest } from './plain-request.js'
 
 // The one place that knows msw's internals; the rest of the handlers use msw's public API (`http`,
 // HttpHandler's `test`, `parse` and `predicate`, setupServer, getResponse). Checked on msw 2 and msw 3;
@@ -68,20 +69,30 @@ export function keepAsOwnCopy(runtime: MswRuntime, request: Request): void {
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 
-/** Which requests a handler answers: what it found in a request (a path's parameters), or null for a request it does not match. */
-export type Matcher<M extends object = PathParams> = (request: Request) => M | null
+/**
+ * Which requests a handler answers: what it found in a request (a path's parameters), or null for a
+ * request it does not match. `R`: what it reads of a request; msw gives a Fetch Request, and a handler
+ * that reads no more than an ApiRequest can also be asked by a server with a PlainRequest.
+ */
+export type Matcher<M extends object = PathParams, R extends ApiRequest = Request> = (request: R) => M | null
 
 /** A handler's answer, given what its matcher found: a Response, or a promise of one when it has to wait (a delay rule). */
-export type Answer<M extends object = PathParams> = (request: Request, matched: M) => Response | Promise<Response>
+export type Answer<M extends object = PathParams, R extends ApiRequest = Request> = (
+  request: R,
+  matched: M,
+) => Response | Promise<Response>
 
 /** An msw HttpHandler of the API's own (see `endpointHandler`). */
-export interface EndpointHandler extends HttpHandler {
+export interface EndpointHandler<R extends ApiRequest = ApiRequest> extends HttpHandler {
   /** This handler's answer to a request it matches (null for one it does not), without msw: for a router that hands a request on. */
-  answerIfMatched(request: Request): Response | Promise<Response> | null
+  answerIfMatched(request: R): Response | Promise<Response> | null
 }
 
 /** The class of the API's handlers over msw's HttpHandler. */
-export type EndpointClass = new <M extends object>(match: Matcher<M>, answer: Answer<M>) => EndpointHandler
+export type EndpointClass = new <M extends object, R extends ApiRequest>(
+  match: Matcher<M, R>,
+  answer: Answer<M, R>,
+) => EndpointHandler<R>
 
 /**
  * The class of the API's handlers, over the HttpHandler of the msw that runs them. Its `run` matches
@@ -94,24 +105,24 @@ export type EndpointClass = new <M extends object>(match: Matcher<M>, answer: An
  * @example const Endpoint = endpointClassOver(runtime.HttpHandler)
  */
 export function endpointClassOver(HttpHandlerClass: typeof HttpHandler): EndpointClass {
-  return class Endpoint<M extends object> extends HttpHandlerClass implements EndpointHandler {
-    readonly #match: Matcher<M>
-    readonly #answer: Answer<M>
+  return class Endpoint<M extends object, R extends ApiRequest> extends HttpHandlerClass implements EndpointHandler<R> {
+    readonly #match: Matcher<M, R>
+    readonly #answer: Answer<M, R>
 
-    constructor(match: Matcher<M>, answer: Answer<M>) {
+    constructor(match: Matcher<M, R>, answer: Answer<M, R>) {
       super(
         /.+/,
         ({ request }) => {
-          const params = match(request)
+          const params = match(request as unknown as R)
           return params === null ? false : { matches: true, params: params as PathParams }
         },
-        ({ request, params }) => answer(request, params as M),
+        ({ request, params }) => answer(request as unknown as R, params as M),
       )
       this.#match = match
       this.#answer = answer
     }
 
-    answerIfMatched(request: Request): Response | Promise<Response> | null {
+    answerIfMatched(request: R): Response | Promise<Response> | null {
       const params = this.#match(request)
       if (params === null) return null
       this.isUsed = true
@@ -120,7 +131,8 @@ export function endpointClassOver(HttpHandlerClass: typeof HttpHandler): Endpoin
 
     override run(args: RunArgs): Promise<RunResult> {
       const { request, requestId } = args
-      const params = this.#match(request)
+      // msw gives a Fetch Request, which is every R: a Request itself, or the ApiRequest it has.
+      const params = this.#match(request as unknown as R)
       if (params === null) return NO_MATCH
       this.isUsed = true
       const result = (response: Response): RunResult => ({
@@ -130,7 +142,7 @@ export function endpointClassOver(HttpHandlerClass: typeof HttpHandler): Endpoin
         response,
         parsedResult: { match: { matches: true, params: params as PathParams }, cookies: {} },
       })
-      const answered = this.#answer(request, params)
+      const answered = this.#answer(request as unknown as R, params)
       return answered instanceof Promise ? answered.then(result) : Promise.resolve(result(answered))
     }
   }

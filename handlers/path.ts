@@ -1,8 +1,10 @@
+import { PlainRequest, type ApiRequest } from './plain-request.js'
+
 /** A path's parameters, decoded: `{ id: 'LIST' }` for `/activations/LIST` on `/activations/:id`. */
 export type PathParams = Record<string, string>
 
 /** Which requests a handler answers: their path's parameters, or null for a request it does not match. */
-export type RequestMatcher = (request: Request) => PathParams | null
+export type RequestMatcher = (request: ApiRequest) => PathParams | null
 
 /**
  * The last request whose URL was parsed, and that URL. Shared by every emulator in the process, and
@@ -12,16 +14,18 @@ export type RequestMatcher = (request: Request) => PathParams | null
  * here rather than on the handler context: its readers also include the server's choice of handlers
  * and the admin handlers, which would each need a context passed in for no gain in safety or speed.
  */
-let lastRequest: Request | null = null
+let lastRequest: ApiRequest | null = null
 let lastUrl: URL | null = null
 
 /**
- * A request's URL, parsed once however many handlers' matchers and the answering handler read it:
+ * A request's URL, parsed once however many handlers' matchers and the answering handler read it (a
+ * PlainRequest's, parsed by its server):
  * they read it one after the other, so the last request's URL is kept (one entry rather than a
  * WeakMap, whose entries cost the garbage collector on every request). Read it, never change it.
  * @example urlOf(request).searchParams
  */
-export function urlOf(request: Request): URL {
+export function urlOf(request: ApiRequest): URL {
+  if (request instanceof PlainRequest) return request.parsedUrl
   if (request !== lastRequest || lastUrl === null) {
     lastUrl = new URL(request.url)
     lastRequest = request

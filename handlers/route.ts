@@ -8,6 +8,7 @@ import { ApiError, apiError, errorBytes, errorResponse, jsonResponse, methodNotA
 import type { MadeBodies } from './json.js'
 import { QueryParams } from './params.js'
 import { pathMatcher, urlOf, type PathParams } from './path.js'
+import type { ApiRequest } from './plain-request.js'
 
 /** What an endpoint gets once the request has passed method, key, rate limit and plan checks. */
 export type EndpointRequest = {
@@ -25,7 +26,7 @@ const ALLOW = 'GET, HEAD'
  * The 401 of a request whose arrival read no key from its `Authorization: Api-Key <key>` header: the
  * header is read again only to tell a missing one from a malformed one.
  */
-function keyProblem(request: Request): ApiError {
+function keyProblem(request: ApiRequest): ApiError {
   return request.headers.get('authorization') === null
     ? apiError(401, 'Missing Authorization header: send Authorization: Api-Key <your API key>')
     : apiError(401, 'Malformed Authorization header: it must be Api-Key <your API key>')
@@ -71,6 +72,20 @@ function dropped(response: Response, drop: 'connection' | 'body', body: Uint8Arr
   return new Response(stream, { status: response.status, headers })
 }
 
+/**
+ * The ISO time of an instant: the last one asked, kept, since requests come many to a millisecond (and
+ * all at one instant on a frozen clock). A pure function's last answer: safe for every emulator.
+ */
+let lastInstant = Number.NaN
+let lastIso = ''
+function isoOf(ms: number): string {
+  if (ms !== lastInstant) {
+    lastIso = new Date(ms).toISOString()
+    lastInstant = ms
+  }
+  return lastIso
+}
+
 /** The query of a record being made, replaced before it is returned. */
 const NO_QUERY: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>
 
@@ -83,13 +98,13 @@ const NO_QUERY: Record<string, string[]> = Object.freeze({}) as Record<string, s
  */
 export function arrival(
   ctx: HandlerContext,
-  request: Request,
+  request: ApiRequest,
   url: URL,
   endpoint: EndpointName | null,
   now: number,
 ): RequestRecord {
   const record: RequestRecord = {
-    at: new Date(now).toISOString(),
+    at: isoOf(now),
     realAt: Date.now(),
     method: request.method,
     path: '',
@@ -115,7 +130,7 @@ export function arrival(
 }
 
 /** The key a request carried, whole: its record's, or read again when the record's is cut. */
-function keyOf(request: Request, record: RequestRecord): string | null {
+function keyOf(request: ApiRequest, record: RequestRecord): string | null {
   return record.cut?.includes('key') ? apiKeyOf(request.headers.get('authorization')) : record.key
 }
 
@@ -145,7 +160,7 @@ function readNext(body: Uint8Array): string | null {
 type Outcome = Uint8Array | ApiError
 
 /** A thrown value as the error the request is answered with: anything but an `ApiError` is a 500. */
-function refusal(thrown: unknown, request: Request, url: URL): ApiError {
+function refusal(thrown: unknown, request: ApiRequest, url: URL): ApiError {
   return thrown instanceof ApiError
     ? thrown
     : apiError(
@@ -160,7 +175,7 @@ function refusal(thrown: unknown, request: Request, url: URL): ApiError {
  */
 function concluded(
   ctx: HandlerContext,
-  request: Request,
+  request: ApiRequest,
   url: URL,
   record: RequestRecord,
   started: number,
@@ -212,7 +227,7 @@ export function endpoint(
   const name = ENDPOINT_NAMES[path] ?? null
   /** The answer once any delay is over, made at `now` (`nowIso` as an ISO time). */
   const respond = (
-    request: Request,
+    request: ApiRequest,
     params: PathParams,
     record: RequestRecord,
     started: number,
@@ -271,7 +286,11 @@ export function endpoint(
     )
   }
   /** The request, which arrived at `started`, answered as the world stands now. */
-  const arrive = (request: Request, params: PathParams, started = performance.now()): Response | Promise<Response> => {
+  const arrive = (
+    request: ApiRequest,
+    params: PathParams,
+    started = performance.now(),
+  ): Response | Promise<Response> => {
     const now = ctx.instant()
     const record = arrival(ctx, request, urlOf(request), name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
@@ -281,7 +300,7 @@ export function endpoint(
     if (delay.delayMs <= 0) return respond(request, params, record, started, now, record.at)
     return new Promise<Response>((resolve) => setTimeout(resolve, delay.delayMs)).then(() => {
       const later = ctx.instant()
-      return respond(request, params, record, started, later, new Date(later).toISOString())
+      return respond(request, params, record, started, later, isoOf(later))
     })
   }
   return endpointHandler(pathMatcher(ctx.baseUrl, path), (request, params) => {

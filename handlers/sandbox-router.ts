@@ -2,6 +2,7 @@ import { apiKeyOf } from '../src/contract/api-key.js'
 import { endpointHandler, type EndpointHandler } from './endpoint-handler.js'
 import { apiError, errorResponse, notFound } from './errors.js'
 import { splitUnderBase, urlOf } from './path.js'
+import type { ApiRequest } from './plain-request.js'
 
 /** Where a sandbox's requests go: its handlers at the URL asked, and what to tell it that it was used. */
 export type SandboxRoute = {
@@ -30,7 +31,7 @@ export type SandboxRoutes = {
 }
 
 /** A sandbox's answer to a request: the first of its handlers that matches it (the last, a 404, matches all). */
-function answerIn(handlers: readonly EndpointHandler[], request: Request): Response | Promise<Response> {
+function answerIn(handlers: readonly EndpointHandler[], request: ApiRequest): Response | Promise<Response> {
   for (const handler of handlers) {
     const answer = handler.answerIfMatched(request)
     if (answer !== null) return answer
@@ -47,7 +48,7 @@ function answerIn(handlers: readonly EndpointHandler[], request: Request): Respo
  */
 export function sandboxRouter(baseUrl: string, routes: SandboxRoutes): EndpointHandler {
   const placeOf = splitUnderBase(baseUrl)
-  return endpointHandler<Found>(
+  return endpointHandler<Found, ApiRequest>(
     (request) => {
       if (!routes.active) return null
       const place = placeOf(urlOf(request))

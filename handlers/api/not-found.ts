@@ -3,7 +3,8 @@ import type { HandlerContext } from '../context.js'
 import { endpointHandler } from '../endpoint-handler.js'
 import { errorResponse, malformedPath, notFound as noEndpoint } from '../errors.js'
 import { keptText } from '../journal-kept.js'
-import { splitUnderBase, urlOf } from '../path.js'
+import { splitUnderBase, urlOf, type PathParams } from '../path.js'
+import type { ApiRequest } from '../plain-request.js'
 import { arrival } from '../route.js'
 
 /**
@@ -13,7 +14,7 @@ import { arrival } from '../route.js'
 export function notFound(ctx: HandlerContext): HttpHandler[] {
   const placeOf = splitUnderBase(ctx.baseUrl)
   return [
-    endpointHandler(
+    endpointHandler<PathParams, ApiRequest>(
       (request) => (placeOf(urlOf(request)).under ? {} : null),
       (request) => {
         const started = performance.now()

@@ -1,6 +1,6 @@
 import { sendAnswer } from './answer.js'
 import { leaveBodyUnread, opensSandboxWithLargeBody, readBody } from './body.js'
-import { dispatch } from './dispatch.js'
+import { dispatch, dispatchPlain } from './dispatch.js'
 import { guard } from './guard.js'
 import { preflight } from './preflight.js'
 import type { RequestContext } from './request-context.js'
@@ -35,6 +35,8 @@ async function readAndAnswer(ctx: RequestContext, served: Served): Promise<numbe
 
 /** The request, dispatch and answer stages. */
 async function answerAsRead(ctx: RequestContext, served: Served): Promise<number> {
+  const plain = dispatchPlain(ctx, served)
+  if (plain !== undefined) return sendAnswer(ctx, served, (await plain) ?? undefined)
   const request = requestOf(ctx)
   if (typeof request === 'number') return request
   return sendAnswer(ctx, served, await dispatch(ctx, served, request))

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
-import { keptAnswerOf } from '../../../handlers/body-bytes.js'
+import { keptAnswerOf, type KeptAnswer } from '../../../handlers/body-bytes.js'
 import { notFound } from '../../../handlers/errors.js'
 import { DROP_HEADER } from '../../../handlers/route.js'
 import { StreamedResponse } from '../../../handlers/streamed-response.js'
@@ -30,11 +30,14 @@ export async function sendAnswer(ctx: RequestContext, served: Served, response: 
   if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) return ctx.refuse(404, notFound((ctx.url as URL).pathname).message)
   const kept = keptAnswerOf(response)
+  const exposes = served.cors !== false && corsHeaders === served.corsHeaders
+  const gzips = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')
+  if (kept && (head || !gzips || kept.body.byteLength < GZIP_MIN_BYTES))
+    return sendKept(ctx, response.status, kept, exposes)
   const out: Record<string, string> = { ...corsHeaders }
   if (kept) Object.assign(out, kept.headers)
   else response.headers.forEach((value, key) => (out[key] = value))
-  if (served.cors !== false && corsHeaders === served.corsHeaders)
-    out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
+  if (exposes) out['access-control-expose-headers'] = CORS_EXPOSE_HEADERS
   if (response instanceof StreamedResponse) return sendStreamed(ctx, response, out)
   if (!head && !kept && out['content-type']?.startsWith('text/event-stream')) return streamBody(res, response, out)
   let body: Buffer | null = head
@@ -42,7 +45,7 @@ export async function sendAnswer(ctx: RequestContext, served: Served, response: 
     : kept
       ? Buffer.from(kept.body.buffer, kept.body.byteOffset, kept.body.byteLength)
       : await bodyOf(response)
-  if (body && body.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+  if (body && body.length >= GZIP_MIN_BYTES && gzips) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
     // eslint-disable-next-line require-atomic-updates -- `out` is this answer's own headers: nothing else holds it across the await
     out['content-encoding'] = 'gzip'
@@ -50,4 +53,28 @@ export async function sendAnswer(ctx: RequestContext, served: Served, response: 
   }
   send(res, response.status, out, body)
   return response.status
+}
+
+/**
+ * An answer whose headers and body the handlers kept, sent as it is (not gzipped): the headers
+ * sendAnswer would send (the CORS headers, the answer's own, the exposed ones, the length), in that
+ * order, written as one list of names and values rather than gathered in an object first. The
+ * answer's own headers never repeat a CORS header.
+ */
+function sendKept(ctx: RequestContext, status: number, kept: KeptAnswer, exposes: boolean): number {
+  const { res, head, corsHeaders } = ctx
+  const headers: string[] = []
+  for (const name in corsHeaders) headers.push(name, corsHeaders[name] as string)
+  const own = kept.headers
+  for (const name in own) headers.push(name, own[name] as string)
+  if (exposes) headers.push('access-control-expose-headers', CORS_EXPOSE_HEADERS)
+  if (head) {
+    res.writeHead(status, headers)
+    res.end()
+  } else {
+    headers.push('content-length', String(kept.body.byteLength))
+    res.writeHead(status, headers)
+    res.end(kept.body)
+  }
+  return status
 }
