@@ -32,7 +32,8 @@ let kit: HandlerKit | undefined
 /**
  * How far (world time) the live world may be behind the clock and still be brought up to it at once
  * by the request that reads it: a running clock read every few ms never is; a clock moved on further
- * is caught up in turns. A minute of a busy world's arrivals costs a few ms.
+ * is caught up in turns, as is an activation's first arrival (which reads its entries). A minute of a
+ * busy world's arrivals costs a few ms.
  */
 const CATCH_UP_GAP_MS = 60_000
 
@@ -88,7 +89,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const catchUp = (): Promise<void> | undefined => {
     if (catching) return catching
     const now = clock.now()
-    if (live.behindBy(now) <= CATCH_UP_GAP_MS) return undefined
+    if (live.behindBy(now) <= CATCH_UP_GAP_MS && !live.readsEntriesBy(now)) return undefined
     return (catching = catchUpTo(now))
   }
   store.watchActivations(() => live.replan())

@@ -1,4 +1,4 @@
-import { arrivalOutcome, resultsAtEnd } from '../../factories/arrivals.js'
+import { arrivalOutcome } from '../../factories/arrivals.js'
 import { createEntry } from '../../factories/entry-fields.js'
 import { answerProfileQuestion, createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
@@ -12,30 +12,15 @@ import type { Scenario } from './scenario.js'
 import type { WritableStore } from '../store/store.js'
 import { groupRates } from './group-rates.js'
 import { personOf } from './world-parts.js'
-import { UnenteredPool } from './unentered-pool.js'
-import { turns } from '../time/turns.js'
+import { atOnce, turns } from '../time/turns.js'
+import { ActivationState, stateInTurns } from './live-state.js'
+import { endContest } from './live-results.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
 // arrive in each running activation, when; which ranked activations end) is drawn from the seed, the
 // activation and the hour alone, and is then applied in time order, one event after another, each
 // reading the store as the events before it left it. So the world at an instant is the same however
 // the clock got there: in one jump, in small steps or in real time.
-
-/** What a live activation holds, as far as its next arrivals depend on it; read from the store at its first arrival. */
-type ActivationState = {
-  /** The ids of the people who entered it, in order of their first entry. */
-  entrants: string[]
-  entered: Set<string>
-  /** The places in the account's pool of the people who have not entered it. */
-  unentered: UnenteredPool
-  winners: number
-  /** The place of its account among the scenario's. */
-  account: number
-  /** Its place among activations that received arrivals (the id space of their entries). */
-  slot: number
-  /** Arrivals so far. */
-  arrived: number
-}
 
 /** What `settle` did: the entries that arrived, by activation. */
 export type Arrivals = ReadonlyMap<string, number>
@@ -74,6 +59,10 @@ export class LiveWorld {
   #planned = 0
   /** Counts resets: a settling in turns that a reset overtook stops. */
   #resets = 0
+  /** Counts ends and resets: a state read in turns while one happened is read again. */
+  #endings = 0
+  /** The activation whose first arrival a settle paused before (see `#settle`). */
+  #unread: string | undefined
 
   constructor(scenario: Scenario, builtAt: number, db: () => WritableStore, arrivals: boolean) {
     this.#scenario = scenario
@@ -95,6 +84,7 @@ export class LiveWorld {
   /** Forgets what it applied: the store is the world as built again. */
   reset(): void {
     this.#resets++
+    this.#endings++
     this.#until = this.#builtAt
     this.#hour = -1
     this.#events = []
@@ -114,6 +104,11 @@ export class LiveWorld {
 
   /** Applies everything that happened up to `now` and not yet applied; what arrived, by activation. */
   settle(now: number): Arrivals {
+    return this.#settle(now, false)
+  }
+
+  /** `settle`; with `pause`, it stops just before an activation's first arrival and names it in `#unread`. */
+  #settle(now: number, pause: boolean): Arrivals {
     if (now <= this.#until) return NOTHING
     const arrived = new Map<string, number>()
     const batch: World = { activations: [], entries: [], participants: [] }
@@ -121,10 +116,15 @@ export class LiveWorld {
     while (this.#until < now) {
       const hour = Math.floor((this.#until + 1) / HOUR)
       if (hour !== this.#hour) this.#plan(hour)
-      const end = Math.min(now, (hour + 1) * HOUR - 1)
+      let end = Math.min(now, (hour + 1) * HOUR - 1)
       for (; this.#applied < this.#events.length; this.#applied++) {
         const event = this.#events[this.#applied]!
         if (event.at > end) break
+        if (pause && this.#firstArrival(this.#applied)) {
+          this.#unread = event.activationId
+          end = event.at - 1
+          break
+        }
         if (event.kind === 'end') {
           // Results read every entry: the batch so far goes in first.
           this.#flush(batch, pending)
@@ -134,6 +134,7 @@ export class LiveWorld {
         }
       }
       this.#until = end
+      if (this.#unread !== undefined) break
       // The hour is done: hours in which nothing can happen are skipped, so that a clock moved by
       // years costs what happens in between, not a plan of every hour.
       if (end < now && this.#applied >= this.#events.length) {
@@ -143,6 +144,20 @@ export class LiveWorld {
     }
     this.#flush(batch, pending)
     return arrived
+  }
+
+  /**
+   * Whether an arrival up to `now`, in the hour being applied, is an activation's first, which reads
+   * its entries (25,000 in busy's largest): `settleInTurns` reads them in turns, `settle` at once.
+   */
+  readsEntriesBy(now: number): boolean {
+    if (now <= this.#until) return false
+    const hour = Math.floor((this.#until + 1) / HOUR)
+    if (hour !== this.#hour) this.#plan(hour)
+    for (let i = this.#applied; i < this.#events.length && this.#events[i]!.at <= now; i++) {
+      if (this.#firstArrival(i)) return true
+    }
+    return false
   }
 
   /** How far `now` is past the last instant applied (0 when it is not). */
@@ -161,13 +176,19 @@ export class LiveWorld {
     const arrived = new Map<string, number>()
     const turn = turns()
     let step = FIRST_STEP_MS
+    let pause = true
     while (this.#until < now && resets === this.#resets) {
       const started = performance.now()
-      const some = this.settle(Math.min(now, this.#until + step))
+      const some = this.#settle(Math.min(now, this.#until + step), pause)
       const took = performance.now() - started
       for (const [id, n] of some) arrived.set(id, (arrived.get(id) ?? 0) + n)
-      if (took < FAST_STEP_MS) step *= 2
-      else if (took > SLOW_STEP_MS) step = Math.max(1, Math.floor(step / 2))
+      const unread = this.#unread
+      this.#unread = undefined
+      // A first arrival's entries are read in turns (at once if they changed meanwhile: it always moves on).
+      pause = unread === undefined || (await this.#readInTurns(unread))
+      // A step that paused did less than its length: it says nothing of a longer one.
+      if (took > SLOW_STEP_MS) step = Math.max(1, Math.floor(step / 2))
+      else if (took < FAST_STEP_MS && unread === undefined) step *= 2
       const wait = turn()
       if (wait) await wait
     }
@@ -264,22 +285,12 @@ export class LiveWorld {
 
   /** A ranked activation ends: every entry it holds gets its rank, and the top ones win. */
   #end(event: LiveEvent): void {
-    const db = this.#db()
-    const activation = db.index.activations.get(event.activationId)
+    const activation = this.#db().index.activations.get(event.activationId)
     if (!activation) return
-    // A copy: each replacement takes its entry's place in the index's own list.
-    const entries = [...db.index.entryListsOf(activation.id).all]
-    // Results are decided once: an activation ranked already (as generated) keeps its ranks.
-    if (entries.length === 0 || entries.some((e) => 'rank' in e)) return
-    this.#fakers.records.seed(deriveSeed(this.#scenario.seed, 'live', activation.id, 'results'))
-    const results = resultsAtEnd(this.#fakers.records, activation, entries.length)
-    const writer = db
-    entries.forEach((entry, i) => {
-      const { rank, isWinner, isFulfilled, prize } = results[i]!
-      writer.replaceEntry(entry, { ...entry, rank, isWinner, isFulfilled, prize } as StoredEntry)
-    })
+    this.#endings++
+    const winners = endContest(this.#db(), this.#fakers.records, this.#scenario.seed, activation)
     const state = this.#states.get(activation.id)
-    if (state) state.winners = results.filter((r) => r.isWinner).length
+    if (state && winners !== undefined) state.winners = winners
   }
 
   /**
@@ -287,33 +298,46 @@ export class LiveWorld {
    * entrants, as a scan of its entries would find them (the state read at the first arrival is kept).
    */
   entered(entry: StoredEntry): void {
-    const state = this.#states.get(entry.activationId)
-    if (state) this.#enter(state, entry)
+    this.#states.get(entry.activationId)?.enter(entry)
   }
 
   /** The live state of an activation, read from the store at its first arrival. */
   #stateOf(activation: StoredActivation, a: number): ActivationState {
     let state = this.#states.get(activation.id)
     if (!state) {
-      const unentered = new UnenteredPool(this.#scenario.accounts[a]!.people)
-      const slot = this.#states.size
-      state = { entrants: [], entered: new Set(), unentered, winners: 0, account: a, slot, arrived: 0 }
+      state = new ActivationState(this.#scenario.accounts[a]!.people, a, this.#ids)
       // The batch holds none of its entries yet: they all arrive through here.
-      for (const e of this.#db().index.entryListsOf(activation.id).all) this.#enter(state, e)
-      this.#states.set(activation.id, state)
+      atOnce(state.read(this.#db().index.entryListsOf(activation.id).all))
+      this.#keep(activation.id, state)
     }
     return state
   }
 
-  /** An entry of the activation, read or stored by another writer, in serving order. */
-  #enter(state: ActivationState, e: StoredEntry): void {
-    if (!state.entered.has(e.participantId)) {
-      state.entered.add(e.participantId)
-      state.entrants.push(e.participantId)
-      const place = this.#ids.personPlace(e.participantId)
-      if (place?.account === state.account) state.unentered.mark(place.index)
-    }
-    if ((e as { isWinner?: boolean }).isWinner === true) state.winners++
+  /** Whether the event at `i` is the first arrival in an activation of the world, none applied before it at its instant. */
+  #firstArrival(i: number): boolean {
+    const event = this.#events[i]!
+    if (event.kind !== 'arrival' || this.#states.has(event.activationId)) return false
+    const activation = this.#db().index.activations.get(event.activationId)
+    const before = this.#events[i - 1]
+    return !!activation && this.#accounts.has(activation.account) && (before === undefined || before.at < event.at)
+  }
+
+  /** Reads an activation's state in turns and keeps it; false if its entries changed or were read meanwhile. */
+  async #readInTurns(activationId: string): Promise<boolean> {
+    const activation = this.#db().index.activations.get(activationId)
+    const a = activation && this.#accounts.get(activation.account)
+    if (!activation || a === undefined) return true
+    const seen = this.#endings
+    const entriesOf = () => this.#db().index.entryListsOf(activationId).all
+    const state = await stateInTurns(entriesOf, this.#scenario.accounts[a]!.people, a, this.#ids)
+    if (!state || seen !== this.#endings || this.#states.has(activationId)) return false
+    this.#keep(activationId, state)
+    return true
+  }
+
+  #keep(activationId: string, state: ActivationState): void {
+    state.slot = this.#states.size
+    this.#states.set(activationId, state)
   }
 
   #flush(batch: World, pending: Map<string, StoredParticipant>): void {

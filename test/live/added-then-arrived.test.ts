@@ -66,7 +66,8 @@ describe('entries added while a live world runs', () => {
       const byAdd = new Set(entries.slice(before, addedUpTo).map((e) => e.participantId))
       expect(after.some((e) => byAdd.has(e.participantId))).toBe(type === 'giveaway')
       after.forEach((entry, k) => {
-        if (type === 'giveaway') expect((entry as { isReplay?: boolean }).isReplay, entry.id).toBe(scanned[addedUpTo + k])
+        if (type === 'giveaway')
+          expect((entry as { isReplay?: boolean }).isReplay, entry.id).toBe(scanned[addedUpTo + k])
         else expect(scanned[addedUpTo + k], entry.id).toBe(false)
       })
     },
