@@ -169,6 +169,11 @@ export const ADMIN_CASES: readonly LoopCase[] = [
     status: 201,
     run: admin('POST', (t) => `/activations/${t.running}/entries`, { count: 10_000 }),
   },
+  {
+    name: 'admin: add an activation of 10,000 entries',
+    status: 201,
+    run: admin('POST', () => '/activations', { type: 'giveaway', state: 'running', entries: 10_000 }),
+  },
   // On a live world, the arrivals of the hours passed are caught up before the clock answers and
   // before the host's next page: in turns, so that the loop is never held for them.
   {
