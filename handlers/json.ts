@@ -20,11 +20,12 @@ const earlier = new WeakMap<object, Uint8Array>()
 // JSON an emulator served is kept within a budget of bytes, in its `MadeBodies`, which its sandboxes
 // share (see `EntryBytesKept`).
 /**
- * The bytes of entries' JSON an emulator keeps unless told (`bodyCache`): every entry of a world the
- * size of `busy` as served (about 40 MB of JSON), so that pages read again cost a copy; a larger world
+ * The bytes of entries' JSON an emulator keeps unless told (`bodyCache`): the pages of a world the
+ * size of `busy` served last, within its memory target (a full walk of busy at most 200 MB resident:
+ * each kept byte costs about 1.3 in the process, by the byte arrays' own buffers); a larger world
  * keeps the pages it served last.
  */
-export const BODY_CACHE_BYTES = 64 * 2 ** 20
+export const BODY_CACHE_BYTES = 24 * 2 ** 20
 // TextEncoder rather than Buffer: the handlers also run in a browser (under msw's setupWorker).
 const utf8 = new TextEncoder()
 

@@ -90,3 +90,11 @@ async function entriesPages(emulator: Sandbox | Emulator): Promise<string[]> {
     }
   return texts
 }
+
+describe('the bodyCache option', () => {
+  it('takes a size up to 1GB or recent, and refuses anything else in one line', async () => {
+    for (const bodyCache of ['1GB', 2 ** 30, '512KB', '0', 'recent']) await expect(fresh({ bodyCache })).resolves.toBeDefined()
+    for (const bodyCache of [2 ** 30 + 1, '1025MB', '-1', 'lots', 1.5])
+      await expect(fresh({ bodyCache }), String(bodyCache)).rejects.toThrow(/bodyCache.*must be a size of at most 1GB/)
+  })
+})

@@ -48,7 +48,7 @@ export type EmulatorOptions = {
   /**
    * How many bytes of entries' JSON the emulator keeps, so that a page read again is a copy: a size
    * (`'64MB'`, `'512KB'`, `'0'`, or a number of bytes, at most 1GB), or `'recent'` (the last pages
-   * served, 4MB). Default `'64MB'`: every entry of a world the size of `busy`. Its sandboxes share it.
+   * served, 4MB). Default `'24MB'`: within the memory target of a world the size of `busy`. Its sandboxes share it.
    */
   bodyCache?: string | number
   /** Every request to `adminHandlers` must carry `Authorization: Bearer <adminToken>` (401 otherwise). */
