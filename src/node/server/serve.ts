@@ -38,9 +38,10 @@ const HEADERS_MS = 10_000
 const CHECK_CONNECTIONS_MS = 1_000
 
 /**
- * Serves an emulator over HTTP. Each request becomes a Fetch `Request` at the emulator's base URL and
- * is answered by msw's `getResponse(emulator.handlers, request)`: the same handlers as in-process, no
- * second router. Keep-alive; gzip when the client accepts it; CORS.
+ * Serves an emulator over HTTP. Each request, at the emulator's base URL, is answered by the same
+ * handlers as in-process, no second router: an API GET or HEAD asked of them directly (a PlainRequest,
+ * see dispatch.ts), any other request made a Fetch `Request` and answered as msw's
+ * `getResponse(handlers, request)` answers it. Keep-alive; gzip when the client accepts it; CORS.
  * @example const server = await serve(await createEmulator({ scenario: 'busy' }), { port: 4010 })
  */
 export async function serve(emulator: Emulator, options: ServeOptions = {}): Promise<RunningServer> {
