@@ -35,6 +35,8 @@ describe('the bounds of numeric flags', () => {
       '1000000',
       '--journal-size',
       '1000000',
+      '--body-cache',
+      '1GB',
       '--seed',
       '4294967295',
     ])
@@ -68,6 +70,7 @@ describe('the bounds of numeric flags', () => {
     [['--max-sandboxes', '1000001'], '--max-sandboxes must be an integer from 0 to 1000000, got "1000001"'],
     [['--journal-size', '1000001'], '--journal-size must be an integer from 1 to 1000000, got "1000001"'],
     [['--journal-size', '0'], '--journal-size must be an integer from 1 to 1000000, got "0"'],
+    [['--body-cache', '1025MB'], `--body-cache must be a size of at most 1GB such as '64MB', '512KB' or '0', or 'recent', got "1025MB"`],
     [['--seed', '4294967296'], '--seed must be an integer from 0 to 4294967295, got "4294967296"'],
     [['--port', '65536'], '--port must be an integer from 0 to 65535, got "65536"'],
     [['--latency', '60001'], '--latency must be milliseconds (250) or a range (100-400) of at most 60000, got "60001"'],

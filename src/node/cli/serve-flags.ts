@@ -2,6 +2,7 @@ import type { Options } from 'yargs'
 import { parseInstant } from '../../time/clock.js'
 import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_SECONDS } from '../../contract/rate-limit.js'
 import { MAX_SANDBOX_TTL, parseSandboxTtl } from '../../emulator/sandbox-ttl.js'
+import { BODY_CACHE_RULE, bodyCacheBytes } from '../../emulator/body-cache-option.js'
 import { integer, needs, repeatable, UsageError, type FlagTable } from './flag-parsers.js'
 import { MAX_WORLD_FILE_BYTES } from '../world-file.js'
 
@@ -207,6 +208,15 @@ export const serveFlags: FlagTable = {
     type: 'string',
     describe: 'How many API requests the journal keeps, the last ones (default 10000)',
     coerce: integer('journal-size', 1, 1_000_000),
+  },
+  'body-cache': {
+    type: 'string',
+    describe:
+      "How many bytes of entries' JSON the emulator keeps for pages read again: a size such as 64MB, 512KB or 0 (at most 1GB), or recent (4MB) (default 24MB)",
+    coerce: needs('body-cache', "a size such as 64MB, or recent", (text) => {
+      if (bodyCacheBytes(text) === undefined) throw new UsageError(`--body-cache ${BODY_CACHE_RULE}, got ${JSON.stringify(text)}`)
+      return text
+    }),
   },
   'max-sandboxes': {
     type: 'string',

@@ -26,6 +26,7 @@ export type ServeArgs = WorldArgs & {
   adminOrigin?: string[] | undefined
   allowedHost?: string[] | undefined
   journalSize?: number | undefined
+  bodyCache?: string | undefined
   maxSandboxes?: number | undefined
   /** --sandbox-ttl as typed: a duration, checked. */
   sandboxTtl?: string | undefined
@@ -74,6 +75,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
       ...live,
       ...(args.adminToken !== undefined ? { adminToken: args.adminToken } : {}),
       ...(args.journalSize !== undefined ? { journalSize: args.journalSize } : {}),
+      ...(args.bodyCache !== undefined ? { bodyCache: args.bodyCache } : {}),
       ...(args.maxSandboxes !== undefined ? { maxSandboxes: args.maxSandboxes } : {}),
       ...(args.sandboxTtl !== undefined ? { sandboxTtl: args.sandboxTtl } : {}),
       onProgress: args.quiet ? undefined : progress.onProgress,
