@@ -6,6 +6,7 @@ import { banner } from './banner.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
 import { stopWhenNpxIsGone } from './npm-parent.js'
+import { LogLines } from './log-lines.js'
 import { progressBar } from './progress.js'
 
 export type ServeArgs = WorldArgs & {
@@ -88,6 +89,8 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   // full collections (bench/soak.ts and the README's Reliability section). Set once the world is
   // built, so that building it is not slowed down.
   setFlagsFromString('--heap-growing-percent=25')
+  // The request log's lines, written together once a turn (see LogLines).
+  const log = new LogLines(process.stdout)
   const running = await serve(emulator, {
     host: args.host ?? '127.0.0.1',
     port: args.port ?? 4010,
@@ -98,19 +101,19 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
     ...(args.allowedHost ? { allowedHosts: args.allowedHost } : {}),
     onRequest: args.quiet
       ? undefined
-      : (log) => {
-          process.stdout.write(`${log.method} ${log.url} ${log.status} ${log.ms.toFixed(1)} ms\n`)
-          if (args.live === undefined || log.status !== 200) return
+      : (request) => {
+          log.write(`${request.method} ${request.url} ${request.status} ${request.ms.toFixed(1)} ms\n`)
+          if (args.live === undefined || request.status !== 200) return
           // Under a page of an activation, what arrived in it since its last page (or since the start,
           // for its first); a path that names none, or whose escapes are broken, says nothing more.
-          const id = activationOfPath(log.url)
+          const id = activationOfPath(request.url)
           if (id === undefined) return
           const arrived = unlogged.get(id)
           const since = paged.has(id) ? 'since its last page' : 'since the server started'
           paged.add(id)
           if (!arrived) return
           unlogged.delete(id)
-          process.stdout.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${id} ${since}\n`)
+          log.write(`  + ${arrived} ${arrived === 1 ? 'entry' : 'entries'} arrived in ${id} ${since}\n`)
         },
   }).catch((error: unknown) => {
     throw portInUse(error, args.host ?? '127.0.0.1', args.port ?? 4010) ?? error
