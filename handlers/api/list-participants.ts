@@ -46,63 +46,73 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       )
     }
 
-    const index = ctx.index
-    const name = account.name
-    const first = (p: StoredParticipant) => index.firstEnteredAt(p.id)?.iso ?? ''
     const backwards = ctx.options.order.participants === 'newest-first'
-    const end = endDay === undefined ? undefined : nextDayIso(endDay)
-    /** The first position of a participant who first entered at or after `iso`. */
-    const enteredFrom = (list: readonly StoredParticipant[], iso: string) =>
-      lowerBound(list, iso, (p, t) => (first(p) < t ? -1 : 1))
-    /**
-     * The stretch to read from `position` on, within the dates and those who first entered by now (those
-     * after now have not entered yet). Backwards, the forward bounds mirrored: end_date bounds where it
-     * starts, start_date where it ends.
-     */
-    const stretch = (position: number): Stretch => {
-      const list = index.participantsOf(name)
-      const entered = index.participantsBy(name, nowIso)
-      if (backwards) {
-        const from = Math.min(position, entered - 1, end === undefined ? Infinity : enteredFrom(list, end) - 1)
-        return { list, from, to: startDay === undefined ? -1 : enteredFrom(list, startDay) - 1 }
+    // The first page read forwards needs only the list's start; any other read may go past it.
+    const whole =
+      backwards || cursor !== undefined || startDay !== undefined || endDay !== undefined || since !== undefined
+    const page = (): Uint8Array | Promise<Uint8Array> => {
+      const index = ctx.index
+      const name = account.name
+      const first = (p: StoredParticipant) => index.firstEnteredAt(p.id)?.iso ?? ''
+      const end = endDay === undefined ? undefined : nextDayIso(endDay)
+      /** The first position of a participant who first entered at or after `iso`. */
+      const enteredFrom = (list: readonly StoredParticipant[], iso: string) =>
+        lowerBound(list, iso, (p, t) => (first(p) < t ? -1 : 1))
+      /**
+       * The stretch to read from `position` on, within the dates and those who first entered by now (those
+       * after now have not entered yet). Backwards, the forward bounds mirrored: end_date bounds where it
+       * starts, start_date where it ends.
+       */
+      const stretch = (position: number): Stretch => {
+        const list = index.participantsOf(name)
+        const entered = index.participantsBy(name, nowIso)
+        if (backwards) {
+          const from = Math.min(position, entered - 1, end === undefined ? Infinity : enteredFrom(list, end) - 1)
+          return { list, from, to: startDay === undefined ? -1 : enteredFrom(list, startDay) - 1 }
+        }
+        const from = Math.max(position, startDay === undefined ? 0 : enteredFrom(list, startDay))
+        return { list, from, to: Math.min(entered, end === undefined ? Infinity : enteredFrom(list, end)) }
       }
-      const from = Math.max(position, startDay === undefined ? 0 : enteredFrom(list, startDay))
-      return { list, from, to: Math.min(entered, end === undefined ? Infinity : enteredFrom(list, end)) }
-    }
 
-    let position = backwards ? index.participantsBy(name, nowIso) - 1 : 0
-    if (cursor !== undefined) {
-      const at = index.participants.get(cursor)
-      if (!at || at.account !== name || !index.firstEnteredAt(at.id)) {
-        throw apiError(
-          400,
-          `next must be the next value of a previous page: no participant has the id ${JSON.stringify(cursor)}`,
+      let position = backwards ? index.participantsBy(name, nowIso) - 1 : 0
+      if (cursor !== undefined) {
+        const at = index.participants.get(cursor)
+        if (!at || at.account !== name || !index.firstEnteredAt(at.id)) {
+          throw apiError(
+            400,
+            `next must be the next value of a previous page: no participant has the id ${JSON.stringify(cursor)}`,
+          )
+        }
+        position = index.participantPosition(at)
+        // One who first entered after now (the clock moved back between pages) is past the cut-off: an
+        // empty page, whichever way the list is read (forwards, the walk ends before it begins).
+        if (backwards && position >= index.participantsBy(name, nowIso)) position = -1
+      }
+      const body = (page: Page<StoredParticipant>) =>
+        listBody(
+          ctx.bodies,
+          '"participants":',
+          page.items.map((p) => participantBytes(p, index, nowIso)),
+          page.next,
+        )
+
+      if (since === undefined) {
+        const { list, from, to } = stretch(position)
+        return body(
+          backwards
+            ? takePageBackwards(list, from, limit, null, null, to)
+            : takePage(list, from, limit, null, null, to),
         )
       }
-      position = index.participantPosition(at)
-      // One who first entered after now (the clock moved back between pages) is past the cut-off: an
-      // empty page, whichever way the list is read (forwards, the walk ends before it begins).
-      if (backwards && position >= index.participantsBy(name, nowIso)) position = -1
+      // No answer is given both on or after `since` and by now: nobody is kept.
+      if (since > nowIso) return body({ items: [], next: null })
+      const keep = (p: StoredParticipant) =>
+        p.extras.some((x) => x.answeredAt.iso >= since && x.answeredAt.iso <= nowIso)
+      const read = { index, account: name, first, backwards, stretch }
+      return inTurns(pageInTurns(read, stretch(position), limit, keep)).then(body)
     }
-    const body = (page: Page<StoredParticipant>) =>
-      listBody(
-        ctx.bodies,
-        '"participants":',
-        page.items.map((p) => participantBytes(p, index, nowIso)),
-        page.next,
-      )
-
-    if (since === undefined) {
-      const { list, from, to } = stretch(position)
-      return body(
-        backwards ? takePageBackwards(list, from, limit, null, null, to) : takePage(list, from, limit, null, null, to),
-      )
-    }
-    // No answer is given both on or after `since` and by now: nobody is kept.
-    if (since > nowIso) return body({ items: [], next: null })
-    const keep = (p: StoredParticipant) => p.extras.some((x) => x.answeredAt.iso >= since && x.answeredAt.iso <= nowIso)
-    const read = { index, account: name, first, backwards, stretch }
-    return inTurns(pageInTurns(read, stretch(position), limit, keep)).then(body)
+    const ordering = ctx.index.participantsOrdered(account.name, whole)
+    return ordering === undefined ? page() : ordering.then(page)
   })
 }
 

@@ -166,4 +166,8 @@ export class IndexedRecords implements StoreIndex {
   participantsBy(account: string, nowIso: string): number {
     return this.participantOrder.participantsBy(account, nowIso)
   }
+
+  participantsOrdered(account: string, whole: boolean): Promise<void> | undefined {
+    return this.participantOrder.ordered(account, whole)
+  }
 }

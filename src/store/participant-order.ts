@@ -34,6 +34,8 @@ export type ParticipantBase = {
    * layer has not changed the account's list.
    */
   participantsBy?(account: string, nowIso: string): number | undefined
+  /** Makes an account's list's order in turns where it is not made (see `StoreIndex.participantsOrdered`). */
+  ordered?(account: string, whole: boolean): Promise<void> | undefined
 }
 
 /**
@@ -99,6 +101,15 @@ export class ParticipantOrder {
     return this.#byAccount.get(account) ?? []
   }
 
+  /**
+   * Makes the base's order of an account's list in turns, where this layer reads it and it is not made
+   * (see `StoreIndex.participantsOrdered`). Placing a pending participant copies the base's whole list.
+   */
+  ordered(account: string, whole: boolean): Promise<void> | undefined {
+    if (this.#byAccount.owns(account)) return undefined
+    return this.#base?.ordered?.(account, whole || this.#pending.has(account))
+  }
+
   /** Where a participant who has entered stands in their account's list: the first position not before them. */
   participantPosition(participant: StoredParticipant): number {
     return lowerBound(this.participantsOf(participant.account), participant, this.#byFirstEntered)
@@ -113,7 +124,8 @@ export class ParticipantOrder {
     const fromBase = this.#byAccount.owns(account) ? undefined : this.#base?.participantsBy?.(account, nowIso)
     if (fromBase !== undefined) {
       let placed = 0
-      for (const { id } of this.#pending.get(account) ?? []) if ((this.#firstEntered.get(id)?.iso ?? '') <= nowIso) placed++
+      for (const { id } of this.#pending.get(account) ?? [])
+        if ((this.#firstEntered.get(id)?.iso ?? '') <= nowIso) placed++
       return fromBase + placed
     }
     const list = this.participantsOf(account)

@@ -61,4 +61,9 @@ export interface StoreIndex {
   entriesBy(activationId: string, nowIso: string): number
   /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
   participantsBy(account: string, nowIso: string): number
+  /**
+   * Makes in turns the order an account's participants list is read in (its start, or with `whole`
+   * all of it) where it is not made yet: a promise to wait for before reading it, else undefined.
+   */
+  participantsOrdered(account: string, whole: boolean): Promise<void> | undefined
 }

@@ -1,5 +1,9 @@
 import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { compareStrings } from '../store/sorted.js'
+import { atOnce } from '../time/turns.js'
+
+/** How many entries a pass of `peopleIndexInSteps` reads between two steps: about a millisecond's worth. */
+const ENTRIES_PER_STEP = 2 ** 16
 
 /**
  * Every participant of an account at once, read off its activations' skeletons: each one's entries
@@ -33,6 +37,15 @@ export function peopleIndex(
   poolSize: number,
   idOf: (index: number) => string,
 ): PeopleIndex {
+  return atOnce(peopleIndexInSteps(skeletons, poolSize, idOf))
+}
+
+/** `peopleIndex` as steps: it yields every ENTRIES_PER_STEP entries of each pass (for `inTurns`). */
+export function* peopleIndexInSteps(
+  skeletons: readonly EntrySkeleton[],
+  poolSize: number,
+  idOf: (index: number) => string,
+): Generator<undefined, PeopleIndex> {
   let total = 0
   for (const skeleton of skeletons) total += skeleton.length
   const direct = poolSize <= 2 ** 27
@@ -57,6 +70,7 @@ export function peopleIndex(
       }
       counts[slot]!++
       slotOfEntry[k++] = slot
+      if ((k & (ENTRIES_PER_STEP - 1)) === 0) yield
     }
   }
   const persons = allPersons.subarray(0, slots)
@@ -76,8 +90,10 @@ export function peopleIndex(
       activationOf[at] = j
       timeOf[at] = time
       if (time < first[slot]!) first[slot] = time
+      if ((k & (ENTRIES_PER_STEP - 1)) === 0) yield
     }
   }
+  yield
   const order = byFirstThenId(first, (slot) => idOf(persons[slot]!))
   return {
     persons,

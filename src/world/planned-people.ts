@@ -8,9 +8,10 @@ import { lazyList } from '../store/lazy-list.js'
 import { RecentCache } from '../store/recent-cache.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
-import { peopleIndex, type PeopleIndex } from './planned-index.js'
+import { peopleIndex, peopleIndexInSteps, type PeopleIndex } from './planned-index.js'
 import { compareStrings, countUpTo } from '../store/sorted.js'
 import type { SeededFaker } from '../time/random.js'
+import { inTurns } from '../time/turns.js'
 
 /** Where one account's participants come from: its activations' skeletons, in the world's order. */
 export type PeopleSource = {
@@ -63,6 +64,8 @@ export class PlannedPeople {
   #start: FirstPeople | undefined
   #index: PeopleIndex | undefined
   #byPlace: PersonEntries | undefined
+  /** The order being made in turns (see `ordered`), shared by every read that waits for it. */
+  #ordering: Promise<void> | undefined
   // The people last read, and their entries: a walk over every page keeps the last few pages' worth, not the account.
   readonly #entries: RecentCache<PersonEntryList>
   readonly #made: RecentCache<StoredParticipant>
@@ -78,6 +81,32 @@ export class PlannedPeople {
 
   #skeletonsNow(): readonly EntrySkeleton[] {
     return (this.#skeletons ??= this.#source.activations.map((a) => a.skeleton()))
+  }
+
+  /**
+   * Makes in turns what reading the list needs (its start, or with `whole` its whole order), so that
+   * no read makes it in one piece: undefined when it is made already, else a promise shared by every
+   * read that asks meanwhile. It reads only the skeletons, which nothing writes.
+   */
+  ordered(whole: boolean): Promise<void> | undefined {
+    if (this.#index !== undefined || (!whole && this.#start !== undefined)) return undefined
+    const ordering = (this.#ordering ??= inTurns(this.#order(whole)).finally(() => (this.#ordering = undefined)))
+    // A read that wants the whole order and found only the start being made waits for it, then asks again.
+    return whole ? ordering.then(() => this.ordered(true)) : ordering
+  }
+
+  *#order(whole: boolean): Generator<undefined, void> {
+    if (this.#skeletons === undefined) {
+      const skeletons: EntrySkeleton[] = []
+      for (const activation of this.#source.activations) {
+        skeletons.push(activation.skeleton())
+        yield
+      }
+      this.#skeletons ??= skeletons
+    }
+    if (whole)
+      this.#index ??= yield* peopleIndexInSteps(this.#skeletons, this.#source.poolSize, (i) => this.#source.idOf(i))
+    else this.#firstPeople()
   }
 
   #whole(): PeopleIndex {
