@@ -111,7 +111,7 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       const read = { index, account: name, first, backwards, stretch }
       return inTurns(pageInTurns(read, stretch(position), limit, keep)).then(body)
     }
-    const ordering = ctx.index.participantsOrdered(account.name, whole)
+    const ordering = ctx.index.participantsOrdered(account.name, whole, nowIso)
     return ordering === undefined ? page() : ordering.then(page)
   })
 }

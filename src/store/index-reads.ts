@@ -167,7 +167,7 @@ export class IndexedRecords implements StoreIndex {
     return this.participantOrder.participantsBy(account, nowIso)
   }
 
-  participantsOrdered(account: string, whole: boolean): Promise<void> | undefined {
-    return this.participantOrder.ordered(account, whole)
+  participantsOrdered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined {
+    return this.participantOrder.ordered(account, whole, nowIso)
   }
 }

@@ -35,7 +35,7 @@ export type ParticipantBase = {
    */
   participantsBy?(account: string, nowIso: string): number | undefined
   /** Makes an account's list's order in turns where it is not made (see `StoreIndex.participantsOrdered`). */
-  ordered?(account: string, whole: boolean): Promise<void> | undefined
+  ordered?(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
 }
 
 /**
@@ -105,9 +105,9 @@ export class ParticipantOrder {
    * Makes the base's order of an account's list in turns, where this layer reads it and it is not made
    * (see `StoreIndex.participantsOrdered`). Placing a pending participant copies the base's whole list.
    */
-  ordered(account: string, whole: boolean): Promise<void> | undefined {
+  ordered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined {
     if (this.#byAccount.owns(account)) return undefined
-    return this.#base?.ordered?.(account, whole || this.#pending.has(account))
+    return this.#base?.ordered?.(account, whole || this.#pending.has(account), nowIso)
   }
 
   /** Where a participant who has entered stands in their account's list: the first position not before them. */

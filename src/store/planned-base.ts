@@ -145,7 +145,7 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
       ),
       activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
       participantsBy: (account, nowIso) => people.of(account)?.enteredBy(nowIso) ?? 0,
-      ordered: (account, whole) => people.of(account)?.ordered(whole),
+      ordered: (account, whole, nowIso) => people.of(account)?.ordered(whole, nowIso),
     },
   }
 }

@@ -59,7 +59,7 @@ type PlannedParticipants = {
   /** How many of the list first entered at or before `nowIso`. */
   enteredBy(nowIso: string): number
   /** Makes the list's order (its start, or all) in turns: undefined when it is made already. */
-  ordered(whole: boolean): Promise<void> | undefined
+  ordered(whole: boolean, nowIso?: string): Promise<void> | undefined
   /** When a participant first entered. */
   firstEnteredAt(id: string): DateObject | undefined
   /** Where a participant stands in the list. */

@@ -63,7 +63,8 @@ export interface StoreIndex {
   participantsBy(account: string, nowIso: string): number
   /**
    * Makes in turns the order an account's participants list is read in (its start, or with `whole`
-   * all of it) where it is not made yet: a promise to wait for before reading it, else undefined.
+   * all of it; all, too, where counting those who entered by `nowIso` needs it) where it is not made
+   * yet: a promise to wait for before reading it, else undefined.
    */
-  participantsOrdered(account: string, whole: boolean): Promise<void> | undefined
+  participantsOrdered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
 }

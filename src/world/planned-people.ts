@@ -86,13 +86,19 @@ export class PlannedPeople {
   /**
    * Makes in turns what reading the list needs (its start, or with `whole` its whole order), so that
    * no read makes it in one piece: undefined when it is made already, else a promise shared by every
-   * read that asks meanwhile. It reads only the skeletons, which nothing writes.
+   * read that asks meanwhile. It reads only the skeletons, which nothing writes. Counting those who
+   * entered by `nowIso` needs the whole order when it falls past the start and before the plan's now.
    */
-  ordered(whole: boolean): Promise<void> | undefined {
-    if (this.#index !== undefined || (!whole && this.#start !== undefined)) return undefined
+  ordered(whole: boolean, nowIso?: string): Promise<void> | undefined {
+    if (this.#index !== undefined) return undefined
+    if (!whole && this.#start !== undefined) {
+      const at = nowIso === undefined ? -Infinity : Date.parse(nowIso)
+      if (at <= this.#start.through || (this.#source.now !== undefined && at >= this.#source.now)) return undefined
+      whole = true
+    }
     const ordering = (this.#ordering ??= inTurns(this.#order(whole)).finally(() => (this.#ordering = undefined)))
-    // A read that wants the whole order and found only the start being made waits for it, then asks again.
-    return whole ? ordering.then(() => this.ordered(true)) : ordering
+    // Asked again once made: a read may want more than the build it found under way.
+    return ordering.then(() => this.ordered(whole, nowIso))
   }
 
   *#order(whole: boolean): Generator<undefined, void> {

@@ -22,6 +22,8 @@ vi.mock('../../src/world/planned-index.js', async (real) => {
 const KEY = 'crowd-key'
 const ACCOUNT = 'crowd'
 const FIRST = '/experience/participants?limit=100'
+/** An instant well past the list's start (its first thousand or so), before the world's now. */
+const EARLIER = '2026-05-01T00:00:00.000Z'
 const DATES = '/experience/participants?start_date=2026-03-01&end_date=2026-04-15&limit=100'
 
 const crowd = () =>
@@ -68,10 +70,11 @@ const runningOf = (emulator: Emulator) =>
   emulator.db.index.activationsOf(ACCOUNT).find((a) => stateOf(a, emulator.clock.now()) === 'running')!.id
 
 /** The page as read off an order made at once (the list read whole before the request), after `adds` entries added. */
-async function madeAtOnce(path: string, adds = 0): Promise<string> {
+async function madeAtOnce(path: string, adds = 0, clock = NOW_ISO): Promise<string> {
   const emulator = await crowd()
   const list = emulator.db.index.participantsOf(ACCOUNT)
   void list[list.length - 1]
+  emulator.clock.set(clock)
   if (adds > 0) await emulator.addEntries(runningOf(emulator), adds)
   return (await call(emulator, path, KEY)).text
 }
@@ -95,6 +98,17 @@ describe('the first read of a planned world participants list', () => {
     expect(vi.mocked(peopleIndexInSteps)).toHaveBeenCalledTimes(1)
     expect((await other).text).toBe(answer.text)
     expect(answer.text).toBe(await madeAtOnce(DATES))
+  })
+
+  it('orders the whole list in turns when the clock stands before the world was made', async () => {
+    const emulator = await crowd()
+    emulator.clock.set(EARLIER)
+    vi.mocked(peopleIndexInSteps).mockClear()
+    const { answer, turns } = await withTurns(emulator, FIRST)
+    expect(answer.status).toBe(200)
+    expect(turns).toBeGreaterThan(1)
+    expect(vi.mocked(peopleIndexInSteps)).toHaveBeenCalledTimes(1)
+    expect(answer.text).toBe(await madeAtOnce(FIRST, 0, EARLIER))
   })
 
   it('shows a write made while the list is being ordered', async () => {
