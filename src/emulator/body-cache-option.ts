@@ -3,9 +3,9 @@ import { BODY_CACHE_BYTES } from '../../handlers/json.js'
 // The `bodyCache` option: how many bytes of entries' JSON an emulator keeps for pages read again.
 
 /** What `'recent'` keeps: the last two pages of 1,000 entries or so (each kept entry about 1 KB with its costs). */
-export const RECENT_BODY_CACHE_BYTES = 4 * 2 ** 20
+const RECENT_BODY_CACHE_BYTES = 4 * 2 ** 20
 /** The most a budget may be: a bound for a mistyped size, well above what a process's memory target leaves. */
-export const MAX_BODY_CACHE_BYTES = 2 ** 30
+const MAX_BODY_CACHE_BYTES = 2 ** 30
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, B: 1, KB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30 }
 
