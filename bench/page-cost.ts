@@ -111,7 +111,7 @@ for (const size of SIZES) {
     readOf(winners).toFixed(2),
     readOf(since).toFixed(2),
     median(scan).toFixed(1),
-    (median(scan) / answerOf(warm)).toFixed(0),
+    `${(answerOf(warm) / median(scan)).toFixed(2)}x / ${(answerOf(cold) / median(scan)).toFixed(2)}x`,
   ])
 }
 
@@ -124,7 +124,7 @@ const header = [
   'is_winner',
   'start_date',
   '@msw/data findMany',
-  'findMany / answer',
+  'served / new page answer, over findMany',
 ]
 console.log(`A ${LIMIT}-entry page of /activations/:id, in-process (msw getResponse), median ms.`)
 console.log('answer: until the response is there; read: until its body is read as text. A new page serializes')
