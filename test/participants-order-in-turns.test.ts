@@ -6,16 +6,16 @@
  * made at once.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { stateOf } from '../../src/contract/state.js'
-import { createEmulator, type Emulator } from '../../src/index.js'
-import { peopleIndexInSteps } from '../../src/world/planned-index.js'
-import { call, NOW_ISO } from '../support/api.js'
-import { TEST_MS } from '../support/timeouts.js'
+import { stateOf } from '../src/contract/state.js'
+import { createEmulator, type Emulator } from '../src/index.js'
+import { peopleIndexInSteps } from '../src/world/planned-index.js'
+import { call, NOW_ISO } from './support/api.js'
+import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
 
-vi.mock('../../src/world/planned-index.js', async (real) => {
-  const module = await real<typeof import('../../src/world/planned-index.js')>()
+vi.mock('../src/world/planned-index.js', async (real) => {
+  const module = await real<typeof import('../src/world/planned-index.js')>()
   return { ...module, peopleIndexInSteps: vi.fn(module.peopleIndexInSteps) }
 })
 
