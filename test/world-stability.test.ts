@@ -1,5 +1,5 @@
 /**
- * A seed's world is a promise to users' snapshots (README, "World stability"): every built-in
+ * A seed's world is a promise to users' snapshots (docs/world-stability.md): every built-in
  * scenario, at its own seed and a frozen instant, serves the pages and writes the dump pinned in
  * world-stability.hashes.json, endpoint by endpoint. A change that moves one fails here, naming the
  * scenario and the endpoint, until its author gives the worlds a new version on purpose:
