@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../../src/index.js'
 import { busyScenario } from '../../scenarios/busy.js'
 import { NOW_ISO } from '../support/api.js'
+import { countTurns } from '../support/loop-turns.js'
 import { fetchText } from '../support/served.js'
 import { TEST_MS } from '../support/timeouts.js'
 
@@ -35,17 +36,10 @@ describe('a clock jump on a live world', () => {
 
     const inTurns = await busyLive()
     inTurns.clock.advance(JUMP_MS)
-    // Turns of the event loop while the request waits for the world: a timer chain that runs between steps.
-    let turns = 0
-    let ticking = true
-    const tick = (): void => {
-      if (!ticking) return
-      turns++
-      setImmediate(tick)
-    }
-    setImmediate(tick)
+    // Turns of the event loop while the request waits for the world: a chain that runs between steps.
+    const loop = countTurns()
     const answer = await fetchText(inTurns, '/activations/list?limit=5')
-    ticking = false
+    const { turns } = loop.stop()
     expect(answer.status).toBe(200)
     expect(turns).toBeGreaterThan(10)
     expect(answer.text).toBe(page)

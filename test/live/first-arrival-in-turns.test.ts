@@ -9,6 +9,7 @@ import { createEmulator, type Emulator } from '../../src/index.js'
 import { busyScenario } from '../../scenarios/busy.js'
 import { defineScenario } from '../../src/world/scenario.js'
 import { NOW_ISO } from '../support/api.js'
+import { countTurns } from '../support/loop-turns.js'
 import { fetchText } from '../support/served.js'
 import { TEST_MS } from '../support/timeouts.js'
 
@@ -66,21 +67,9 @@ describe("an activation's first live arrival", () => {
 
     const inTurns = await busyLive()
     inTurns.clock.advance(ms)
-    let turns = 0
-    let worst = 0
-    let last = performance.now()
-    let ticking = true
-    const tick = (): void => {
-      if (!ticking) return
-      const now = performance.now()
-      worst = Math.max(worst, now - last)
-      last = now
-      turns++
-      setImmediate(tick)
-    }
-    setImmediate(tick)
+    const loop = countTurns()
     const answer = await fetchText(inTurns, '/activations/list?limit=1')
-    ticking = false
+    const { turns, worst } = loop.stop()
     expect(answer.status).toBe(200)
     expect(turns).toBeGreaterThan(10)
     expect(worst).toBeLessThan(readAtOnce * WORST_PART)
