@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LogLines } from '../../src/node/cli/log-lines.js'
 
-// The request log's writer: lines of one turn go out in one write, in order, and nothing is held
-// past the turn or past 64 KB.
+// The request log's writer: lines written within 20 ms go out in one write, in order, whatever the
+// turns between them, and nothing is held past 20 ms or past 64 KB.
 
 function recorder() {
   const writes: string[] = []
@@ -11,20 +11,31 @@ function recorder() {
 }
 
 describe('LogLines', () => {
-  it('writes the lines of one turn together, in order, once the turn ends', async () => {
+  beforeEach(() => {
+    // The timers only: the turns of the event loop stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('writes the lines of 20 ms together, in order, whatever the turns between them', async () => {
     const { writes, out } = recorder()
     const log = new LogLines(out)
     log.write('GET /a 200 0.1 ms\n')
-    log.write('GET /b 404 0.2 ms\n')
-    expect(writes).toEqual([])
     await nextTurn()
+    log.write('GET /b 404 0.2 ms\n')
+    await nextTurn()
+    vi.advanceTimersByTime(19)
+    expect(writes).toEqual([])
+    vi.advanceTimersByTime(1)
     expect(writes).toEqual(['GET /a 200 0.1 ms\nGET /b 404 0.2 ms\n'])
     log.write('GET /c 200 0.1 ms\n')
-    await nextTurn()
+    vi.advanceTimersByTime(20)
     expect(writes).toEqual(['GET /a 200 0.1 ms\nGET /b 404 0.2 ms\n', 'GET /c 200 0.1 ms\n'])
   })
 
-  it('writes at once when 64 KB are held, keeping the order', async () => {
+  it('writes at once when 64 KB are held, keeping the order', () => {
     const { writes, out } = recorder()
     const log = new LogLines(out)
     const line = `${'x'.repeat(1023)}\n`
@@ -33,15 +44,15 @@ describe('LogLines', () => {
     log.write(line)
     expect(writes).toEqual([line.repeat(64)])
     log.write('last\n')
-    await nextTurn()
+    vi.advanceTimersByTime(20)
     expect(writes).toEqual([line.repeat(64), 'last\n'])
   })
 
-  it('writes nothing for a turn without lines', async () => {
+  it('writes nothing when no line is held', () => {
     const { writes, out } = recorder()
     const log = new LogLines(out)
     log.flush()
-    await nextTurn()
+    vi.advanceTimersByTime(20)
     expect(writes).toEqual([])
   })
 })

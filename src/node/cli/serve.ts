@@ -89,7 +89,7 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   // full collections (bench/soak.ts and the README's Reliability section). Set once the world is
   // built, so that building it is not slowed down.
   setFlagsFromString('--heap-growing-percent=25')
-  // The request log's lines, written together once a turn (see LogLines).
+  // The request log's lines, written together every few milliseconds (see LogLines).
   const log = new LogLines(process.stdout)
   const running = await serve(emulator, {
     host: args.host ?? '127.0.0.1',
