@@ -7,13 +7,15 @@ export const URL_VARIABLE = 'ACTIVATION_EMULATOR_URL'
 /** The longest label a sandbox takes. */
 const LABEL_MAX = 200
 
-/** The hooks `useSandbox` needs: Vitest's and Jest's, passed in or (with globals on) found on `globalThis`. */
-export type SandboxHooks = {
-  beforeEach(fn: () => Promise<void>, timeout?: number): unknown
-  afterEach(fn: () => Promise<void>, timeout?: number): unknown
-  beforeAll(fn: () => Promise<void>, timeout?: number): unknown
-  afterAll(fn: () => Promise<void>, timeout?: number): unknown
-}
+type Hook = (fn: () => Promise<void>, timeout?: number) => unknown
+
+/**
+ * The hooks `useSandbox` can use, Vitest's and Jest's, passed in or (with globals on) found on
+ * `globalThis`: a sandbox for each test takes `beforeEach` and `afterEach`, or else `beforeAll`,
+ * `afterEach` and `afterAll` (each test's sandbox then opens ahead of it); `per: 'file'` takes
+ * `beforeAll` and `afterAll`. Any other hooks given are left unused.
+ */
+export type SandboxHooks = { beforeEach?: Hook; afterEach?: Hook; beforeAll?: Hook; afterAll?: Hook }
 
 /** What `useSandbox` takes: the new sandbox's own options (the label defaults to the test's name), and where the server is. */
 export type UseSandboxOptions = SandboxOptions & {
@@ -55,15 +57,27 @@ function runnerState(): { currentTestName?: string; testPath?: string } {
   }
 }
 
-function hooksOf(hooks: SandboxHooks | undefined): SandboxHooks {
-  if (hooks) return hooks
-  const holder = globalThis as Record<string, unknown>
-  const names = ['beforeEach', 'afterEach', 'beforeAll', 'afterAll'] as const
-  if (names.every((name) => typeof holder[name] === 'function'))
-    return Object.fromEntries(names.map((name) => [name, holder[name]])) as SandboxHooks
-  throw new Error(
-    "useSandbox needs the runner's hooks: pass { beforeEach, afterEach, beforeAll, afterAll }, as Vitest and @jest/globals export them, or turn the runner's globals on",
-  )
+const HOOK_NAMES = ['beforeEach', 'afterEach', 'beforeAll', 'afterAll'] as const
+
+/** The hooks given, else the runner's globals: a hook is one only when it is a function. */
+function hooksOf(given: SandboxHooks | undefined): SandboxHooks {
+  const holder = (given ?? globalThis) as Record<string, unknown>
+  return Object.fromEntries(HOOK_NAMES.flatMap((name) => (typeof holder[name] === 'function' ? [[name, holder[name]]] : [])))
+}
+
+/** The hooks of `wanted` that `hooks` lacks. */
+const lacking = (hooks: SandboxHooks, wanted: readonly (keyof SandboxHooks)[]) => wanted.filter((name) => !hooks[name])
+
+/** Throws naming the hooks a sandbox for each test (or file) needs and those missing, whether passed or global. */
+function missingHooks(hooks: SandboxHooks, given: boolean, per: 'test' | 'file'): Error {
+  const needs =
+    per === 'file'
+      ? `beforeAll and afterAll for per: 'file' (missing ${lacking(hooks, ['beforeAll', 'afterAll']).join(' and ')})`
+      : `beforeEach and afterEach, or beforeAll, afterEach and afterAll, to give each test a sandbox (missing ${[...new Set([...lacking(hooks, ['beforeEach', 'afterEach']), ...lacking(hooks, ['beforeAll', 'afterAll'])])].join(', ')})`
+  const where = given
+    ? 'pass them as Vitest and @jest/globals export them'
+    : "pass them as Vitest and @jest/globals export them, or turn the runner's globals on"
+  return new Error(`useSandbox needs the runner's hooks ${needs}: ${where}`)
 }
 
 /**
@@ -82,7 +96,7 @@ function hooksOf(hooks: SandboxHooks | undefined): SandboxHooks {
  */
 export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks): SandboxHandle {
   const { url: given, adminToken: token, per = 'test', timeout = 30_000, ...sandboxOptions } = options
-  const { beforeEach, afterEach, beforeAll, afterAll } = hooksOf(hooks)
+  const found = hooksOf(hooks)
   let opened: Opened | undefined
   const current = (): Opened => {
     if (!opened) throw new Error('The sandbox opens before each test: read useSandbox() fields inside tests')
@@ -125,13 +139,24 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
       throw new Error(`DELETE ${adminUrl} answered ${response.status}: ${await response.text()}`)
   }
 
-  if (per === 'file') {
-    beforeAll(() => open(runnerState().testPath?.split(/[\\/]/).pop()), timeout)
+  const { beforeEach, afterEach, beforeAll, afterAll } = found
+  const fileName = () => runnerState().testPath?.split(/[\\/]/).pop()
+  if (per === 'file' && beforeAll && afterAll) {
+    beforeAll(() => open(fileName()), timeout)
     afterAll(end, timeout)
-  } else {
+  } else if (per === 'test' && beforeEach && afterEach) {
     beforeEach(() => open(runnerState().currentTestName), timeout)
     afterEach(end, timeout)
-  }
+  } else if (per === 'test' && beforeAll && afterEach && afterAll) {
+    // Without beforeEach, each test's sandbox is opened ahead of it: the first in beforeAll, each
+    // next one after the test before it ends its own; the one opened after the last test is ended unused.
+    beforeAll(() => open(fileName()), timeout)
+    afterEach(async () => {
+      await end()
+      await open(fileName())
+    }, timeout)
+    afterAll(end, timeout)
+  } else throw missingHooks(found, hooks !== undefined, per)
 
   const handle = httpHandle(() => ({ ...current(), apiKeys: current().info.apiKeys }), token)
   return Object.defineProperties(handle, {

@@ -42,7 +42,7 @@ describe('useEmulator before beforeAll', () => {
 
 describe("useEmulator's timeout", () => {
   /** The timeout each hook was given, by hook, as a runner's hooks would be handed it. */
-  function timeoutsOf(register: (hooks: SandboxHooks) => unknown): Record<string, unknown> {
+  function timeoutsOf(register: (hooks: Required<SandboxHooks>) => unknown): Record<string, unknown> {
     const seen: Record<string, unknown> = {}
     const hook = (name: string) => (_fn: unknown, timeout?: number) => void (seen[name] = timeout)
     register({

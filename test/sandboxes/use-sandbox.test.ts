@@ -130,6 +130,21 @@ describe("useSandbox({ per: 'file' })", () => {
   })
 })
 
+describe('useSandbox, with the hooks useEmulator takes: beforeAll, afterEach and afterAll', () => {
+  // No beforeEach: each test's sandbox opens ahead of it, labelled with the file's name.
+  const sandbox = useSandbox({ url: () => server.url, adminToken: 's3cret' }, { beforeAll, afterEach, afterAll })
+
+  it('gives the first test a sandbox of its own', async () => {
+    expect(listOpen()).toEqual(['use-sandbox.test.ts'])
+    expect(await sandbox.clock.advance('1d')).toEqual({ now: '2026-06-02T12:00:00.000Z', frozen: true })
+  })
+
+  it('gives the next test another, fresh', async () => {
+    expect(listOpen()).toEqual(['use-sandbox.test.ts'])
+    expect((await sandbox.state()).clock.now).toBe('2026-06-01T12:00:00.000Z')
+  })
+})
+
 describe('useSandbox, with any runner', () => {
   it('reads the URL and the admin token from ACTIVATION_EMULATOR_URL and ACTIVATION_EMULATOR_ADMIN_TOKEN', async () => {
     const { hooks, run } = manualHooks()
@@ -156,6 +171,12 @@ describe('useSandbox, with any runner', () => {
       "useSandbox needs the emulator's URL: pass { url }, or set ACTIVATION_EMULATOR_URL (a global setup that starts the server can)",
     )
     expect(() => useSandbox({ url: server.url })).toThrow("useSandbox needs the runner's hooks")
+    expect(() => useSandbox({ url: server.url }, { beforeAll, afterEach })).toThrow(
+      "useSandbox needs the runner's hooks beforeEach and afterEach, or beforeAll, afterEach and afterAll, to give each test a sandbox (missing beforeEach, afterAll): pass them as Vitest and @jest/globals export them",
+    )
+    expect(() => useSandbox({ url: server.url, per: 'file' }, { beforeEach, afterEach, beforeAll })).toThrow(
+      "useSandbox needs the runner's hooks beforeAll and afterAll for per: 'file' (missing afterAll)",
+    )
     const locked = manualHooks()
     useSandbox({ url: server.url }, locked.hooks)
     await expect(locked.run('beforeEach')).rejects.toThrow(
