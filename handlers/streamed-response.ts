@@ -9,6 +9,13 @@ const PIECE_CHARS = 256 << 10
  * takes some, so a reader that stops costs this much (and its socket's buffers), not the whole body.
  */
 const QUEUED_BYTES = 1 << 20
+/**
+ * How long a stream waits for its reader to take something: past it, the reader is taken to have gone
+ * (a response never read, or dropped unread and collected) and the stream ends, freeing what it holds
+ * (a dump's place among MAX_DUMPS). A reader takes each piece within milliseconds; 30 s is far past a
+ * loaded machine's pauses, and four forgotten dumps keep the next one waiting no longer than that.
+ */
+const READER_IDLE_MS = 30_000
 
 const utf8 = new TextEncoder()
 
@@ -19,7 +26,10 @@ const utf8 = new TextEncoder()
  * @example return new StreamedResponse(control.dump(), { status: 200, headers: { 'content-type': 'application/json' } })
  */
 export class StreamedResponse extends Response {
-  /** Resolves once the body has been made whole (its last piece queued for its reader), cancelled (its reader went away) or has failed. */
+  /**
+   * Resolves once the body has been made whole (its last piece queued for its reader), cancelled (its
+   * reader went away), left unread for READER_IDLE_MS (the stream then errors) or has failed.
+   */
   readonly ended: Promise<void>
 
   constructor(pieces: Iterable<string>, init: ResponseInit) {
@@ -33,14 +43,42 @@ export class StreamedResponse extends Response {
 /**
  * The bytes of `pieces`, made in turns: each read waits for the event loop's next turn, then takes
  * pieces for at most TURN_MS (or PIECE_CHARS), so that a fast reader gets the body at full speed and
- * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader.
- * `end` is called when the last piece has been queued, the reader cancelled, or the pieces failed.
+ * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader; a reader
+ * that takes nothing for READER_IDLE_MS is gone, and the stream errors. `end` is called once: when the
+ * last piece has been queued, the reader cancelled or went idle, or the pieces failed.
  */
 function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<Uint8Array> {
+  let ended = false
+  /** When the reader last asked for more (a pull), by Date.now: a timer's clock. */
+  let asked = Date.now()
+  let idle: ReturnType<typeof setTimeout> | undefined
+  const finish = () => {
+    if (ended) return
+    ended = true
+    clearTimeout(idle)
+    end()
+  }
+  const watch = (controller: ReadableStreamDefaultController<Uint8Array>, ms: number) => {
+    idle = setTimeout(() => {
+      const waited = Date.now() - asked
+      if (ended) return
+      if (waited <= READER_IDLE_MS) return watch(controller, READER_IDLE_MS - waited + 1)
+      finish()
+      pieces.return?.()
+      controller.error(new Error(`Failed to send the body: its reader took nothing for ${READER_IDLE_MS / 1000} s`))
+    }, ms)
+    // A stream's watch must not keep a process alive (a browser's timer is a number, without unref).
+    ;(idle as { unref?: () => void }).unref?.()
+  }
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        watch(controller, READER_IDLE_MS)
+      },
       async pull(controller) {
+        asked = Date.now()
         await nextTurn()
+        if (ended) return
         const until = performance.now() + TURN_MS
         let text = ''
         try {
@@ -48,20 +86,20 @@ function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<
             const next = pieces.next()
             if (next.done) {
               if (text) controller.enqueue(utf8.encode(text))
-              end()
+              finish()
               return controller.close()
             }
             text += next.value
             if (text.length >= PIECE_CHARS || performance.now() >= until) break
           }
         } catch (error) {
-          end()
+          finish()
           throw error
         }
         controller.enqueue(utf8.encode(text))
       },
       cancel() {
-        end()
+        finish()
         pieces.return?.()
       },
     },
