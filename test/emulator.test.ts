@@ -98,8 +98,32 @@ describe('createEmulator', () => {
     }
   })
 
+  it('names a misspelt option with the option it most likely means, and an unknown one as it is', async () => {
+    await expect(createEmulator({ nowe: NOW_ISO } as never)).rejects.toThrow(
+      'Invalid createEmulator options:\n  (root): Unknown option: "nowe" (did you mean "now"?)',
+    )
+    await expect(createEmulator({ scenaro: 'busy', colour: 'blue' } as never)).rejects.toThrow(
+      'Unknown options: "scenaro" (did you mean "scenario"?), "colour"',
+    )
+    const emulator = await createEmulator({ scenario: 'empty', now: NOW_ISO })
+    expect(() => emulator.set({ nwo: NOW_ISO } as never)).toThrow('Unknown setting: "nwo" (did you mean "now"?)')
+  })
+
+  it('names every bad option at once, a bad now and sandboxTtl among them', async () => {
+    await expect(
+      createEmulator({ now: 'yesterday', baseUrl: 'not a url', sandboxTtl: 'soon' } as never),
+    ).rejects.toThrow(
+      [
+        'Invalid createEmulator options:',
+        '  now: must be an ISO 8601 time such as 2026-06-01T12:00:00.000Z, got "yesterday"',
+        '  baseUrl: must be an http(s) URL without a query or fragment',
+        '  sandboxTtl: must be milliseconds or a duration such as "90s", "15m", "2h" or "1d" (not negative), got "soon"',
+      ].join('\n'),
+    )
+  })
+
   it('rejects a now that is not an ISO time', async () => {
-    await expect(createEmulator({ now: 'yesterday' })).rejects.toThrow('now must be an ISO 8601 time')
+    await expect(createEmulator({ now: 'yesterday' })).rejects.toThrow('now: must be an ISO 8601 time')
   })
 
   it('rejects apiKeys that another account already uses', async () => {
@@ -142,7 +166,7 @@ describe('emulator.set and emulator.reset', () => {
       expect(() => emulator.set({ premium: false, rateLimit: { limit: -1, windowSeconds: 1 } })).toThrow(
         /rateLimit.limit/,
       )
-      expect(() => emulator.set({ premium: false, now: 'soon' })).toThrow(/now must be an ISO 8601 time/)
+      expect(() => emulator.set({ premium: false, now: 'soon' })).toThrow(/now: must be an ISO 8601 time/)
       expect(() => emulator.set({ premium: false, account: 'nobody' })).toThrow(
         'Unknown account "nobody": the accounts are every-type',
       )

@@ -370,7 +370,10 @@ describe('scenarios of ones own', () => {
   )
 
   it('rejects an extension of an unknown scenario, and an invalid override, naming the problem', () => {
-    expect(() => resolveScenario({ extends: 'nope', name: 'x', description: 'x' })).toThrow('Unknown scenario "nope"')
+    expect(() => resolveScenario({ extends: 'nope', name: 'x', description: 'x' })).toThrow('Unknown scenario "nope":')
+    expect(() => resolveScenario('defualt')).toThrow(
+      'Unknown scenario "defualt" (did you mean "default"?): the built-in ones are default, ',
+    )
     expect(() =>
       resolveScenario({ extends: 'default', name: 'x', description: 'x', accounts: [{ name: 'demo', people: -1 }] }),
     ).toThrow(/accounts\.0\.people/)
@@ -385,6 +388,16 @@ describe('scenarios of ones own', () => {
       expect((await call(emulator, '/activations/latest', key)).status).toBe(200)
     },
   )
+
+  it('loads a file without a seed or extends as the world of seed 0, the same on every load', async () => {
+    const scenario = await loadScenarioFile(fixture('no-seed-scenario.json'))
+    expect(scenario.seed).toBe(0)
+    const page = async (s: typeof scenario) =>
+      (await call(await createEmulator({ scenario: s, now: NOW_ISO }), '/activations/latest?limit=20', 'tiny-key')).text
+    expect(await page(await loadScenarioFile(fixture('no-seed-scenario.json')))).toBe(
+      await page({ ...scenario, seed: 0 }),
+    )
+  })
 
   it('rejects a file that does not load, or does not validate, with its path and every problem', async () => {
     await expect(loadScenarioFile(fixture('no-such-file.ts'))).rejects.toThrow(

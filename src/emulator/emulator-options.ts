@@ -7,6 +7,8 @@ import { EmulatorError } from '../contract/emulator-error.js'
 import { DEFAULT_BASE_URL, DEFAULT_LIMITS } from '../contract/defaults.js'
 import { BODY_CACHE_RULE, bodyCacheBytes } from './body-cache-option.js'
 import { parseSandboxTtl } from './sandbox-ttl.js'
+import { parseInstant } from '../time/clock.js'
+import { didYouMean } from '../contract/did-you-mean.js'
 
 /** The endpoints' defaults where the spec is silent; each can be changed in `createEmulator`'s options. */
 export const DEFAULT_ENDPOINT_OPTIONS: EndpointOptions = {
@@ -106,9 +108,31 @@ export type EmulatorSettings = {
   now?: string | number | Date
 }
 
-const instantSchema = z.union([z.string(), z.number(), z.date()])
+/** A field that `parse` checks: the message it throws, less the name it starts with, is the field's problem. */
+function parsedBy<T extends z.ZodType>(schema: T, parse: (value: z.output<T>, what: string) => unknown) {
+  return schema.superRefine((value, ctx) => {
+    try {
+      parse(value, '')
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message.trim() })
+    }
+  })
+}
 
-const optionsSchema = z.strictObject({
+const instantSchema = parsedBy(z.union([z.string(), z.number(), z.date()]), parseInstant)
+
+/** An object of these fields and no other: a key it does not know is named with the field it most likely misspells. */
+function optionsOf<S extends z.ZodRawShape>(what: 'option' | 'setting', shape: S) {
+  const known = Object.keys(shape)
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown ${what}${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map((key) => `${JSON.stringify(key)}${didYouMean(key, known)}`).join(', ')}`
+        : undefined,
+  })
+}
+
+const optionsSchema = optionsOf('option', {
   scenario: z.union([z.string().min(1), z.looseObject({})]).optional(),
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   now: instantSchema.optional(),
@@ -137,10 +161,10 @@ const optionsSchema = z.strictObject({
   data: z.unknown().optional(),
   onProgress: z.function().optional(),
   maxSandboxes: z.number().int().min(0).max(1_000_000).optional(),
-  sandboxTtl: z.union([z.string(), z.number()]).optional(),
+  sandboxTtl: parsedBy(z.union([z.string(), z.number()]), parseSandboxTtl).optional(),
 })
 
-const settingsSchema = z.strictObject({
+const settingsSchema = optionsOf('setting', {
   account: z.string().optional(),
   premium: z.boolean().optional(),
   rateLimit: rateLimitSchema.nullable().optional(),
@@ -158,13 +182,6 @@ export function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
 /** Throws one EmulatorError that lists every problem of `createEmulator`'s options. */
 export function checkOptions(options: EmulatorOptions): void {
   check(optionsSchema, options, 'createEmulator options')
-  if (options.sandboxTtl !== undefined) {
-    try {
-      parseSandboxTtl(options.sandboxTtl, 'sandboxTtl')
-    } catch (error) {
-      throw new EmulatorError('bad_option', `Invalid createEmulator options:\n  ${(error as Error).message}`)
-    }
-  }
 }
 
 /** Throws one EmulatorError that lists every problem of `emulator.set()`'s settings. */

@@ -1,6 +1,7 @@
 import { scenarios } from '../../scenarios/index.js'
 import { parseScenario, type Scenario, type ScenarioExtension, type ScenarioInput } from './scenario.js'
 import { EmulatorError } from '../contract/emulator-error.js'
+import { didYouMean } from '../contract/did-you-mean.js'
 
 /** The names of the built-in scenarios. */
 const SCENARIO_NAMES = Object.keys(scenarios)
@@ -22,7 +23,7 @@ function builtIn(name: string): ScenarioInput | ScenarioExtension {
   if (!found) {
     throw new EmulatorError(
       'bad_option',
-      `Unknown scenario ${JSON.stringify(name)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`,
+      `Unknown scenario ${JSON.stringify(name)}${didYouMean(name, SCENARIO_NAMES)}: the built-in ones are ${SCENARIO_NAMES.join(', ')}`,
     )
   }
   return found

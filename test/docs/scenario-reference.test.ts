@@ -98,11 +98,12 @@ describe('the scenario reference', () => {
     }
   })
 
-  it('says seed is required only without extends', () => {
-    expect(byPath.get('seed')!.required).toBe('yes, unless `extends`')
+  it("says seed may be left out: 0 without extends, the base's with it", () => {
+    expect(byPath.get('seed')!.required).toBe('no')
     const extension = { extends: 'default', name: 'no-seed', description: 'default, without a seed of its own' }
     expect(resolveScenario(extension).seed).toBe(resolveScenario('default').seed)
-    expect(() => parseScenario({ ...resolveScenario('default'), seed: undefined })).toThrow(/seed/)
+    const { seed: _seed, ...withoutSeed } = resolveScenario('default')
+    expect(parseScenario(withoutSeed)).toEqual({ ...resolveScenario('default'), seed: 0 })
   })
 
   it('shows scenarios that load', () => {

@@ -75,7 +75,7 @@ describe("a sandbox's ttl", () => {
 
   it.each([365 * DAY + 1, '366d', 8.64e15])('refuses a host whose sandboxTtl is %j, naming it', async (sandboxTtl) => {
     await expect(createEmulator({ scenario: 'empty', sandboxTtl })).rejects.toThrow(
-      /sandboxTtl must be at most 365d \(31536000000 ms\), or 0 for never/,
+      /sandboxTtl: must be at most 365d \(31536000000 ms\), or 0 for never/,
     )
   })
 })
