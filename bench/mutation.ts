@@ -2,8 +2,6 @@
 // StrykerJS mutates one module at a time and runs against each mutant only that module's own test
 // files, then this script reads each module's report and fails, naming it, when a module's score is
 // under 85 %. One module at a time, two test runners (stryker.config.json): the machine is shared.
-// Stryker 10 needs Node.js 22: on an older Node the runs go through npm's `node@22` package, as the
-// msw 3 job does (.ci/package-jobs).
 // Run: npm run test:mutation [-- guard walker ...] [-- --incremental] [-- --report-only]
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -149,10 +147,7 @@ export function scoreOf(report: { files: Record<string, { mutants: { status: str
 
 /** Runs Stryker over one module; true when it ran to its report (a score under `break` included). */
 function run(module: Module, incremental: boolean): boolean {
-  const node = Number(process.versions.node.split('.')[0]) >= 22 ? [process.execPath] : null
-  const command = node ?? ['npm', 'exec', '--yes', '--package=node@22', '--', 'node']
   const args = [
-    ...command.slice(1),
     STRYKER,
     'run',
     'stryker.config.json',
@@ -164,10 +159,10 @@ function run(module: Module, incremental: boolean): boolean {
   rmSync(`${ROOT}/reports/mutation/mutation.json`, { force: true })
   const started = Date.now()
   // The module's test files go to vitest.mutation.config.ts, not to Stryker's --testFiles: with that
-  // option Stryker 10.1 switches a static mutant on only once the module is loaded (stryker-js#6144), so
+  // option Stryker switches a static mutant on only once the module is loaded (stryker-js#6144), so
   // a change to a module-level constant survived whatever the tests said of it.
   const env = { ...process.env, [MUTATION_TESTS]: module.tests.join(',') }
-  const result = spawnSync(command[0]!, args, { cwd: ROOT, stdio: 'inherit', env })
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env })
   console.log(`== ${module.name}: ${Math.round((Date.now() - started) / 60_000)} min`)
   if (!existsSync(`${ROOT}/reports/mutation/mutation.json`)) return false
   copyFileSync(`${ROOT}/reports/mutation/mutation.json`, `${ROOT}/${reportOf(module.name)}`)
