@@ -126,6 +126,10 @@ export class IndexedRecords implements StoreIndex {
     return this.servingOrder.listsOf(activationId)
   }
 
+  entryListsReady(activationId: string): Promise<void> | undefined {
+    return this.servingOrder.listsReady(activationId)
+  }
+
   /** The serving position of an entry: later entries have larger ones. */
   seqOf(entry: StoredEntry): number {
     return this.servingOrder.seqOf(entry)

@@ -41,6 +41,8 @@ export type PlannedEntryRun = {
   enteredBy(at: number): number
   /** The activation's entry lists, their entries built as they are read. */
   lists(): EntryLists
+  /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
+  listsInTurns(): Promise<void> | undefined
   /** An entry by id, with its place. */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }

@@ -21,6 +21,8 @@ export type ServingBase = {
    * changed the activation's lists.
    */
   entriesBy?(activationId: string, nowIso: string): number | undefined
+  /** Makes in turns the lists of an activation whose first read would read every entry at once (see `ServingOrder.listsReady`). */
+  listsReady?(activationId: string): Promise<void> | undefined
 }
 
 /**
@@ -51,6 +53,7 @@ export class ServingOrder {
       get nextSeq() {
         return nextSeq()
       },
+      listsReady: (activationId) => this.listsReady(activationId),
     }
   }
 
@@ -78,6 +81,15 @@ export class ServingOrder {
 
   listsOf(activationId: string): EntryLists {
     return this.#lists.get(activationId) ?? NO_ENTRIES
+  }
+
+  /**
+   * Makes in turns an activation's lists where their first read would read every entry at once (a
+   * planned bracket's, sorted by votes): a promise to wait for before reading or changing them, else
+   * undefined (made already, this layer's own, or read as asked).
+   */
+  listsReady(activationId: string): Promise<void> | undefined {
+    return this.#lists.owns(activationId) ? undefined : this.#base?.listsReady?.(activationId)
   }
 
   hasLists(activationId: string): boolean {

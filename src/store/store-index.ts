@@ -43,6 +43,12 @@ export interface StoreIndex {
   activationsOf(account: string): readonly StoredActivation[]
   /** The entries of an activation in serving order, with the filtered sub-lists. */
   entryListsOf(activationId: string): EntryLists
+  /**
+   * Makes in turns an activation's entry lists where their first read would read every entry at once
+   * (a planned bracket's, sorted by votes): a promise to wait for before reading or changing them
+   * (the event loop has its turns meanwhile), else undefined.
+   */
+  entryListsReady(activationId: string): Promise<void> | undefined
   seqOf(entry: StoredEntry): number
   activationPosition(activation: StoredActivation): number
   entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number

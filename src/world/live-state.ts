@@ -1,4 +1,5 @@
 import type { StoredEntry } from '../contract/stored-records.js'
+import type { StoreIndex } from '../store/store-index.js'
 import { inTurns } from '../time/turns.js'
 import type { WorldIds } from './ids.js'
 import { UnenteredPool } from './unentered-pool.js'
@@ -54,15 +55,19 @@ export class ActivationState {
 }
 
 /**
- * A new state read from an activation's entries (`entriesOf` gives them, in serving order) in turns,
- * the event loop having its turns between; undefined if they changed meanwhile.
+ * A new state read from an activation's entries in `index` (the store's, read again at each step) in
+ * turns, the event loop having its turns between (lists made from every entry, a bracket's, are made
+ * in turns first); undefined if they changed meanwhile.
  */
 export async function stateInTurns(
-  entriesOf: () => readonly StoredEntry[],
+  index: () => StoreIndex,
+  activationId: string,
   people: number,
   account: number,
   ids: WorldIds,
 ): Promise<ActivationState | undefined> {
+  await index().entryListsReady(activationId)
+  const entriesOf = () => index().entryListsOf(activationId).all
   const entries = entriesOf()
   const length = entries.length
   const state = new ActivationState(people, account, ids)

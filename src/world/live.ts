@@ -328,8 +328,8 @@ export class LiveWorld {
     const a = activation && this.#accounts.get(activation.account)
     if (!activation || a === undefined) return true
     const seen = this.#endings
-    const entriesOf = () => this.#db().index.entryListsOf(activationId).all
-    const state = await stateInTurns(entriesOf, this.#scenario.accounts[a]!.people, a, this.#ids)
+    const index = () => this.#db().index
+    const state = await stateInTurns(index, activationId, this.#scenario.accounts[a]!.people, a, this.#ids)
     if (!state || seen !== this.#endings || this.#states.has(activationId)) return false
     this.#keep(activationId, state)
     return true

@@ -4,10 +4,11 @@ import type { Person } from '../../factories/person.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { TYPE_RULES } from '../contract/type-rules.js'
 import type { EntryLists } from '../store/store-index.js'
-import { entryListsFrom, listsByPlace } from '../store/entry-lists.js'
+import { placedLists } from '../store/placed-lists.js'
 import { lazyList, lazySubList } from '../store/lazy-list.js'
 import { countUpTo } from '../store/sorted.js'
 import { deriveSeed, type SeededFaker } from '../time/random.js'
+import { atOnce, inTurns } from '../time/turns.js'
 
 /** Where one planned activation's entries come from: its skeleton, and how an entry's fields are drawn. */
 export type RunSource = {
@@ -44,6 +45,8 @@ export type PlannedRun = {
   enteredBy(at: number): number
   /** The activation's entry lists, their entries built as they are read (a bracket's are made from every entry once, then kept as places). */
   lists(): EntryLists
+  /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
+  listsInTurns(): Promise<void> | undefined
   /** The entry with this id and its place, if the activation has it (built then, if it was not kept). */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }
@@ -68,7 +71,13 @@ export function plannedRun(source: RunSource): PlannedRun {
     const n = source.entryNumber(id)
     return n === undefined || n >= source.count ? undefined : n
   }
-  const entries = () => Array.from({ length: source.skeleton().length }, (_, n) => source.made.get(n) ?? build(n))
+  // An entry read to be counted, not kept: those kept are the same objects; the rest are not kept here.
+  const unkept = (n: number): StoredEntry => source.made.get(n) ?? build(n)
+  const entries = () => Array.from({ length: source.skeleton().length }, (_, n) => unkept(n))
+  const byVotes = TYPE_RULES[activation.type].rounds || TYPE_RULES[activation.type].seeds
+  const allByVotes = () => lazyList(source.skeleton().length, at)
+  /** A bracket's lists being made in turns (see `listsInTurns`), shared by every wait for them. */
+  let making: Promise<void> | undefined
   return {
     activationId: activation.id,
     count: source.count,
@@ -79,11 +88,9 @@ export function plannedRun(source: RunSource): PlannedRun {
     lists() {
       if (lists) return lists
       const rules = TYPE_RULES[activation.type]
-      // A bracket's lists sort its entries by their votes: made from its entries once, then kept as places.
-      if (rules.rounds || rules.seeds) {
-        const built = entryListsFrom(activation, entries())
-        return (lists = listsByPlace(built, (entry) => numberOf(entry.id)!, at))
-      }
+      // A bracket's lists sort its entries by their votes: made from its entries once (in turns where
+      // `listsInTurns` was awaited first), then kept as places.
+      if (byVotes) return (lists = atOnce(placedLists(activation, allByVotes(), unkept)))
       const skeleton = source.skeleton()
       const all = lazyList(skeleton.length, at)
       // Counted, then written: no growing list of numbers on the way (a million entries' took 8 ms).
@@ -112,6 +119,10 @@ export function plannedRun(source: RunSource): PlannedRun {
         inTimeOrder: true,
       }
       return lists
+    },
+    listsInTurns() {
+      if (lists || !byVotes) return undefined
+      return (making ??= inTurns(placedLists(activation, allByVotes(), unkept)).then((made) => void (lists ??= made)))
     },
     found(id) {
       const n = numberOf(id)
