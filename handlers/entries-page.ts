@@ -4,10 +4,11 @@ import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilte
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { LIMIT_MAX } from '../src/contract/responses.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
+import { idsOf } from '../src/store/lazy-list.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
-import { activationBytes, entryBytes, listBody } from './json.js'
+import { activationBytes, entryBytes, listBody, loadedEntryBytes } from './json.js'
 import { allOf, takePage } from './pagination.js'
 import type { QueryParams } from './params.js'
 
@@ -126,11 +127,40 @@ export function entriesPage(
   // the activation's entries are out of time order).
   const end = index.enteredBy(lists, list, nowIso)
   if (!lists.inTimeOrder) keeps.push((e) => entryExistsAt(e, nowIso))
-  const page = takePage(list, from, filters.limit, allOf(keeps), null, end)
+  const keep = allOf(keeps)
+  const idAt = keep === null ? idsOf(list) : undefined
+  if (idAt) return loadedPage(ctx, activation, head, list, idAt, from, Math.min(filters.limit, end - from), end, nowIso)
+  const page = takePage(list, from, filters.limit, keep, null, end)
   const items = new Array<Uint8Array>(page.items.length)
   for (let i = 0; i < page.items.length; i++) {
     const entry = page.items[i]!
     items[i] = entryBytes(ctx.bodies, entry, activation, nowIso, index.isLoadedEntry(entry))
   }
   return listBody(ctx.bodies, head, items, page.next)
+}
+
+/**
+ * The `count` entries of `list` from `from` on, where the list is the world's as loaded, its ids known
+ * by position (`idsOf`) and nothing filters it entry by entry: each entry's bytes are found by id, and
+ * only an entry whose bytes are not kept is built.
+ */
+function loadedPage(
+  ctx: HandlerContext,
+  activation: StoredActivation,
+  head: readonly Uint8Array[],
+  list: readonly StoredEntry[],
+  idAt: (i: number) => string,
+  from: number,
+  count: number,
+  end: number,
+  nowIso: string,
+): Uint8Array {
+  const items = new Array<Uint8Array>(Math.max(0, count))
+  for (let i = 0; i < items.length; i++) {
+    items[i] =
+      loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso) ??
+      entryBytes(ctx.bodies, list[from + i]!, activation, nowIso, true)
+  }
+  const after = from + items.length
+  return listBody(ctx.bodies, head, items, after < end ? idAt(after) : null)
 }

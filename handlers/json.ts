@@ -1,4 +1,12 @@
-import { activationAt, activationChangesAfter, entryAt, entryChangesAfter } from '../src/contract/at-instant.js'
+import {
+  activationAt,
+  activationChangesAfter,
+  changesAfterOf,
+  entryAt,
+  entryChangesAfter,
+  showsResults,
+  voidedIsoOf,
+} from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/contract/stored-records.js'
 import type { StoreIndex } from '../src/store/store-index.js'
 import { ByteCache } from '../src/store/byte-cache.js'
@@ -67,9 +75,27 @@ export function entryBytes(
       activation,
       now: before ? scoped?.now : bytes,
       earlier: before ? bytes : scoped?.earlier,
+      voidedIso: voidedIsoOf(entry),
+      results: showsResults(entry),
     })
   }
   return bytes
+}
+
+/**
+ * The bytes kept of entry `id` of the world as loaded (those `entryBytes` kept with `asLoaded`), as
+ * shown at `nowIso`, found without the entry: undefined when they are not kept, so that a planned
+ * world builds the entry only for bytes it must make.
+ */
+export function loadedEntryBytes(
+  made: MadeBodies,
+  id: string,
+  activation: StoredActivation,
+  nowIso: string,
+): Uint8Array | undefined {
+  const held = made.entries.get(id)
+  if (held === undefined || held.activation !== activation) return undefined
+  return changesAfterOf(held.voidedIso, held.results, activation, nowIso) ? held.earlier : held.now
 }
 
 /** The JSON of a participant at `nowIso`. Not kept: what they entered changes with every entry they add. */
@@ -102,12 +128,15 @@ const MADE_MAX_BYTES = 1 << 20
 /**
  * An entry's JSON as shown now and as shown before something about it still to come (see
  * at-instant.ts), each made when first served, for the activation object it was made with: the bytes
- * depend on the activation too, and a change to it makes a new object.
+ * depend on the activation too, and a change to it makes a new object. With what tells which one an
+ * instant shows (`changesAfterOf`), so that they are found without the entry.
  */
 type EntryBytesKept = {
   readonly activation: StoredActivation
   readonly now: Uint8Array | undefined
   readonly earlier: Uint8Array | undefined
+  readonly voidedIso: string | undefined
+  readonly results: boolean
 }
 
 // What an entry kept costs besides its bytes: the map's slot, the record above and a byte array's

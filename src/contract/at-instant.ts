@@ -42,11 +42,29 @@ export function resultsOutAt(activation: StoredActivation, nowIso: string): bool
  * fulfilled yet).
  */
 export function entryChangesAfter(entry: StoredEntry, activation: StoredActivation, nowIso: string): boolean {
+  return changesAfterOf(voidedIsoOf(entry), showsResults(entry), activation, nowIso)
+}
+
+/** When an entry's prize was voided, as ISO text; undefined if it was not. */
+export function voidedIsoOf(entry: StoredEntry): string | undefined {
+  return ((entry as Record<string, unknown>).voidedAt as { iso: string } | undefined)?.iso
+}
+
+/** Whether an entry shows results (a rank, a win, a prize, a fulfilment), which a ranked activation hides until it ends. */
+export function showsResults(entry: StoredEntry): boolean {
   const e = entry as Record<string, unknown>
-  const voided = e.voidedAt as { iso: string } | undefined
-  if (voided !== undefined && voided.iso > nowIso) return true
-  if (resultsOutAt(activation, nowIso)) return false
   return e.rank !== undefined || e.isWinner === true || (e.prize ?? null) !== null || e.isFulfilled === true
+}
+
+/** `entryChangesAfter` for an entry known only by its `voidedIsoOf` and `showsResults`. */
+export function changesAfterOf(
+  voidedIso: string | undefined,
+  results: boolean,
+  activation: StoredActivation,
+  nowIso: string,
+): boolean {
+  if (voidedIso !== undefined && voidedIso > nowIso) return true
+  return results && !resultsOutAt(activation, nowIso)
 }
 
 /** An entry as it stood at `nowIso` (the record itself when nothing about it is still to come). */

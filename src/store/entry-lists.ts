@@ -58,17 +58,22 @@ export function entryListsFrom(activation: StoredActivation, entries: readonly S
 
 /**
  * The same lists holding places instead of entries: each entry is `entryAt(n)` again when read, where
- * `n` is its place in serving order (`numberOf`). An activation's lists made from its built entries
- * (a bracket's, sorted by votes) then keep none of them.
+ * `n` is its place in serving order (`numberOf`), and its id `idAt(n)`. An activation's lists made
+ * from its built entries (a bracket's, sorted by votes) then keep none of them.
  */
 export function listsByPlace(
   lists: EntryLists,
   numberOf: (entry: StoredEntry) => number,
   entryAt: (n: number) => StoredEntry,
+  idAt: (n: number) => string,
 ): EntryLists {
   const byPlace = (list: readonly StoredEntry[]): readonly StoredEntry[] => {
     const places = Uint32Array.from(list, numberOf)
-    return lazyList(places.length, (i) => entryAt(places[i]!))
+    return lazyList(
+      places.length,
+      (i) => entryAt(places[i]!),
+      (i) => idAt(places[i]!),
+    )
   }
   const mapByPlace = (map: ReadonlyMap<number, readonly StoredEntry[]>) =>
     new Map([...map].map(([key, list]) => [key, byPlace(list)]))

@@ -1,14 +1,20 @@
+// Where a lazy list keeps `idAt`: a symbol, which no caller's array has and iteration never shows.
+const ID_AT = Symbol('idAt')
+
 /**
  * A read-only array of `length` items whose item `i` is `itemAt(i)`, asked for when first read: an
  * activation's entries in serving order, or one of its filtered lists, without building the entries
  * that no page reads. It is an array to whoever reads it (`list[i]`, `length`, `slice`, iteration,
  * `Array.isArray`); writing to it throws. `itemAt` should give the same item for the same position.
- * @example const all = lazyList(skeleton.length, (n) => entryAt(n))
+ * With `idAt`, the id of item `i` without building it, which `idsOf` gives back: a page can then find
+ * what it kept of an item by id before it builds the item.
+ * @example const all = lazyList(skeleton.length, (n) => entryAt(n), (n) => entryId(n))
  */
-export function lazyList<T>(length: number, itemAt: (i: number) => T): readonly T[] {
+export function lazyList<T>(length: number, itemAt: (i: number) => T, idAt?: (i: number) => string): readonly T[] {
   // An empty array, which says `length` through the traps: `new Array(length)` (or setting the
   // length) gives it room for every item, 8 bytes each, which the garbage collector then reads through.
   const target: T[] = []
+  if (idAt) Object.defineProperty(target, ID_AT, { value: idAt })
   const indexOf = (key: string | symbol): number => {
     if (typeof key !== 'string' || key.length === 0 || key.length > 16) return -1
     const first = key.charCodeAt(0)
@@ -39,7 +45,20 @@ export function lazyList<T>(length: number, itemAt: (i: number) => T): readonly 
   })
 }
 
-/** The items of `all` at `positions` (ascending), as a lazy list. */
+/**
+ * The id of a lazy list's item at a position, read without building the item, where its maker gave
+ * one (see `lazyList`); undefined for any other list (a plain array, a layer's own copy).
+ */
+export function idsOf<T>(list: readonly T[]): ((i: number) => string) | undefined {
+  return (list as unknown as { [ID_AT]?: (i: number) => string })[ID_AT]
+}
+
+/** The items of `all` at `positions` (ascending), as a lazy list (with their ids by position where `all` has them). */
 export function lazySubList<T>(all: readonly T[], positions: ArrayLike<number>): readonly T[] {
-  return lazyList(positions.length, (i) => all[positions[i] as number] as T)
+  const idOf = idsOf(all)
+  return lazyList(
+    positions.length,
+    (i) => all[positions[i] as number] as T,
+    idOf && ((i) => idOf(positions[i] as number)),
+  )
 }

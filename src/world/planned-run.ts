@@ -43,7 +43,7 @@ export type PlannedRun = {
   entries(): StoredEntry[]
   /** How many of its entries were entered at or before an instant (ms): its count from the world's instant on, without its skeleton. */
   enteredBy(at: number): number
-  /** The activation's entry lists, their entries built as they are read (a bracket's are made from every entry once, then kept as places). */
+  /** The activation's entry lists, their entries built as they are read, their ids known by position (see `idsOf`); a bracket's are made from every entry once, then kept as places. */
   lists(): EntryLists
   /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
   listsInTurns(): Promise<void> | undefined
@@ -75,7 +75,7 @@ export function plannedRun(source: RunSource): PlannedRun {
   const unkept = (n: number): StoredEntry => source.made.get(n) ?? build(n)
   const entries = () => Array.from({ length: source.skeleton().length }, (_, n) => unkept(n))
   const byVotes = TYPE_RULES[activation.type].rounds || TYPE_RULES[activation.type].seeds
-  const allByVotes = () => lazyList(source.skeleton().length, at)
+  const allByVotes = () => lazyList(source.skeleton().length, at, source.entryId)
   /** A bracket's lists being made in turns (see `listsInTurns`), shared by every wait for them. */
   let making: Promise<void> | undefined
   return {
@@ -92,7 +92,7 @@ export function plannedRun(source: RunSource): PlannedRun {
       // `listsInTurns` was awaited first), then kept as places.
       if (byVotes) return (lists = atOnce(placedLists(activation, allByVotes(), unkept)))
       const skeleton = source.skeleton()
-      const all = lazyList(skeleton.length, at)
+      const all = lazyList(skeleton.length, at, source.entryId)
       // Counted, then written: no growing list of numbers on the way (a million entries' took 8 ms).
       const positions = (bit: number): Uint32Array => {
         const { flags } = skeleton
