@@ -1,6 +1,6 @@
 // What an entry costs to build and serialize in-process: new 1,000-entry pages of a 50,000-entry
-// giveaway (20 pages in rotation: more than a planned world keeps, so every page is built again),
-// through msw's getResponse. Prints entries a second, and wall and CPU µs an entry. The baseline is the build before a change, run
+// giveaway (20 pages in rotation: more than a planned world keeps, and with `bodyCache: '0'` no JSON
+// is kept, so every page is built again), through msw's getResponse. Prints entries a second, and wall and CPU µs an entry. The baseline is the build before a change, run
 // alternately by bench/entry-cost-compare.ts (or by hand: this script in another worktree).
 // Not a test: figures depend on the machine. Run: node --import tsx bench/entry-cost.ts [rounds]
 import { getResponse } from 'msw'
@@ -11,6 +11,7 @@ const ROUNDS = Number(process.argv[2] ?? 10)
 const LIMIT = 1000
 const emulator = await createEmulator({
   now: NOW,
+  bodyCache: '0',
   scenario: {
     name: 'entry-cost',
     description: 'one giveaway of 50,000 entries',
