@@ -142,7 +142,9 @@ export function entriesPage(
 /**
  * The `count` entries of `list` from `from` on, where the list is the world's as loaded, its ids known
  * by position (`idsOf`) and nothing filters it entry by entry: each entry's bytes are found by id, and
- * only an entry whose bytes are not kept is built.
+ * only an entry whose bytes are not kept is built. Only a planned world's lists give ids, and a store's
+ * first change to one of them makes its own copy, which gives none: a list with ids holds the world's
+ * entries as loaded.
  */
 function loadedPage(
   ctx: HandlerContext,
