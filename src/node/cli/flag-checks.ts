@@ -24,6 +24,11 @@ function typedFlags(argv: readonly string[]): { name: string; typed: string }[] 
   return (end < 0 ? argv : argv.slice(0, end)).flatMap(flagsIn)
 }
 
+/** The names of the flags typed on the command line, up to a `--`, as typed without dashes (`port`, `p`). */
+export function typedNames(argv: readonly string[]): Set<string> {
+  return new Set(typedFlags(argv).map(({ name }) => name))
+}
+
 /** What every command takes besides its flags. */
 const ALWAYS = ['help', 'h', 'version', 'v']
 
@@ -66,7 +71,7 @@ const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
 export function ignoreOtherCommandsVariables(argv: readonly string[], flags: FlagTable) {
   const known = new Set(['_', '$0', ...ALWAYS])
   for (const [flag, options] of Object.entries(flags)) for (const name of namesOf(flag, options)) known.add(name)
-  const typed = new Set(typedFlags(argv).map(({ name }) => name))
+  const typed = typedNames(argv)
   return (args: Record<string, unknown>): void => {
     for (const key of Object.keys(args)) {
       const kebab = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)

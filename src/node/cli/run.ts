@@ -17,6 +17,8 @@ import {
   verifyFlags,
   type FlagTable,
 } from './flags.js'
+import { namedAsGiven, unknownVariables } from './env-variables.js'
+import { typedNames } from './flag-checks.js'
 import { openApiCommand, type OpenApiArgs } from './openapi.js'
 import { recordCommand, type RecordArgs } from './record.js'
 import { serveCommand, type ServeArgs } from './serve.js'
@@ -77,6 +79,8 @@ function oneLine(message: string): string {
  */
 export async function run(argv: string[], started = performance.now()): Promise<number> {
   const v = version()
+  const tables = [serveFlags, dumpFlags, recordFlags, verifyFlags, openApiFlags]
+  for (const line of unknownVariables(process.env, tables)) process.stderr.write(`activation-emulator: ${line}\n`)
   // What a command that ends with a verdict (verify) resolves to; 0 for the others.
   let code = 0
   // What every command does to its flags before yargs reads them.
@@ -178,7 +182,13 @@ export async function run(argv: string[], started = performance.now()): Promise<
   } catch (error) {
     if (error instanceof ListedScenarios) return 0
     if (error instanceof ExitCode) return error.code
-    process.stderr.write(`activation-emulator: ${oneLine(error instanceof Error ? error.message : String(error))}\n`)
+    const message = namedAsGiven(
+      error instanceof Error ? error.message : String(error),
+      typedNames(argv),
+      process.env,
+      tables,
+    )
+    process.stderr.write(`activation-emulator: ${oneLine(message)}\n`)
     return 1
   }
 }
