@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { headingAnchors, readDocBlocks, relativeLinks } from '../support/doc-blocks.js'
+import { guideFiles, headingAnchors, readDocBlocks, relativeLinks, where } from '../support/doc-blocks.js'
 
 const guide = [
   '# A guide',
@@ -23,7 +23,11 @@ const guide = [
   'Prose.',
   '',
   '```text',
-  'not its output: prose stands between',
+  'its output: prose may stand between',
+  '```',
+  '',
+  '```text',
+  'a second output of the same block',
   '```',
   '',
   '<!-- run-for: 4 -->',
@@ -46,22 +50,38 @@ describe('the blocks of a guide', () => {
       ['output', 7],
       ['typescript', 15],
       ['output', 21],
-      ['python', 26],
-      ['typescript', 31],
+      ['output', 25],
+      ['python', 30],
+      ['typescript', 35],
     ])
     expect(blocks[0]!.source).toBe('npx activation-emulator --now 2026-06-01T12:00:00Z')
   })
 
-  it('take a text block right after them as their output, and no other', () => {
+  it('take the first text block after them as their output, wherever the prose puts it', () => {
     expect(blocks[0]!.expected).toBe('activation-emulator 0.1.0 listening on http://127.0.0.1:4010')
-    expect(blocks[2]!.expected).toBeNull()
+    expect(blocks[1]!.outputOf).toBe(3)
+    expect(blocks[2]!.expected).toBe('its output: prose may stand between')
+    expect(blocks[3]!.outputOf).toBe(15)
+  })
+
+  it('leave a second text block the output of none', () => {
+    expect(blocks[4]!.outputOf).toBeNull()
   })
 
   it('read the markers on the lines before them', () => {
     expect(blocks[2]!.notRun).toBe('it needs a browser')
     expect(blocks[0]!.notRun).toBeNull()
-    expect(blocks[4]!.runForSeconds).toBe(4)
-    expect(blocks[5]!.fileName).toBe('mine.ts')
+    expect(blocks[5]!.runForSeconds).toBe(4)
+    expect(blocks[6]!.fileName).toBe('mine.ts')
+  })
+})
+
+describe('the guides', () => {
+  it('show every output after the block it is the output of, so that the examples test compares it', () => {
+    const unmatched = guideFiles().flatMap((file) =>
+      readDocBlocks(file).filter((b) => b.kind === 'output' && b.outputOf === null).map(where),
+    )
+    expect(unmatched, 'text blocks that are the output of no block that runs').toEqual([])
   })
 })
 

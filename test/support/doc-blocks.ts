@@ -24,8 +24,10 @@ export type DocBlock = {
   runForSeconds: number | null
   /** From `<!-- file: name -->`: the block is a file the blocks after it use, written under that name. */
   fileName: string | null
-  /** The output the text shows for it: a ```text block right after it (only blank lines between). */
+  /** The output the text shows for it: the first ```text block after it, before the next block that runs, wherever the prose puts it. */
   expected: string | null
+  /** For a ```text block: the line of the block whose output it shows; null when it shows none's. */
+  outputOf: number | null
 }
 
 const KINDS: Record<string, BlockKind> = {
@@ -54,18 +56,13 @@ export function guideFiles(): string[] {
 export function readDocBlocks(file: string, text = readFileSync(join(ROOT, file), 'utf8')): DocBlock[] {
   const lines = text.split('\n')
   const blocks: DocBlock[] = []
-  // What stands between the previous block (or comment) and this line: blank lines only, or not.
   let comments: string[] = []
-  let onlyBlankSinceBlock = false
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     const fence = /^(\s*)(`{3,})([\w-]*)\s*$/.exec(line)
     if (!fence) {
       if (/^\s*<!--.*-->\s*$/.test(line)) comments.push(line.trim())
-      else if (line.trim() !== '') {
-        comments = []
-        onlyBlankSinceBlock = false
-      }
+      else if (line.trim() !== '') comments = []
       continue
     }
     const [, indent = '', ticks = '```', lang = ''] = fence
@@ -78,17 +75,10 @@ export function readDocBlocks(file: string, text = readFileSync(join(ROOT, file)
     const kind = KINDS[lang] ?? 'other'
     const marker = (name: string) =>
       comments.map((c) => new RegExp(`^<!--\\s*${name}:\\s*(.*?)\\s*-->$`).exec(c)?.[1]).find((m) => m !== undefined)
-    const previous = blocks.at(-1)
-    if (
-      kind === 'output' &&
-      previous &&
-      RUNNABLE.has(previous.kind) &&
-      onlyBlankSinceBlock &&
-      comments.length === 0 &&
-      previous.expected === null
-    ) {
-      previous.expected = body.join('\n')
-    }
+    // A text block shows the output of the last block that runs before it, however much prose stands between.
+    const runs = blocks.findLast((b) => RUNNABLE.has(b.kind))
+    const shows = kind === 'output' && runs && runs.expected === null ? runs : null
+    if (shows) shows.expected = body.join('\n')
     const runFor = marker('run-for')
     const fileName = marker('file')
     blocks.push({
@@ -101,9 +91,9 @@ export function readDocBlocks(file: string, text = readFileSync(join(ROOT, file)
       runForSeconds: runFor === undefined ? null : Number(runFor),
       fileName: fileName ?? null,
       expected: null,
+      outputOf: shows?.line ?? null,
     })
     comments = []
-    onlyBlankSinceBlock = true
     i = j
   }
   return blocks
