@@ -11,19 +11,22 @@ import { TEST_MS } from '../support/timeouts.js'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 type Target = { types: string; default: string }
-type Conditions = Target & { browser?: Target }
+type Conditions = { import: Target; require: Target; browser?: Target }
 
 const exportsMap = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { exports: Record<string, unknown> })
   .exports
 
-/** Each entry point of the exports map (the root's browser condition as an entry of its own), with its files. */
+/**
+ * Each entry point of the exports map as `import` reads it (the root's browser condition as an entry
+ * of its own), with its files; `require` reads the same names (test/package/commonjs.test.ts).
+ */
 const ENTRIES: { name: string; target: Target }[] = Object.entries(exportsMap)
   .filter(([subpath]) => subpath !== './package.json')
   .flatMap(([subpath, conditions]) => {
     const c = conditions as Conditions
     const name = subpath === '.' ? 'activation-emulator' : `activation-emulator/${subpath.slice(2)}`
     return [
-      { name, target: { types: c.types, default: c.default } },
+      { name, target: c.import },
       ...(c.browser ? [{ name: `${name} (browser condition)`, target: c.browser }] : []),
     ]
   })
