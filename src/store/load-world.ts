@@ -3,7 +3,8 @@ import type { StoredActivation, StoredEntry, StoredParticipant, World } from '..
 import { byStartDesc, type ActivationOrder } from './activation-order.js'
 import type { WritableEntryLists } from './entry-lists.js'
 import type { LayeredMap } from './layered-map.js'
-import type { LoadingParticipant, ParticipantOrder } from './participant-order.js'
+import type { LoadingParticipant } from './loading-participant.js'
+import type { ParticipantOrder } from './participant-order.js'
 import { activationProblem, entryProblem, participantProblem, refuse } from './record-checks.js'
 import type { ServingOrder } from './serving-order.js'
 

@@ -2,17 +2,9 @@ import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { copyList, LayeredMap, ownList } from './layered-map.js'
+import { sortByFirstEntered, type LoadingParticipant } from './loading-participant.js'
+import { PendingMoves } from './pending-moves.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted, sameId } from './sorted.js'
-
-/** A participant while a world loads: their entries so far and the earliest; `held` if the index held them before. */
-export type LoadingParticipant = {
-  participant: StoredParticipant
-  /** The participant's account, here so that checking an entry's does not read the participant again. */
-  account: string
-  entries: StoredEntry[]
-  first: DateObject | undefined
-  held: boolean
-}
 
 /** What a layer reads of the participant order it stands over: a whole one's, or a planned world's read as asked. */
 export type ParticipantBase = {
@@ -51,12 +43,8 @@ export class ParticipantOrder {
   readonly #byAccount: LayeredMap<string, StoredParticipant[]>
   readonly #firstEntered: LayeredMap<string, DateObject>
   readonly #base: ParticipantBase | undefined
-  /**
-   * Participants a layer placed while their account's list is still its base's, by account: put into
-   * the list when it is read or changed otherwise. Placing one reads the base's list around its place,
-   * which a planned world orders whole only when asked; counting them needs only their first entries.
-   */
-  #pending = new Map<string, StoredParticipant[]>()
+  /** The moves made in each account's list while it is still its base's (see `PendingMoves`). */
+  #pending = new Map<string, PendingMoves>()
 
   constructor(participants: ReadonlyMap<string, StoredParticipant>, base?: ParticipantBase) {
     this.#participants = participants
@@ -123,10 +111,7 @@ export class ParticipantOrder {
   participantsBy(account: string, nowIso: string): number {
     const fromBase = this.#byAccount.owns(account) ? undefined : this.#base?.participantsBy?.(account, nowIso)
     if (fromBase !== undefined) {
-      let placed = 0
-      for (const { id } of this.#pending.get(account) ?? [])
-        if ((this.#firstEntered.get(id)?.iso ?? '') <= nowIso) placed++
-      return fromBase + placed
+      return fromBase + (this.#pending.get(account)?.countBy(nowIso, (id) => this.#firstEntered.get(id)) ?? 0)
     }
     const list = this.participantsOf(account)
     const last = list[list.length - 1]
@@ -174,6 +159,8 @@ export class ParticipantOrder {
   /** Takes a participant out of their account's list, if they stand in it. */
   remove(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) {
+      const first = this.#firstEntered.get(participant.id) as DateObject
+      if (this.#defers(participant.account)) return this.#pendingOf(participant.account).takeOut(participant, first)
       this.#placePending(participant.account)
       removeSorted(
         this.#byAccount.writable(participant.account, copyList) ?? [],
@@ -270,23 +257,29 @@ export class ParticipantOrder {
     if (participant && first) this.#place(participant)
   }
 
-  #place(participant: StoredParticipant): void {
-    const { account } = participant
-    if (this.#base?.participantsBy !== undefined && !this.#byAccount.owns(account)) {
-      const waiting = this.#pending.get(account)
-      if (waiting) waiting.push(participant)
-      else this.#pending.set(account, [participant])
-      return
-    }
-    this.#insert(participant)
+  /** Whether a move in an account's list waits until the list is read (see `#pending`). */
+  #defers(account: string): boolean {
+    return this.#base?.participantsBy !== undefined && !this.#byAccount.owns(account)
   }
 
-  /** Puts the participants placed while their account's list was the base's into it (see `#pending`). */
+  #pendingOf(account: string): PendingMoves {
+    let pending = this.#pending.get(account)
+    if (pending === undefined) this.#pending.set(account, (pending = new PendingMoves()))
+    return pending
+  }
+
+  #place(participant: StoredParticipant): void {
+    if (this.#defers(participant.account)) this.#pendingOf(participant.account).place(participant)
+    else this.#insert(participant)
+  }
+
+  /** Does the moves made while an account's list was the base's (see `#pending`). */
   #placePending(account: string): void {
-    const waiting = this.#pending.get(account)
-    if (waiting === undefined) return
+    const pending = this.#pending.get(account)
+    if (pending === undefined) return
     this.#pending.delete(account)
-    for (const participant of waiting) this.#insert(participant)
+    const firstOf = (id: string) => this.#firstEntered.get(id)
+    pending.doTo(ownList(this.#byAccount, account), firstOf, (participant) => this.#insert(participant))
   }
 
   #insert(participant: StoredParticipant): void {
@@ -295,35 +288,4 @@ export class ParticipantOrder {
     if (!last || this.#byFirstEntered(last, participant) < 0) list.push(participant)
     else insertSorted(list, participant, this.#byFirstEntered)
   }
-}
-
-/**
- * Sorts loading participants by first entry, then id. The numeric pre-pass does not change the
- * result, only the time: sorted by `ts` natively first, the list is nearly in order, and the
- * comparison sort then mostly confirms it (busy: about 150 ms less per load).
- */
-function sortByFirstEntered(list: LoadingParticipant[]): void {
-  let min = Infinity
-  let max = -Infinity
-  let integers = true
-  for (const { first } of list) {
-    const ts = (first as DateObject).ts
-    integers &&= Number.isInteger(ts)
-    if (ts < min) min = ts
-    if (ts > max) max = ts
-  }
-  // Each key is (ts - min) * scale + position: unique, and exact while under 2^53.
-  const scale = 2 ** Math.ceil(Math.log2(list.length + 1))
-  if (list.length > 1 && integers && Number.isSafeInteger((max - min + 1) * scale)) {
-    const keys = new Float64Array(list.length)
-    for (let i = 0; i < list.length; i++)
-      keys[i] = (((list[i] as LoadingParticipant).first as DateObject).ts - min) * scale + i
-    keys.sort()
-    const unsorted = list.slice()
-    for (let i = 0; i < keys.length; i++) list[i] = unsorted[(keys[i] as number) % scale] as LoadingParticipant
-  }
-  list.sort(
-    (a, b) =>
-      compareDates(a.first as DateObject, b.first as DateObject) || compareStrings(a.participant.id, b.participant.id),
-  )
 }

@@ -1,0 +1,57 @@
+import { compareDates, type DateObject } from '../contract/date-object.js'
+import type { StoredParticipant } from '../contract/stored-records.js'
+import { compareStrings, removeSorted, sameId } from './sorted.js'
+
+/**
+ * The moves a layer made in one account's participants list while the list is still its base's: those
+ * placed since (new, or moved to an earlier first entry), and those taken out of the base's list, each
+ * with the first entry they stand at there. Kept, not done, because doing one reads the base's list
+ * around its place, which a planned world orders whole only when asked; counting them needs only
+ * first entries. Done to the list when it is next read or changed otherwise (see `doTo`).
+ */
+export class PendingMoves {
+  readonly #in = new Map<string, StoredParticipant>()
+  readonly #out = new Map<string, { participant: StoredParticipant; first: DateObject }>()
+
+  /** A participant to place in the list, at their first entry then (replacing any placed before). */
+  place(participant: StoredParticipant): void {
+    this.#in.set(participant.id, participant)
+  }
+
+  /**
+   * A participant leaving the list: one placed since leaves the moves waiting; one of the base's list
+   * is taken out of it, found by `first`, the first entry they stand at there.
+   */
+  takeOut(participant: StoredParticipant, first: DateObject): void {
+    const { id } = participant
+    if (!this.#in.delete(id) && !this.#out.has(id)) this.#out.set(id, { participant, first })
+  }
+
+  /** How many more (or fewer) of the list first entered by `nowIso` than the base's list counts. */
+  countBy(nowIso: string, firstOf: (id: string) => DateObject | undefined): number {
+    let more = 0
+    for (const id of this.#in.keys()) if ((firstOf(id)?.iso ?? '') <= nowIso) more++
+    for (const { first } of this.#out.values()) if (first.iso <= nowIso) more--
+    return more
+  }
+
+  /**
+   * Does the moves to `list`, the base's list made the layer's own: those who left it first (each found
+   * by the first entry they stand at), then those placed, each by `insert`.
+   */
+  doTo(
+    list: StoredParticipant[],
+    firstOf: (id: string) => DateObject | undefined,
+    insert: (participant: StoredParticipant) => void,
+  ): void {
+    const out = this.#out
+    const standsAt = (p: StoredParticipant) => out.get(p.id)?.first ?? firstOf(p.id)
+    const byWhereTheyStand = (a: StoredParticipant, b: StoredParticipant) => {
+      const fa = standsAt(a)
+      const fb = standsAt(b)
+      return (fa && fb ? compareDates(fa, fb) : 0) || compareStrings(a.id, b.id)
+    }
+    for (const { participant } of out.values()) removeSorted(list, participant, byWhereTheyStand, sameId)
+    for (const participant of this.#in.values()) insert(participant)
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * An activation added to a planned world moves the participants its entries reach (new ones, and
+ * those who first entered later than their new entry) without ordering the account's whole list at
+ * once: the moves wait until the list is next read, which orders it in turns (see
+ * participants-order-in-turns.test.ts). The list read then, and its counts at any instant meanwhile,
+ * are a plain scan's of the store's records.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { compareDates } from '../src/contract/date-object.js'
+import { createEmulator, type Emulator } from '../src/index.js'
+import { peopleIndex, peopleIndexInSteps } from '../src/world/planned-index.js'
+import { collect, NOW_ISO } from './support/api.js'
+import { TEST_MS } from './support/timeouts.js'
+
+vi.setConfig({ testTimeout: TEST_MS.long })
+
+vi.mock('../src/world/planned-index.js', async (real) => {
+  const module = await real<typeof import('../src/world/planned-index.js')>()
+  return { ...module, peopleIndex: vi.fn(module.peopleIndex), peopleIndexInSteps: vi.fn(module.peopleIndexInSteps) }
+})
+
+const KEY = 'crowd-key'
+const ACCOUNT = 'crowd'
+
+/** One account of 20,000 people and 40,000 entries: a list far past its start (the first thousand or so). */
+const crowd = () =>
+  createEmulator({
+    now: NOW_ISO,
+    scenario: {
+      name: 'crowd',
+      description: 'One account of 20,000 people over 40 activations',
+      seed: 46,
+      accounts: [
+        {
+          name: ACCOUNT,
+          apiKeys: [KEY],
+          premium: true,
+          people: 20_000,
+          activations: [
+            { type: 'giveaway', subtype: 'instant_win', state: 'ended', count: 20, entries: 1000 },
+            { type: 'sweepstakes', subtype: 'standard', state: 'running', count: 20, entries: 1000 },
+          ],
+        },
+      ],
+    },
+  })
+
+/** Each participant who has entered by `nowIso` and when first, by first entry then id, from the records by id. */
+function scanned(emulator: Emulator, nowIso: string): string[] {
+  const { index } = emulator.db
+  const first = new Map<string, (typeof entries)[number]['enteredAt']>()
+  const entries = [...index.entries.values()].filter((e) => e.enteredAt.iso <= nowIso)
+  for (const e of entries) {
+    const seen = first.get(e.participantId)
+    if (seen === undefined || compareDates(e.enteredAt, seen) < 0) first.set(e.participantId, e.enteredAt)
+  }
+  return [...first]
+    .sort(([a, x], [b, y]) => compareDates(x, y) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, at]) => `${id} ${at.iso}`)
+}
+
+/** An activation of 2,000 entries added, running: its entries lie between its start and now. */
+async function added(emulator: Emulator) {
+  const made = await emulator.addActivation({ type: 'giveaway', state: 'running', entries: 2000 })
+  const { index } = emulator.db
+  const fresh = new Set(made.participants)
+  // Those who stood in the list before and whose first entry is now one of the added activation's.
+  const moved = made.entries
+    .map((id) => index.entries.get(id)!)
+    .filter((e) => !fresh.has(e.participantId) && index.firstEnteredAt(e.participantId)?.iso === e.enteredAt.iso)
+  return { made, moved }
+}
+
+describe('an activation added to a planned world', () => {
+  it('moves the participants it reaches without ordering the whole list at once, nor when the list is read', async () => {
+    const emulator = await crowd()
+    vi.mocked(peopleIndex).mockClear()
+    vi.mocked(peopleIndexInSteps).mockClear()
+    const made = await emulator.addActivation({ type: 'giveaway', state: 'running', entries: 2000 })
+    expect(made.entries).toHaveLength(2000)
+    expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
+
+    const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
+    expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
+    expect(vi.mocked(peopleIndexInSteps)).toHaveBeenCalledTimes(1)
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+  })
+
+  it('moves those who first entered later than their new entry: the list is a plain scan’s', async () => {
+    const emulator = await crowd()
+    const { moved } = await added(emulator)
+    expect(moved.length).toBeGreaterThan(0)
+    const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+  })
+
+  it('counts who entered by an earlier instant, before the list is read, as a plain scan does', async () => {
+    const emulator = await crowd()
+    const { moved } = await added(emulator)
+    // Instants between a moved participant's new first entry and the one they stood at before.
+    const { index } = emulator.db
+    const instants = [...new Set(moved.map((e) => e.enteredAt.iso))].sort().filter((_, i) => i % 50 === 0)
+    instants.push(NOW_ISO)
+    const counted = instants.map((at) => index.participantsBy(ACCOUNT, at))
+    expect(counted).toEqual(instants.map((at) => scanned(emulator, at).length))
+  })
+})
