@@ -83,6 +83,20 @@ describe("a sandbox's data", () => {
     }
   })
 
+  it('nested exactly 64 levels, the body counted: past the depth check; 65: the 400, in a small body and a large one', async () => {
+    const TOO_DEEP = 'Malformed body: its JSON nests arrays and objects more than 64 levels deep (at most 64)'
+    /** `levels` arrays, each inside the one before. */
+    const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    const pad = `"label":"${'x'.repeat(1 << 20)}",`
+    for (const padding of ['', pad]) {
+      const deepest = await send(`{${padding}"data":${arrays(63)}}`)
+      expect(deepest.status).toBe(400)
+      // Refused for what else it is (not a world, or a label too long), not for its depth.
+      expect(deepest.body.error).not.toBe(TOO_DEEP)
+      expect(await send(`{${padding}"data":${arrays(64)}}`)).toEqual({ status: 400, body: { error: TOO_DEEP } })
+    }
+  })
+
   it('a large body that opens a sandbox waits, unread, while another is read: answered in the order they came', async () => {
     const label = 'x'.repeat(1 << 20)
     const whole = `{"label":"${label}"}`
