@@ -47,6 +47,15 @@ export default tseslint.config(
       globals: { fetch: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', console: 'readonly' },
     },
   },
+  // The package jobs' consumer projects (.ci/package-jobs) are CommonJS in Node, as their users write it.
+  {
+    files: ['.ci/consumers/**/*.{js,cjs}'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', fetch: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   // A test runner's global setup runs in Node.
   { files: ['examples/*/test/global-*.js'], languageOptions: { globals: { process: 'readonly' } } },
 )

@@ -1,0 +1,1 @@
+module.exports = { plugins: ['@babel/plugin-transform-modules-commonjs'] }
