@@ -5,10 +5,9 @@
 // and keep the headers and the bytes beside it (undici's Headers sort themselves on every walk through
 // them, which costs the server more than a plain object). Every other caller (msw's setupServer,
 // setupWorker, getResponse) gets the headers and the body in the Response as usual.
-import { PlainRequest, type ApiRequest } from './plain-request.js'
+import { PlainRequest, type ApiRequest, type KeptAnswer } from './plain-request.js'
 
-/** What a server that asked for bytes sends: the Response's status, with these headers and this body. */
-export type KeptAnswer = { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
+export type { KeptAnswer } from './plain-request.js'
 
 /** A request body parsed before the request reached the handlers: the value, or why it is not JSON. */
 export type ParsedBody = { value: unknown } | { error: Error }
@@ -44,17 +43,28 @@ class StatusOnlyResponse extends Response {
 }
 
 /**
- * The Response of an answer: with its headers and its body as a stream, or, when the request is a
- * BytesRequest or a PlainRequest, with its status only, and the headers and body kept for `keptAnswerOf`.
+ * The status-only Response of every 200 kept on a PlainRequest: made once, as nothing is ever read of
+ * it but its status (its Headers are empty, its body null), which spares each answer a Response's making.
+ */
+let okOnly: Response | undefined
+
+/**
+ * The Response of an answer: with its headers and its body as a stream; when the request is a
+ * BytesRequest, with its status only, and the headers and body kept for `keptAnswerOf`; when it is a
+ * PlainRequest, with its status only, and the headers and body kept on the request (`keptWith`).
  */
 export function responseWithBody(
   request: ApiRequest,
   status: number,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
   body: Uint8Array,
 ): Response {
-  if (!(request instanceof BytesRequest) && !(request instanceof PlainRequest))
-    return new Response(body as BodyInit, { status, headers })
+  if (request instanceof PlainRequest) {
+    const response = status === 200 ? (okOnly ??= new Response(null, { status })) : new Response(null, { status })
+    request.keep(response, { headers, body })
+    return response
+  }
+  if (!(request instanceof BytesRequest)) return new Response(body as BodyInit, { status, headers })
   return new StatusOnlyResponse(status, { headers, body })
 }
 

@@ -10,15 +10,21 @@ export type ApiRequest = {
   readonly headers: { get(name: string): string | null }
 }
 
+/** What a server that asked for bytes sends: the Response's status, with these headers and this body. */
+export type KeptAnswer = { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array }
+
 /**
  * A request as a server received it: its method, its URL (parsed), and its headers as the names and
- * values alternate on the wire (Node's `rawHeaders`). Its answer's headers and body are kept beside a
- * status-only Response, as a BytesRequest's are (see body-bytes.ts).
+ * values alternate on the wire (Node's `rawHeaders`). The handler that answers it with a body keeps
+ * the answer's headers and body on it, beside a status-only Response (see body-bytes.ts), for the
+ * server to write out.
  * @example new PlainRequest('GET', new URL('https://api.example.test/v1/activations/list'), ['Authorization', 'Api-Key demo-key'])
  */
 export class PlainRequest implements ApiRequest {
   readonly url: string
   readonly headers: { get(name: string): string | null }
+  #kept: KeptAnswer | undefined = undefined
+  #keptWith: Response | undefined = undefined
 
   constructor(
     readonly method: string,
@@ -28,6 +34,20 @@ export class PlainRequest implements ApiRequest {
   ) {
     this.url = parsedUrl.href
     this.headers = new PlainHeaders(rawHeaders)
+  }
+
+  /** Keeps the headers and body of `response`, a status-only answer to this request. */
+  keep(response: Response, kept: KeptAnswer): void {
+    this.#kept = kept
+    this.#keptWith = response
+  }
+
+  /**
+   * The headers and body kept with `response`; undefined for any other answer (one that replaced it
+   * on the way out, such as a sandbox's 404 once the sandbox ended).
+   */
+  keptWith(response: Response): KeptAnswer | undefined {
+    return response === this.#keptWith ? this.#kept : undefined
   }
 }
 

@@ -86,6 +86,11 @@ function isoOf(ms: number): string {
   return lastIso
 }
 
+/** The headers of an answer that adds none of its own (no rate-limit headers): one object for all. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+/** The headers of a 200 that adds none of its own. */
+const JSON_ONLY: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' })
+
 /** The query of a record being made, replaced before it is returned. */
 const NO_QUERY: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>
 
@@ -179,7 +184,7 @@ function concluded(
   url: URL,
   record: RequestRecord,
   started: number,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
   drop: 'connection' | 'body' | undefined,
   outcome: Outcome,
 ): Response {
@@ -193,7 +198,7 @@ function concluded(
       // A drop rule remakes the response from its headers: it gets them in the Response itself.
       response = drop
         ? jsonResponse(200, body, headers)
-        : responseWithBody(request, 200, { 'content-type': 'application/json', ...headers }, body)
+        : responseWithBody(request, 200, headers === NO_HEADERS ? JSON_ONLY : { ...JSON_ONLY, ...headers }, body)
     } catch (thrown) {
       outcome = refusal(thrown, request, url)
     }
@@ -236,7 +241,7 @@ export function endpoint(
   ): Response | Promise<Response> => {
     const url = urlOf(request)
     const head = request.method === 'HEAD'
-    let headers: Record<string, string> = {}
+    let headers: Readonly<Record<string, string>> = NO_HEADERS
     let drop: 'connection' | 'body' | undefined
     let outcome: Outcome | Promise<Uint8Array>
     try {

@@ -10,9 +10,10 @@ import type { Served } from './served.js'
 /**
  * Answers one request through its stages, each in its own file: the admin guard, the CORS preflight,
  * the target's checks, the body, the Fetch Request, the handlers' dispatch and the answer. A stage
- * that answers ends the request there; resolves to the status sent.
+ * that answers ends the request there. Returns the status sent: at once when every stage was done at
+ * once (a page answered as the handlers kept it), else a promise of it. A stage may throw.
  */
-export async function answerRequest(ctx: RequestContext, served: Served): Promise<number> {
+export function answerRequest(ctx: RequestContext, served: Served): number | Promise<number> {
   // Only the admin API's writes read a body (the API is GET and HEAD alone): any other request is
   // answered from its headers, its body left unread, and its connection closes after the answer.
   const readsBody = ctx.admin && ctx.method !== 'GET' && !ctx.head
@@ -33,10 +34,16 @@ async function readAndAnswer(ctx: RequestContext, served: Served): Promise<numbe
   return answerAsRead(ctx, served)
 }
 
-/** The request, dispatch and answer stages. */
-async function answerAsRead(ctx: RequestContext, served: Served): Promise<number> {
+/** The request, dispatch and answer stages: asked of the API's handlers directly when they can answer it. */
+function answerAsRead(ctx: RequestContext, served: Served): number | Promise<number> {
   const plain = dispatchPlain(ctx, served)
-  if (plain !== undefined) return sendAnswer(ctx, served, (await plain) ?? undefined)
+  if (plain === undefined) return answerThroughMsw(ctx, served)
+  if (plain instanceof Promise) return plain.then((response) => sendAnswer(ctx, served, response ?? undefined))
+  return sendAnswer(ctx, served, plain ?? undefined)
+}
+
+/** The request made a Fetch Request, dispatched through msw's way. */
+async function answerThroughMsw(ctx: RequestContext, served: Served): Promise<number> {
   const request = requestOf(ctx)
   if (typeof request === 'number') return request
   return sendAnswer(ctx, served, await dispatch(ctx, served, request))

@@ -19,21 +19,40 @@ const GZIP_MIN_BYTES = 1024
  * The answer stage: writes the handlers' answer, or a 404 when none answered. A fault rule's drop
  * destroys the socket before any byte, or after the headers and half the body; a stream (server-sent
  * events) is sent as it comes, a StreamedResponse (a dump) as it is made; any other body whole,
- * gzipped when the client accepts it and it is large enough to pay for it. Resolves to the status sent (0 for a dropped connection).
+ * gzipped when the client accepts it and it is large enough to pay for it. Returns the status sent
+ * (0 for a dropped connection): at once for an answer the handlers kept and that goes out as it is
+ * (a page's usual way), else once it is sent.
  */
-export async function sendAnswer(ctx: RequestContext, served: Served, response: Response | undefined): Promise<number> {
+export function sendAnswer(
+  ctx: RequestContext,
+  served: Served,
+  response: Response | undefined,
+): number | Promise<number> {
   const { req, res, head, corsHeaders } = ctx
   if (response?.type === 'error') {
     req.socket.destroy()
     return 0
   }
-  if (response?.headers.has(DROP_HEADER)) return dropBody(res, response)
+  // What a PlainRequest's handler kept is on the request; a BytesRequest's, beside its Response.
+  const kept = response && (ctx.plain !== undefined ? ctx.plain.keptWith(response) : keptAnswerOf(response))
+  if (kept === undefined && response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) return ctx.refuse(404, notFound((ctx.url as URL).pathname).message)
-  const kept = keptAnswerOf(response)
   const exposes = served.cors !== false && corsHeaders === served.corsHeaders
-  const gzips = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')
-  if (kept && (head || !gzips || kept.body.byteLength < GZIP_MIN_BYTES))
+  if (kept && (head || kept.body.byteLength < GZIP_MIN_BYTES || !acceptsGzip(ctx)))
     return sendKept(ctx, response.status, kept, exposes)
+  return sendWhole(ctx, response, kept, exposes)
+}
+
+const acceptsGzip = (ctx: RequestContext) => /\bgzip\b/.test(ctx.req.headers['accept-encoding'] ?? '')
+
+/** An answer that is not sent as kept: a stream as it comes, a dump as it is made, a body whole, gzipped when it pays. */
+async function sendWhole(
+  ctx: RequestContext,
+  response: Response,
+  kept: KeptAnswer | undefined,
+  exposes: boolean,
+): Promise<number> {
+  const { res, head, corsHeaders } = ctx
   const out: Record<string, string> = { ...corsHeaders }
   if (kept) Object.assign(out, kept.headers)
   else response.headers.forEach((value, key) => (out[key] = value))
@@ -45,7 +64,7 @@ export async function sendAnswer(ctx: RequestContext, served: Served, response: 
     : kept
       ? Buffer.from(kept.body.buffer, kept.body.byteOffset, kept.body.byteLength)
       : await bodyOf(response)
-  if (body && body.length >= GZIP_MIN_BYTES && gzips) {
+  if (body && body.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)) {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED })
     // eslint-disable-next-line require-atomic-updates -- `out` is this answer's own headers: nothing else holds it across the await
     out['content-encoding'] = 'gzip'

@@ -22,9 +22,13 @@ export function dispatch(ctx: RequestContext, served: Served, request: Request):
  * EndpointHandlers: asked with a PlainRequest (the request's method, its one URL and its headers as
  * received), which costs none of a Fetch Request's making; the same handlers give the same answer.
  * Null when none answers; undefined when the request is not such a one, or a handler is not an
- * EndpointHandler: then the request is made a Fetch Request and dispatched as any other.
+ * EndpointHandler: then the request is made a Fetch Request and dispatched as any other. The
+ * PlainRequest stays on the context (`plain`), where the answering handler kept its headers and body.
  */
 export function dispatchPlain(ctx: RequestContext, served: Served): Response | Promise<Response> | null | undefined {
   if (ctx.admin || (ctx.method !== 'GET' && !ctx.head)) return undefined
-  return answerOfEndpoints(served.apiHandlers, new PlainRequest(ctx.method, ctx.url as URL, ctx.req.rawHeaders))
+  const request = new PlainRequest(ctx.method, ctx.url as URL, ctx.req.rawHeaders)
+  const answer = answerOfEndpoints(served.apiHandlers, request)
+  if (answer !== undefined) ctx.plain = request
+  return answer
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorBody } from '../../../handlers/errors.js'
 import type { ParsedBody } from '../../../handlers/body-bytes.js'
+import type { PlainRequest } from '../../../handlers/plain-request.js'
 import { isAdminPath } from './admin-guard.js'
 import { send } from './bodies.js'
 import { urlOfTarget } from './request-url.js'
@@ -27,6 +28,8 @@ export class RequestContext {
   bodyBytes: Uint8Array<ArrayBuffer> | undefined
   /** A large body (a sandbox's data), parsed here in turns and handed to the handlers parsed. */
   parsedBody: ParsedBody | undefined
+  /** The request as the API's handlers were asked it directly (see dispatchPlain), with the answer they kept. */
+  plain: PlainRequest | undefined
 
   constructor(
     readonly req: IncomingMessage,

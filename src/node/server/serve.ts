@@ -68,19 +68,26 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       requireHostHeader: false,
     },
     (req, res) => {
-      const started = performance.now()
+      const started = onRequest ? performance.now() : 0
       const ctx = new RequestContext(req, res, served)
-      void answerRequest(ctx, served)
-        .catch((error: unknown) => failed(ctx, served, error))
-        .then((status) => {
-          if (!onRequest) return
-          // A hook that throws (on a path it did not expect) costs its own line, never the server.
-          try {
-            onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
-          } catch (error) {
-            hookFailed(error, req.url)
-          }
-        })
+      const heard = (status: number) => {
+        if (!onRequest) return
+        // A hook that throws (on a path it did not expect) costs its own line, never the server.
+        try {
+          onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
+        } catch (error) {
+          hookFailed(error, req.url)
+        }
+      }
+      // A page is answered at once, without a promise; other requests once their stages are done.
+      let status: number | Promise<number>
+      try {
+        status = answerRequest(ctx, served)
+      } catch (error) {
+        status = failed(ctx, served, error)
+      }
+      if (typeof status === 'number') heard(status)
+      else void status.catch((error: unknown) => failed(ctx, served, error)).then(heard)
     },
   )
   // Requests node's parser refuses before any handler runs (a request line or headers too long, a
