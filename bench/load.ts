@@ -1,7 +1,8 @@
 // What the soak script (bench/soak.ts) and its short version in the test suite share: the mix of
 // requests (every endpoint, several page depths, a few expected errors); a walk over every page once;
 // an autocannon run that counts each status against the one each request expects; and the soak, which
-// compares a server's live heap after a warm-up and at the end (the server: bench/server-process.ts).
+// sends the same requests twice and compares the server's live heap after each time (the server:
+// bench/server-process.ts).
 // Loopback only: every server listens on 127.0.0.1 and every run stops by itself.
 import autocannon from 'autocannon'
 import type { ServerProcess } from './server-process.js'
@@ -114,25 +115,33 @@ export type LoadResult = {
   statuses: Record<string, number>
   /** Requests per second, on average. */
   rps: number
+  /** The slowest answer, in ms: reported, never judged. */
+  slowest: number
 }
 
-/** Runs autocannon over `mix` for `seconds` (or until `requests` are answered) with `connections` keep-alive connections. */
+/** How long autocannon waits for an answer by default, in seconds, before it counts a timeout. */
+const TIMEOUT_SECONDS = 30
+
+/**
+ * Runs autocannon over `mix` with `connections` keep-alive connections, for `seconds` or until
+ * `requests` are answered. Counted, each connection sends `requests / connections` of them, from the
+ * mix's first request on and round again: the same requests at any speed.
+ */
 export async function load(
   base: string,
   key: string,
   mix: MixRequest[],
   connections: number,
-  seconds: number,
-  requests?: number,
+  until: { seconds: number } | { requests: number },
+  timeoutSeconds = TIMEOUT_SECONDS,
 ): Promise<LoadResult> {
   let unexpected = 0
   const samples: string[] = []
   const result = await autocannon({
     url: base,
     connections,
-    duration: seconds,
-    ...(requests === undefined ? {} : { amount: requests }),
-    timeout: 30,
+    ...('seconds' in until ? { duration: until.seconds } : { amount: until.requests }),
+    timeout: timeoutSeconds,
     requests: mix.map((r) => ({
       path: r.path,
       method: r.method ?? 'GET',
@@ -151,110 +160,80 @@ export async function load(
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = count ?? 0
   return {
     requests: result.requests.total,
-    errors: result.errors + result.timeouts,
+    // autocannon counts a timeout among its errors too.
+    errors: result.errors,
     unexpected,
     statuses,
     rps: result.requests.average,
+    slowest: result.latency.max,
   }
 }
 
-/** A soak: the mix until the server's live heap is steady (the warm-up), then for `seconds`. */
-export type SoakResult = LoadResult & {
-  /** The warm-up: how long it took and what it saw (its errors and unexpected answers fail a soak too). */
-  warmup: LoadResult & { seconds: number }
-  /** Resident memory in MB: after the warm-up, at the end, and the peak since the server started. */
-  memory: { warm: number; end: number; peak: number }
-  /**
-   * V8's live heap in MB, the least it was after a full collection in the warm-up's last slice and in
-   * the soak's last slice (3 s each), with how many full collections each slice saw.
-   */
-  heap: { warm: number; end: number; collections: { warm: number; end: number } }
-  /** (heap.end - heap.warm) / heap.warm: what the server held more at the end than after the warm-up. */
+/** A soak: the mix `requests` times, then `requests` times again; what each half saw and what the server held after each. */
+export type SoakResult = {
+  /** The first half, which fills what the server keeps (its journal, the JSON of the pages it served). */
+  first: LoadResult
+  /** The second half: the same requests again. */
+  second: LoadResult
+  /** V8's heap in use in MB after full collections, with no request in flight: after each half. */
+  heap: { first: number; second: number }
+  /** (heap.second - heap.first) / heap.first: what the server held more after the second half than after the first. */
   growth: number
+  /** Resident memory in MB: after each half, and the peak since the server started. */
+  memory: { first: number; second: number; peak: number }
+  /** Wall time of each half, in seconds: reported, never judged. */
+  seconds: { first: number; second: number }
 }
 
-/** The length of a slice: of the warm-up's steps, and of the soak's end that is compared with the last. */
-const SLICE_SECONDS = 3
-
 /**
- * The requests a warm-up runs at least: as many as the journal keeps by default (`journalSize`,
- * src/emulator/emulator-options.ts; test/server/soak.test.ts fails if they part).
+ * The requests of each half of a soak, at least: as many as the journal keeps by default
+ * (`journalSize`, src/emulator/emulator-options.ts; test/server/soak.test.ts fails if they part), so
+ * that the journal is full after the first half, and a server that does not leak holds as much after
+ * the second.
  */
-export const WARMUP_REQUESTS = 10_000
+export const SOAK_REQUESTS = 10_000
 
 /**
- * Warms `server` (started with `--trace-gc`) up with the mix in slices of 3 s until it has answered
- * `warmupRequests` (default `WARMUP_REQUESTS`) and a slice's live heap is within 2 % of the slice
- * before (or `warmupSeconds` have passed), then loads it for `seconds`, and compares the live heap of
- * its last 3 s with the warm-up's last slice.
+ * How long a soak waits for one answer: a hang only, as long as the test's own bound (`TEST_MS.marathon`,
+ * 30 min). Under 100 connections a large page shares the server with the 99 others' requests: at a load
+ * average of 18 to 30 on two cores, the slowest answer took 323 s. An answer never sent still fails it.
+ */
+const SOAK_TIMEOUT_SECONDS = 1_800
+
+/**
+ * Sends the mix to `server` `requests` times (default `SOAK_REQUESTS`) over `connections` connections,
+ * reads its heap in use after full collections, sends the same `requests` again and reads it again.
  *
- * A slice's live heap is the least that a full collection left in it: the server's own data with the
- * fewest requests in flight (100 connections hold up to 100 pages of 1 MB between collections; on a
- * flat heap, the median of a slice moved by up to 8 % from one slice to the next, the least by up to
- * 6 %). It is what a leak grows. A server that does not leak climbs to a plateau and stays there: on
- * busy's mix, first the plans of the activations it reads and the JSON of what it served, then the
- * journal, which keeps the last 10,000 API requests by default (`journalSize`), until its 10,000th
- * request; hence a warm-up of at least the journal's size. Resident memory was the measure before: it
- * swings by 10 % between collections and with the allocator's free pages whatever the server holds,
- * and a soak failed at 10.3 % after a warm-up of 3,000 requests (CI, 2026-11-26).
+ * Counted, not timed: each connection sends `requests / connections` requests, from the mix's first on,
+ * so both halves are the same requests however fast the machine answers them, and the server's clock is
+ * frozen (`--now`), so nothing it holds grows with the wall time. The heap is read once every answer is
+ * in: `ServerProcess.liveHeap` forces full collections in the server, so what it reads is the server's
+ * own data, with no request in flight and no garbage. A server that does not leak climbs to a plateau
+ * within the first half (the plans of the activations it reads, the JSON of what it served, then the
+ * journal, full at its 10,000th request) and holds the same after the second; a leak of a few hundred
+ * bytes a request shows as megabytes between the two, at any load.
  */
 export async function soak(
   server: ServerProcess,
   key: string,
   mix: MixRequest[],
-  options: { connections: number; seconds: number; warmupRequests?: number; warmupSeconds: number },
+  options: { connections: number; requests?: number },
 ): Promise<SoakResult> {
-  const t0 = performance.now()
-  let warmup: LoadResult = { requests: 0, errors: 0, unexpected: 0, statuses: {}, rps: 0 }
-  // Each autocannon run starts every connection at the mix's first request: on a slow machine a slice
-  // of 3 s got no further than its fifth (a loaded run's warm-up answered 10,105 requests, all 200).
-  // So each run starts where the one before stopped, and the warm-up goes round the whole mix.
-  let at = 0
-  const run = async (seconds: number) => {
-    const result = await load(server.url, key, [...mix.slice(at), ...mix.slice(0, at)], options.connections, seconds)
-    at = (at + Math.round(result.requests / options.connections)) % mix.length
-    return result
+  const requests = options.requests ?? SOAK_REQUESTS
+  const half = async () => {
+    const t0 = performance.now()
+    const result = await load(server.url, key, mix, options.connections, { requests }, SOAK_TIMEOUT_SECONDS)
+    const seconds = (performance.now() - t0) / 1000
+    return { result, seconds, heap: await server.liveHeap(), rss: server.rss() }
   }
-  server.liveHeaps()
-  let warm: number[] = []
-  for (let slice = 1; slice * SLICE_SECONDS <= options.warmupSeconds; slice++) {
-    const before = warm
-    warmup = sum(warmup, await run(SLICE_SECONDS))
-    warm = server.liveHeaps().map((h) => h.mb)
-    const steady = before.length > 0 && warm.length > 0 && Math.min(...warm) < Math.min(...before) * 1.02
-    if (warmup.requests >= (options.warmupRequests ?? WARMUP_REQUESTS) && steady) break
-  }
-  const seconds = (performance.now() - t0) / 1000
-  const rssWarm = server.rss()
-  const result = await run(options.seconds)
-  const lastSlice = performance.now() - SLICE_SECONDS * 1000
-  const end = server
-    .liveHeaps()
-    .filter((h) => h.at >= lastSlice)
-    .map((h) => h.mb)
-  if (!warm.length || !end.length)
-    throw new Error(
-      `Failed to read the server's live heap: ${warm.length} full collections in the warm-up's last slice and ` +
-        `${end.length} in the soak's (start the server with --trace-gc)`,
-    )
-  const heap = { warm: Math.min(...warm), end: Math.min(...end), collections: { warm: warm.length, end: end.length } }
+  const first = await half()
+  const second = await half()
   return {
-    ...result,
-    warmup: { ...warmup, rps: warmup.requests / seconds, seconds },
-    memory: { warm: rssWarm, end: server.rss(), peak: server.peak() },
-    heap,
-    growth: (heap.end - heap.warm) / heap.warm,
-  }
-}
-
-function sum(a: LoadResult, b: LoadResult): LoadResult {
-  const statuses = { ...a.statuses }
-  for (const [status, count] of Object.entries(b.statuses)) statuses[status] = (statuses[status] ?? 0) + count
-  return {
-    requests: a.requests + b.requests,
-    errors: a.errors + b.errors,
-    unexpected: a.unexpected + b.unexpected,
-    statuses,
-    rps: 0,
+    first: first.result,
+    second: second.result,
+    heap: { first: first.heap, second: second.heap },
+    growth: (second.heap - first.heap) / first.heap,
+    memory: { first: first.rss, second: second.rss, peak: server.peak() },
+    seconds: { first: first.seconds, second: second.seconds },
   }
 }

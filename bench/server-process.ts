@@ -1,6 +1,6 @@
 // A server of the built command line in its own process, on 127.0.0.1 and a free port, for the soaks
 // (bench/load.ts, bench/soak.ts, test/server/soak.test.ts): its resident memory, read from /proc, and
-// its live heap, read from V8's line for each full collection when started with `--trace-gc`.
+// its live heap, which it reports on a signal after full collections (HEAP_PROBE).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -18,31 +18,31 @@ export type ServerProcess = {
   /** The highest resident memory since the process started (VmHWM), in MB. */
   peak(): number
   /**
-   * V8's heap after each full collection (mark-compact) since the last call, in MB, with when it was
-   * read (`performance.now()`): what the server still held once its garbage was gone, with what its
-   * requests in flight held. Empty unless the server was started with `--trace-gc`.
+   * V8's heap in use after full collections forced now, in MB: what the server holds once its garbage
+   * is gone, with what its requests in flight hold (none, once a load run has ended).
    */
-  liveHeaps(): { at: number; mb: number }[]
+  liveHeap(): Promise<number>
   /** Stops it (SIGTERM, then SIGKILL after two seconds) and resolves once it has exited. */
   stop(): Promise<void>
 }
 
 /** Starts `activation-emulator` with `args` on 127.0.0.1 and a free port; resolves once it listens. */
 export function startServer(args: string[], nodeFlags: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args, '--host', '127.0.0.1', '--port', '0', '--quiet'], {
+  const flags = [...nodeFlags, '--expose-gc', '--import', HEAP_PROBE]
+  const child = spawn(process.execPath, [...flags, BIN, ...args, '--host', '127.0.0.1', '--port', '0', '--quiet'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
   let err = ''
-  let traced = ''
-  let heaps: { at: number; mb: number }[] = []
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    const lines = (traced + d).split('\n')
-    traced = lines.pop()!
+  let partial = ''
+  const heapReaders: ((bytes: number) => void)[] = []
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    const lines = (partial + d).split('\n')
+    partial = lines.pop()!
     for (const line of lines) {
-      const after = FULL_COLLECTION.exec(line)?.[1]
-      if (after !== undefined) heaps.push({ at: performance.now(), mb: Number(after) })
+      const bytes = HEAP_LINE.exec(line)?.[1]
+      if (bytes === undefined) err += `${line}\n`
+      else heapReaders.shift()?.(Number(bytes))
     }
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -56,9 +56,9 @@ export function startServer(args: string[], nodeFlags: string[] = []): Promise<S
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`Failed to start the server within 120 s: ${err}`))
+      reject(new Error(`Failed to start the server within 120 s: ${err}${partial}`))
     }, 120_000)
-    child.once('exit', (code) => reject(new Error(`Failed to start the server: exit ${code}: ${err}`)))
+    child.once('exit', (code) => reject(new Error(`Failed to start the server: exit ${code}: ${err}${partial}`)))
     child.stdout!.on('data', (d: string) => {
       if (out.includes(' listening on ')) return
       out += d
@@ -71,11 +71,18 @@ export function startServer(args: string[], nodeFlags: string[] = []): Promise<S
         child,
         rss: () => memory(child.pid!, 'VmRSS'),
         peak: () => memory(child.pid!, 'VmHWM'),
-        liveHeaps: () => {
-          const since = heaps
-          heaps = []
-          return since
-        },
+        liveHeap: () =>
+          new Promise<number>((resolve, reject) => {
+            const timer = setTimeout(
+              () => reject(new Error(`Failed to read the server's heap within ${HEAP_WAIT_MS / 1000} s`)),
+              HEAP_WAIT_MS,
+            )
+            heapReaders.push((bytes) => {
+              clearTimeout(timer)
+              resolve(bytes / 1024 / 1024)
+            })
+            child.kill('SIGUSR2')
+          }),
         stop,
       })
     })
@@ -83,10 +90,17 @@ export function startServer(args: string[], nodeFlags: string[] = []): Promise<S
 }
 
 /**
- * The line `--trace-gc` prints for a full collection, e.g.
- * `[9:0x6a1b000]  5301 ms: Mark-Compact 41.2 (52.6) -> 30.1 (52.1) MB, ...`: the heap's size after it.
+ * Loaded into every server before its own code (`--import`, with `--expose-gc`): on SIGUSR2, three full
+ * collections (the last frees what the first ones' finalizers let go), then the heap in use, in bytes,
+ * on a line of stderr (HEAP_LINE).
  */
-const FULL_COLLECTION = /: Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/
+const HEAP_PROBE = `data:text/javascript,${encodeURIComponent(
+  `process.on('SIGUSR2', () => { for (let i = 0; i < 3; i++) gc(); ` +
+    `process.stderr.write('heap-in-use ' + process.memoryUsage().heapUsed + '\\n') })`,
+)}`
+const HEAP_LINE = /^heap-in-use (\d+)$/
+/** How long a read of the heap may take: a hang only (three full collections of a 100 MB heap take well under a second). */
+const HEAP_WAIT_MS = 120_000
 
 /** A line of /proc/<pid>/status in MB (Linux). */
 function memory(pid: number, field: 'VmRSS' | 'VmHWM'): number {

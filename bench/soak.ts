@@ -3,14 +3,14 @@
 // 1. peak: 50 connections for 40 s on a 100-activation list page and a 1,000-entry page; the server's
 //    resident memory when ready and its peak.
 // 2. pages: every page of the world served once, one at a time; memory when ready and the peak.
-// 3. soak: 100 connections for 60 s over a mix of every endpoint and page depth (bench/load.ts), after
-//    a warm-up with the same mix of at least as many requests as the journal keeps, until the live heap
-//    is steady (at most 120 s): requests, errors, statuses; the live heap (V8's, after full collections,
-//    from --trace-gc) and resident memory after the warm-up and at the end.
-// Fails (exit 1) on an error, an unexpected status, or growth of the live heap after the warm-up of 10 % or more.
-// Run: npm run soak [-- peak pages soak] [-- --seconds 60] [-- --requests 60000]
+// 3. soak: 100 connections over a mix of every endpoint and page depth (bench/load.ts), 30,000 requests
+//    (or --soak-requests), then the same again: requests, errors, statuses; the live heap (V8's, after
+//    full collections forced with no request in flight) and resident memory after each half.
+// Fails (exit 1) on an error, an unexpected status, or growth of the live heap from the first half's end
+// to the second's of 10 % or more.
+// Run: npm run soak [-- peak pages soak] [-- --requests 60000] [-- --soak-requests 30000]
 // SOAK_BIN=path/to/main.js runs another build of the command line (before and after a change).
-import { everyPage, load, requestMix, soak } from './load.js'
+import { everyPage, load, requestMix, soak, SOAK_REQUESTS } from './load.js'
 import { startServer } from './server-process.js'
 
 const NOW = '2026-06-01T12:00:00Z'
@@ -18,13 +18,14 @@ const KEY = 'busy-key'
 const MAX_GROWTH = 0.1
 const args = process.argv.slice(2)
 const valueOf = (flag: string) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : undefined)
-const seconds = valueOf('--seconds') ?? 60
 /** The peak phase runs 40 s, or until this many requests are answered: the same work on a busy machine. */
 const requests = valueOf('--requests')
+/** Each half of the soak: three times the journal's size, so that most of each half runs on a full journal. */
+const soakRequests = valueOf('--soak-requests') ?? 3 * SOAK_REQUESTS
 const phases = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
 const runs = (phase: string) => phases.length === 0 || phases.includes(phase)
 const mb = (n: number) => `${n.toFixed(0)} MB`
-const busy = (nodeFlags: string[] = []) => startServer(['-s', 'busy', '--now', NOW], nodeFlags)
+const busy = () => startServer(['-s', 'busy', '--now', NOW])
 let failed = false
 
 if (runs('peak')) {
@@ -35,7 +36,13 @@ if (runs('peak')) {
     const list = mix.find((r) => r.path === '/activations/list?limit=100&state=running')!
     const entries = mix.find((r) => /^\/activations\/\w+\?limit=1000$/.test(r.path) && r.status === 200)!
     const t0 = performance.now()
-    const result = await load(server.url, KEY, [list, entries], 50, 40, requests)
+    const result = await load(
+      server.url,
+      KEY,
+      [list, entries],
+      50,
+      requests === undefined ? { seconds: 40 } : { requests },
+    )
     const elapsed = ((performance.now() - t0) / 1000).toFixed(1)
     console.log(
       `peak: 50 connections for ${elapsed} s on ${list.path} and ${entries.path}: ${result.requests} requests, ` +
@@ -64,29 +71,26 @@ if (runs('pages')) {
 }
 
 if (runs('soak')) {
-  const server = await busy(['--trace-gc'])
+  const server = await busy()
   try {
     const ready = server.rss()
     const mix = await requestMix(server.url, KEY)
-    const result = await soak(server, KEY, mix, { connections: 100, seconds, warmupSeconds: 120 })
-    const { warm, end, peak } = result.memory
-    const { heap } = result
-    const { warmup } = result
-    const statuses = Object.entries(result.statuses)
-      .map(([status, count]) => `${status}: ${count}`)
-      .join(', ')
+    const result = await soak(server, KEY, mix, { connections: 100, requests: soakRequests })
+    const { heap, memory, first, second } = result
+    const half = (name: string, r: typeof first, s: number) =>
+      `      ${name}: ${r.requests} requests in ${s.toFixed(0)} s (${(r.requests / s).toFixed(0)}/s), ${r.errors} errors, ` +
+      `${r.unexpected} unexpected; statuses ${Object.entries(r.statuses)
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ')}`
     console.log(
-      `soak: 100 connections over ${mix.length} requests (every endpoint, several depths); warm-up ` +
-        `${warmup.seconds.toFixed(0)} s, ${warmup.requests} requests, ${warmup.errors} errors, ${warmup.unexpected} unexpected\n` +
-        `      ${seconds} s: ${result.requests} requests (${result.rps.toFixed(0)}/s), ${result.errors} errors, ` +
-        `${result.unexpected} unexpected statuses; statuses ${statuses}\n` +
-        `      live heap after the warm-up ${heap.warm.toFixed(1)} MB, at the end ${heap.end.toFixed(1)} MB ` +
-        `(${(result.growth * 100).toFixed(1)} %; the least after a full collection in each one's last 3 s, ` +
-        `${heap.collections.warm} and ${heap.collections.end} collections)\n` +
-        `      resident memory ready ${mb(ready)}, after the warm-up ${mb(warm)}, at the end ${mb(end)}, peak ${mb(peak)}`,
+      `soak: 100 connections over ${mix.length} requests (every endpoint, several depths), twice\n` +
+        `${half('first', first, result.seconds.first)}\n${half('second', second, result.seconds.second)}\n` +
+        `      live heap after the first ${heap.first.toFixed(1)} MB, after the second ${heap.second.toFixed(1)} MB ` +
+        `(${(result.growth * 100).toFixed(1)} %; after full collections, no request in flight)\n` +
+        `      resident memory ready ${mb(ready)}, after the first ${mb(memory.first)}, after the second ${mb(memory.second)}, peak ${mb(memory.peak)}`,
     )
     failed ||=
-      result.errors + warmup.errors > 0 || result.unexpected + warmup.unexpected > 0 || result.growth >= MAX_GROWTH
+      first.errors + second.errors > 0 || first.unexpected + second.unexpected > 0 || result.growth >= MAX_GROWTH
   } finally {
     await server.stop()
   }
