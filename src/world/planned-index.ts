@@ -4,6 +4,11 @@ import { atOnce } from '../time/turns.js'
 
 /** How many entries a pass of `peopleIndexInSteps` reads between two steps: about a millisecond's worth. */
 const ENTRIES_PER_STEP = 2 ** 16
+/** How many slots a pass of the order's sort reads between two steps: about a millisecond's worth. */
+const SLOTS_PER_STEP = 2 ** 16
+/** The bits of a time a pass of the order's radix sort reads: four passes for the 2^42 ms its keys span. */
+const BITS = 11
+const DIGITS = 1 << BITS
 
 /**
  * Every participant of an account at once, read off its activations' skeletons: each one's entries
@@ -75,7 +80,10 @@ export function* peopleIndexInSteps(
   }
   const persons = allPersons.subarray(0, slots)
   const start = new Uint32Array(slots + 1)
-  for (let s = 0; s < slots; s++) start[s + 1] = start[s]! + counts[s]!
+  for (let s = 0; s < slots; s++) {
+    start[s + 1] = start[s]! + counts[s]!
+    if ((s & (SLOTS_PER_STEP - 1)) === SLOTS_PER_STEP - 1) yield
+  }
   const next = start.slice(0, slots)
   const activationOf = new Uint32Array(total)
   const timeOf = new Float64Array(total)
@@ -94,7 +102,12 @@ export function* peopleIndexInSteps(
     }
   }
   yield
-  const order = byFirstThenId(first, (slot) => idOf(persons[slot]!))
+  const order = yield* byFirstThenIdInSteps(first, (slot) => idOf(persons[slot]!))
+  const firstsInOrder = new Float64Array(slots)
+  for (let i = 0; i < slots; i++) {
+    firstsInOrder[i] = first[order[i]!]!
+    if ((i & (SLOTS_PER_STEP - 1)) === SLOTS_PER_STEP - 1) yield
+  }
   return {
     persons,
     slotOf(index) {
@@ -106,7 +119,7 @@ export function* peopleIndexInSteps(
     timeOf,
     first,
     order,
-    firstsInOrder: Float64Array.from(order, (s) => first[s]!),
+    firstsInOrder,
     inPoolOrder() {
       if (!slotInPool) return Array.from({ length: slots }, (_, s) => s).sort((x, y) => persons[x]! - persons[y]!)
       return (function* () {
@@ -118,30 +131,39 @@ export function* peopleIndexInSteps(
 }
 
 /**
- * The slots in the order of their first entry, then of their id. Where the times span less than 2^42
- * ms and the slots are fewer than 2^22, each slot is a 64-bit key (its time since the earliest, then
- * the slot) sorted natively, several times faster than a comparator over millions of slots; then
- * each run of equal times is put in id order.
- * `packed: false` takes the comparator sort (what larger worlds take), for its test.
+ * The slots in the order of their first entry, then of their id. Where the times are whole and span
+ * less than 2^42 ms, the slots are put in order of their time since the earliest by a radix sort
+ * (stable: equal times keep the slots' order); then each run of equal times is put in id order.
+ * `packed: false` takes a comparator sort in one piece (what other times take), for its test.
  */
 export function byFirstThenId(first: Float64Array, idOf: (slot: number) => string, packed = true): Uint32Array {
+  return atOnce(byFirstThenIdInSteps(first, idOf, packed))
+}
+
+/** `byFirstThenId` as steps: it yields every SLOTS_PER_STEP slots of each pass (for `inTurns`). */
+function* byFirstThenIdInSteps(
+  first: Float64Array,
+  idOf: (slot: number) => string,
+  packed = true,
+): Generator<undefined, Uint32Array> {
   const slots = first.length
   let earliest = Infinity
   let latest = -Infinity
+  let whole = true
   for (let s = 0; s < slots; s++) {
-    if (first[s]! < earliest) earliest = first[s]!
-    if (first[s]! > latest) latest = first[s]!
+    const time = first[s]!
+    if (time < earliest) earliest = time
+    if (time > latest) latest = time
+    whole &&= Number.isInteger(time)
+    if ((s & (SLOTS_PER_STEP - 1)) === SLOTS_PER_STEP - 1) yield
   }
   let order: Uint32Array
-  if (packed && slots < 2 ** 22 && latest - earliest < 2 ** 42) {
-    const keys = new BigUint64Array(slots)
-    for (let s = 0; s < slots; s++) keys[s] = (BigInt(first[s]! - earliest) << 22n) | BigInt(s)
-    keys.sort()
-    order = new Uint32Array(slots)
-    for (let i = 0; i < slots; i++) order[i] = Number(keys[i]! & 0x3fffffn)
+  if (packed && whole && latest - earliest < 2 ** 42) {
+    order = yield* bySinceEarliest(first, earliest, latest - earliest)
   } else {
     order = Uint32Array.from({ length: slots }, (_, s) => s).sort((x, y) => first[x]! - first[y]!)
   }
+  let steps = 0
   for (let i = 0; i < slots;) {
     let j = i + 1
     while (j < slots && first[order[j]!] === first[order[i]!]) j++
@@ -151,6 +173,44 @@ export function byFirstThenId(first: Float64Array, idOf: (slot: number) => strin
       run.forEach(({ s }, k) => (order[i + k] = s))
     }
     i = j
+    if (Math.floor(i / SLOTS_PER_STEP) > steps) {
+      steps = Math.floor(i / SLOTS_PER_STEP)
+      yield
+    }
   }
   return order
+}
+
+/**
+ * The slots by their time since `earliest` (whole, at most `span`), equal times in slot order: a
+ * least-significant-digit radix sort, BITS a pass, each pass yielding every SLOTS_PER_STEP slots.
+ */
+function* bySinceEarliest(first: Float64Array, earliest: number, span: number): Generator<undefined, Uint32Array> {
+  const slots = first.length
+  let from = new Uint32Array(slots)
+  let to = new Uint32Array(slots)
+  for (let s = 0; s < slots; s++) from[s] = s
+  const counts = new Uint32Array(DIGITS)
+  for (let div = 1; div <= span; div *= DIGITS) {
+    counts.fill(0)
+    for (let i = 0; i < slots; i++) {
+      counts[Math.floor((first[from[i]!]! - earliest) / div) & (DIGITS - 1)]!++
+      if ((i & (SLOTS_PER_STEP - 1)) === SLOTS_PER_STEP - 1) yield
+    }
+    let sum = 0
+    for (let d = 0; d < DIGITS; d++) {
+      const count = counts[d]!
+      counts[d] = sum
+      sum += count
+    }
+    for (let i = 0; i < slots; i++) {
+      const slot = from[i]!
+      to[counts[Math.floor((first[slot]! - earliest) / div) & (DIGITS - 1)]!++] = slot
+      if ((i & (SLOTS_PER_STEP - 1)) === SLOTS_PER_STEP - 1) yield
+    }
+    const swap = from
+    from = to
+    to = swap
+  }
+  return from
 }
