@@ -21,6 +21,8 @@ export type IndexBase = {
   readonly activationOrder: ActivationOrder
   readonly serving: ServingBase
   readonly people: ParticipantBase
+  /** A participant's account without building them (a planned world's is read off the id); undefined for no participant. */
+  accountOf?(participantId: string): string | undefined
 }
 
 /**
@@ -84,7 +86,14 @@ export class IndexedRecords implements StoreIndex {
       activationOrder: this.activationOrder,
       serving: this.servingOrder.asBase(),
       people: this.participantOrder.asBase(),
+      accountOf: (participantId) => this.participantAccount(participantId),
     }
+  }
+
+  /** A participant's account: the base's answer while this layer has not changed the participant. */
+  protected participantAccount(participantId: string): string | undefined {
+    if (this.base?.accountOf && !this.participantMap.owns(participantId)) return this.base.accountOf(participantId)
+    return this.participantMap.get(participantId)?.account
   }
 
   /** Forgets a layer's changes: it shows its base again. For after a revert, which leaves it equal to its base, to free what it copied. */
@@ -165,6 +174,10 @@ export class IndexedRecords implements StoreIndex {
 
   activationsEntered(participantId: string, nowIso?: string): ActivationEntered[] {
     return this.participantOrder.activationsEntered(participantId, this.activationMap, nowIso)
+  }
+
+  hasEntered(participantId: string, activationId: string): boolean {
+    return this.participantOrder.hasEntered(participantId, activationId)
   }
 
   participantsBy(account: string, nowIso: string): number {

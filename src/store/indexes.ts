@@ -74,7 +74,7 @@ export class WritableStoreIndex extends IndexedRecords {
   /** Checks that an entry may join the index (its activation and participant exist, in one account); returns its activation. */
   checkEntry(entry: StoredEntry): StoredActivation {
     const activation = this.activationMap.get(entry.activationId)
-    const account = this.participantMap.get(entry.participantId)?.account
+    const account = this.participantAccount(entry.participantId)
     const problem = entryProblem(entry, this.entryMap.has(entry.id), activation, account)
     if (problem !== undefined || !activation) throw new Error(`Failed to add entry: ${problem}`)
     return activation

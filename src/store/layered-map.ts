@@ -17,6 +17,12 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   #replaced: Map<K, V> | undefined
   /** Keys of the base deleted here (a key set again after that is in `#own`). */
   #hidden: Set<K> | undefined
+  /**
+   * Items appended to a base's list value without reading it (see `appendLater`), by key: appended
+   * when the key is next read. Only keys the base holds, none of `#own`, `#replaced` or `#hidden`:
+   * settled, each goes where a copy would, so the iteration order is the same.
+   */
+  #appended: Map<K, unknown[]> | undefined
 
   constructor(base?: ReadonlyMap<K, V>) {
     this.#base = base
@@ -25,14 +31,18 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   get(key: K): V | undefined {
     const base = this.#base
     if (base === undefined) return this.#own.get(key)
+    if (this.#appended?.has(key)) this.#settle(key)
     const own = this.#own.get(key)
     if (own !== undefined) return own
     if (this.#hidden?.has(key)) return undefined
     return this.#replaced?.get(key) ?? base.get(key)
   }
 
+  /** Asks the base's `has`, not its `get`: a planned world knows who is there without building them. */
   has(key: K): boolean {
-    return this.get(key) !== undefined
+    if (this.#own.has(key) || this.#appended?.has(key) === true) return true
+    if (this.#base === undefined || this.#hidden?.has(key)) return false
+    return this.#replaced?.has(key) === true || this.#base.has(key)
   }
 
   get size(): number {
@@ -40,6 +50,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   set(key: K, value: V): this {
+    this.#appended?.delete(key)
     const base = this.#base
     if (base !== undefined && !this.#own.has(key) && !this.#hidden?.has(key) && base.has(key)) {
       ;(this.#replaced ??= new Map()).set(key, value)
@@ -50,6 +61,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   delete(key: K): boolean {
+    if (this.#appended?.has(key)) this.#settle(key)
     if (this.#own.delete(key)) return true
     const base = this.#base
     if (base === undefined || this.#hidden?.has(key) || !base.has(key)) return false
@@ -65,6 +77,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   writable(key: K, copy: (value: V) => V): V | undefined {
     const base = this.#base
     if (base === undefined) return this.#own.get(key)
+    if (this.#appended?.has(key)) this.#settle(key)
     const own = this.#own.get(key) ?? this.#replaced?.get(key)
     if (own !== undefined || this.#hidden?.has(key)) return own
     const inherited = base.get(key)
@@ -76,7 +89,12 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
 
   /** Whether this map holds `key`'s value itself (whole, or set, replaced or deleted in the layer) rather than reading it from its base. */
   owns(key: K): boolean {
-    return this.#own.has(key) || this.#replaced?.has(key) === true || this.#hidden?.has(key) === true
+    return (
+      this.#own.has(key) ||
+      this.#appended?.has(key) === true ||
+      this.#replaced?.has(key) === true ||
+      this.#hidden?.has(key) === true
+    )
   }
 
   /** Forgets every change: the map is the base again (empty without one). New maps, so that it costs nothing however many changes it held. */
@@ -84,14 +102,45 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     this.#own = new Map()
     this.#replaced = undefined
     this.#hidden = undefined
+    this.#appended = undefined
   }
 
   /** How many keys this layer itself holds (set, replaced or deleted): what it costs over its base. */
   get changed(): number {
-    return this.#own.size + (this.#replaced?.size ?? 0) + (this.#hidden?.size ?? 0)
+    return this.#own.size + (this.#replaced?.size ?? 0) + (this.#hidden?.size ?? 0) + (this.#appended?.size ?? 0)
+  }
+
+  /**
+   * Appends `item` to the list at `key` (made if absent) as this map's own: over a base whose list it
+   * has not copied yet, without reading the base's list now (a planned world builds a person's entries
+   * to list them), but when the key is next read. So a write that only adds costs the add.
+   */
+  appendLater<T>(this: LayeredMap<K, T[]>, key: K, item: T): void {
+    const owned = this.#own.get(key) ?? this.#replaced?.get(key)
+    if (owned !== undefined) owned.push(item)
+    else if (this.#base === undefined || this.#hidden?.has(key) || !this.#base.has(key)) this.set(key, [item])
+    else {
+      const waiting = (this.#appended ??= new Map()).get(key)
+      if (waiting) waiting.push(item)
+      else this.#appended.set(key, [item])
+    }
+  }
+
+  /** Appends the items waiting for `key` (see `appendLater`) to its list, copied from the base's now. */
+  #settle(key: K): void {
+    const items = this.#appended!.get(key)!
+    this.#appended!.delete(key)
+    const list = this.writable(key, (value) => copyList(value as unknown[]) as V) as unknown[] | undefined
+    if (list) for (const item of items) list.push(item)
+    else this.set(key, items as V)
+  }
+
+  #settleAll(): void {
+    for (const key of [...(this.#appended?.keys() ?? [])]) this.#settle(key)
   }
 
   entries(): MapIterator<[K, V]> {
+    this.#settleAll()
     // The native iterators where there is one map to walk: the common case, a layer that changed nothing.
     if (this.#base === undefined) return this.#own.entries()
     if (this.changed === 0) return this.#base.entries()
@@ -110,6 +159,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   keys(): MapIterator<K> {
+    this.#settleAll()
     if (this.#base === undefined) return this.#own.keys()
     if (this.changed === 0) return this.#base.keys()
     return (function* (entries): MapIterator<K> {
@@ -118,6 +168,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   values(): MapIterator<V> {
+    this.#settleAll()
     if (this.#base === undefined) return this.#own.values()
     if (this.changed === 0) return this.#base.values()
     return (function* (entries): MapIterator<V> {

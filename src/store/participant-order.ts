@@ -28,6 +28,10 @@ export type ParticipantBase = {
   participantsBy?(account: string, nowIso: string): number | undefined
   /** Makes an account's list's order in turns where it is not made (see `StoreIndex.participantsOrdered`). */
   ordered?(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
+  /** Whether a participant has an entry in an activation, without reading their entries. */
+  hasEntered?(participantId: string, activationId: string): boolean
+  /** An instant (ms) a participant's first entry, if any, is not after, known without reading them; Infinity if unknown. */
+  firstBy?(participantId: string): number
 }
 
 /**
@@ -56,7 +60,13 @@ export class ParticipantOrder {
 
   /** This order as a layer's base (see `ParticipantBase`). */
   asBase(): ParticipantBase {
-    return { entriesOf: this.#entriesOf, byAccount: this.#byAccount, firstEntered: this.#firstEntered }
+    return {
+      entriesOf: this.#entriesOf,
+      byAccount: this.#byAccount,
+      firstEntered: this.#firstEntered,
+      hasEntered: this.hasEntered,
+      firstBy: this.firstBy,
+    }
   }
 
   /** Forgets a layer's changes (see `WritableStoreIndex.clearLayer`). */
@@ -151,6 +161,16 @@ export class ParticipantOrder {
     return list.sort((a, b) => compareDates(a.firstEnteredAt, b.firstEnteredAt) || compareStrings(a.id, b.id))
   }
 
+  /** Whether a participant has an entry in an activation (at any instant): the base's answer while this layer has not changed their entries. */
+  readonly hasEntered = (participantId: string, activationId: string): boolean =>
+    this.#base?.hasEntered && !this.#entriesOf.owns(participantId)
+      ? this.#base.hasEntered(participantId, activationId)
+      : (this.#entriesOf.get(participantId)?.some((e) => e.activationId === activationId) ?? false)
+
+  /** An instant a participant's first entry is not after (see `ParticipantBase`): the base's while this layer has not moved it. */
+  readonly firstBy = (participantId: string): number =>
+    this.#firstEntered.owns(participantId) ? Infinity : (this.#base?.firstBy?.(participantId) ?? Infinity)
+
   /** Places a participant just added to the index, if they have entered (their entries came first). */
   add(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) this.#place(participant)
@@ -187,8 +207,10 @@ export class ParticipantOrder {
   /** Counts a new entry among its participant's, moving them up if it is their earliest. */
   link(entry: StoredEntry): void {
     const id = entry.participantId
-    ownList(this.#entriesOf, id).push(entry)
-    const first = this.#firstEntered.get(id)
+    const later = Date.parse(entry.enteredAt.iso) >= this.firstBy(id)
+    this.#entriesOf.appendLater(id, entry)
+    // Not before their first entry's bound: their first is not read (a planned world's reads skeletons).
+    const first = later && this.#firstEntered.has(id) ? entry.enteredAt : this.#firstEntered.get(id)
     if (!first || compareDates(entry.enteredAt, first) < 0) this.#setFirstEntered(id, entry.enteredAt)
   }
 

@@ -66,12 +66,15 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
       else for (const { run } of runOf.values()) for (const entry of run.entries()) yield [entry.id, entry]
     },
   )
+  // Who has entered is known without building them (a write asks it of each person it reaches).
+  const entered = (id: string) => people.found(id)?.has(id) ?? false
   const participants = readMap<StoredParticipant>(
     (id) => people.found(id)?.found(id),
     () => world.counts.participants,
     function* () {
       for (const participant of world.participants()) yield [participant.id, participant]
     },
+    entered,
   )
   const listed = () => accounts.filter((account) => (people.of(account)?.list.length ?? 0) > 0)
   return {
@@ -124,6 +127,7 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
           for (const participant of world.participants())
             yield [participant.id, people.found(participant.id)?.entriesOf(participant.id) ?? []]
         },
+        entered,
       ),
       byAccount: readMap<StoredParticipant[]>(
         (account) => {
@@ -144,19 +148,27 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
             if (first) yield [participant.id, first]
           }
         },
+        entered,
       ),
       activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
       participantsBy: (account, nowIso) => people.of(account)?.enteredBy(nowIso) ?? 0,
       ordered: (account, whole, nowIso) => people.of(account)?.ordered(whole, nowIso),
+      hasEntered: (id, activationId) => people.found(id)?.hasEntered(id, activationId) ?? false,
+      firstBy: (id) => people.found(id)?.latest ?? Infinity,
     },
+    accountOf: (id) => (entered(id) ? people.found(id)!.account : undefined),
   }
 }
 
-/** A read-only map by string key whose values are found by `get` when asked, and listed by `each` (building them all). */
+/**
+ * A read-only map by string key whose values are found by `get` when asked, and listed by `each`
+ * (building them all); `has` may answer without building the value.
+ */
 function readMap<V>(
   get: (key: string) => V | undefined,
   size: () => number,
   each: () => Iterable<[string, V]>,
+  has: (key: string) => boolean = (key) => get(key) !== undefined,
 ): ReadonlyMap<string, V> {
   function* keys() {
     for (const [key] of each()) yield key
@@ -166,7 +178,7 @@ function readMap<V>(
   }
   const map: ReadonlyMap<string, V> = {
     get,
-    has: (key) => get(key) !== undefined,
+    has,
     get size() {
       return size()
     },

@@ -52,10 +52,18 @@ export type PlannedEntryRun = {
  * a participant of the account, each answers undefined.
  */
 type PlannedParticipants = {
+  /** The account whose pool these people are. */
+  readonly account: string
   /** Those who entered, by first entry then id. */
   readonly list: readonly StoredParticipant[]
   /** A participant by id. */
   found(id: string): StoredParticipant | undefined
+  /** Whether someone with this id has entered, without building them. */
+  has(id: string): boolean
+  /** Whether a participant has an entry in an activation, without reading their entries where the pool allows. */
+  hasEntered(id: string, activationId: string): boolean
+  /** The instant (ms) the world is planned around: none of its entries is later. */
+  readonly latest: number
   /** A participant's entries, in the world's order. */
   entriesOf(id: string): StoredEntry[] | undefined
   /** How many of the list first entered at or before `nowIso`. */
@@ -72,7 +80,7 @@ type PlannedParticipants = {
   eachInPoolOrder(): Iterable<readonly [StoredParticipant, number]>
 }
 
-/** Each account's participants in a planned world, and the account of a participant (by id). */
+/** Each account's participants in a planned world, and the account whose pool holds an id, entered or not (`found`). */
 type PlannedAccounts = {
   of(account: string): PlannedParticipants | undefined
   found(id: string): PlannedParticipants | undefined

@@ -57,6 +57,8 @@ export interface StoreIndex {
   firstEnteredAt(participantId: string): DateObject | undefined
   /** The activations a participant entered, with entries up to `nowIso` (all of them without it). */
   activationsEntered(participantId: string, nowIso?: string): ActivationEntered[]
+  /** Whether a participant has an entry in an activation (at any instant), without reading their entries where the index can. */
+  hasEntered(participantId: string, activationId: string): boolean
   /**
    * The end of the stretch of `list` (one of an activation's entry lists) entered at or before
    * `nowIso`: found by binary search while the activation's entries are in time order; the list's

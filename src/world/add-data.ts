@@ -160,12 +160,11 @@ export class DataAdder {
     const a = this.#accountIndex(activation.account)
     const pool = this.#scenario.accounts[a]!.people
     const rules = TYPE_RULES[activation.type]
-    // Who has entered it, asked person by person: the participants' index answers without building
-    // the activation's entries (25,000 of them in busy's giveaway), then those this add makes.
+    // Who has entered it, asked person by person: the index answers without reading the person's
+    // entries (a planned world's from their place in the activation's pool), then those this add makes.
     const added = new Set<string>()
     const entered = {
-      has: (personId: string) =>
-        added.has(personId) || db.index.activationsEntered(personId).some((entry) => entry.id === id),
+      has: (personId: string) => added.has(personId) || db.index.hasEntered(personId, id),
       add: (personId: string) => void added.add(personId),
     }
     const faker = this.#fakers.records

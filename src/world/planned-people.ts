@@ -64,6 +64,8 @@ export class PlannedPeople {
   #start: FirstPeople | undefined
   #index: PeopleIndex | undefined
   #byPlace: PersonEntries | undefined
+  /** Each activation's place in `source.activations`, by id: made at the first `hasEntered`. */
+  #activationIndex: Map<string, number> | undefined
   /** The order being made in turns (see `ordered`), shared by every read that waits for it. */
   #ordering: Promise<void> | undefined
   // The people last read, and their entries: a walk over every page keeps the last few pages' worth, not the account.
@@ -214,7 +216,47 @@ export class PlannedPeople {
   /** The place in the pool of a participant by id; undefined for anyone who has not entered. */
   #personById(id: string): number | undefined {
     const index = this.#source.indexOf(id)
-    return index === undefined || this.#entriesOf(index).times.length === 0 ? undefined : index
+    return index === undefined || !this.#entered(index) ? undefined : index
+  }
+
+  /** Whether the person at `index` entered anything: by place where the pool allows (no skeleton read), else by their entries. */
+  #entered(index: number): boolean {
+    const byPlace = (this.#byPlace ??= new PersonEntries(this.#source.activations))
+    const known = this.#entries.get(index)
+    if (known !== undefined || !byPlace.placed) return (known ?? this.#entriesOf(index)).times.length > 0
+    for (const activation of this.#source.activations) if (activation.place(index)! < activation.firsts) return true
+    return false
+  }
+
+  /** Whether someone with this id has entered, without building them or reading a skeleton where the pool allows. */
+  has(id: string): boolean {
+    return this.#personById(id) !== undefined
+  }
+
+  /**
+   * Whether a person has an entry in an activation: by their place in its permutation of the pool
+   * (a person entered it if their place is among its first-time entries), without its skeleton.
+   */
+  hasEntered(id: string, activationId: string): boolean {
+    const index = this.#source.indexOf(id)
+    if (index === undefined) return false
+    const activations = this.#source.activations
+    this.#activationIndex ??= new Map(activations.map((a, j) => [a.activation.id, j]))
+    const j = this.#activationIndex.get(activationId)
+    if (j === undefined) return false
+    const place = activations[j]!.place(index)
+    if (place !== undefined) return place < activations[j]!.firsts
+    return this.#entriesOf(index).activations.includes(j)
+  }
+
+  /** The account whose pool these people are. */
+  get account(): string {
+    return this.#source.account
+  }
+
+  /** The instant (ms) the world is planned around, which none of its entries is after; Infinity if unknown. */
+  get latest(): number {
+    return this.#source.now ?? Infinity
   }
 
   /** A participant by id, built now if it was not before; undefined for anyone who has not entered. */

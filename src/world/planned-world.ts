@@ -176,8 +176,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
       found: (id) => {
         const place = ids.personPlace(id)
         if (!place || place.account >= scenario.accounts.length) return undefined
-        const people = peopleOf(place.account)
-        return people.found(id) ? people : undefined
+        return peopleOf(place.account)
       },
     },
   }
