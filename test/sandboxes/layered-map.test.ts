@@ -64,3 +64,54 @@ describe('a LayeredMap', () => {
     expect(layer.changed).toBe(1)
   })
 })
+
+type ListOp =
+  { kind: 'append'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'read'; key: number }
+
+const listOp: fc.Arbitrary<ListOp> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('append' as const), key: fc.nat(8), value: fc.nat(99) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat(8) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), key: fc.nat(8) }) },
+)
+
+/** A Map that counts the values read from it by key. */
+class CountingMap<K, V> extends Map<K, V> {
+  reads = 0
+  override get(key: K): V | undefined {
+    this.reads++
+    return super.get(key)
+  }
+}
+
+describe("a LayeredMap's appendLater", () => {
+  for (const seed of [1, 2, 3]) {
+    it(`appends as a copy of the base's list would, reading that list only when the key is next read (seed ${seed})`, () => {
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.nat(8)), fc.array(listOp, { maxLength: 30 }), (baseKeys, ops) => {
+          // The base counts the lists read from it (`has` reads none).
+          const base = new CountingMap(baseKeys.map((k) => [k, [k, k + 100]]))
+          const before = JSON.stringify([...base])
+          const layer = new LayeredMap<number, number[]>(base)
+          const model = new Map([...base].map(([k, v]) => [k, [...v]]))
+          for (const o of ops) {
+            if (o.kind === 'append') {
+              const counted = base.reads
+              layer.appendLater(o.key, o.value)
+              expect(base.reads).toBe(counted)
+              model.set(o.key, [...(model.get(o.key) ?? []), o.value])
+            } else if (o.kind === 'delete') {
+              expect(layer.delete(o.key)).toBe(model.delete(o.key))
+            } else {
+              expect(layer.get(o.key)).toEqual(model.get(o.key))
+              expect(layer.has(o.key)).toBe(model.has(o.key))
+            }
+          }
+          expect(layer.size).toBe(model.size)
+          expect([...layer]).toEqual([...model])
+          expect(JSON.stringify([...base])).toBe(before)
+        }),
+        { seed, numRuns: 200 },
+      )
+    })
+  }
+})
