@@ -7,8 +7,10 @@ import { admin, readWorld } from './api.js'
 import { showPage, wireBrowse } from './browse.js'
 import { showClock, tookClock, wireClock } from './clock.js'
 import { $, act } from './dom.js'
+import { entriesHint } from './entries.js'
 import { loadFaults, wireFaults } from './faults.js'
 import { followJournal, wireJournal } from './journal.js'
+import { loadOverview } from './overview.js'
 import { reloadFaults, reloadSandboxes } from './reload.js'
 import { loadSandboxes, wireSandboxes } from './sandboxes.js'
 import { currentView, onRefresh, select, viewOfAddress, wireTabs } from './tabs.js'
@@ -25,12 +27,14 @@ async function start(): Promise<void> {
   // A sandbox that has ended or expired: its message and the way back, nothing else.
   if (world === null) return
   showWorld(world.label ?? null)
+  onRefresh('overview', loadOverview)
   onRefresh('accounts', loadAccounts)
   onRefresh('faults', loadFaults)
   onRefresh('activations', () => showPage('activations'))
-  // The entries of no activation yet: nothing to ask.
+  // The entries of no activation yet: nothing to ask, and a hint of how to choose one.
   onRefresh('entries', async () => {
     if ($<HTMLInputElement>('#entries-form [name=id]').value) await showPage('entries')
+    else entriesHint()
   })
   onRefresh('participants', () => showPage('participants'))
   onRefresh('sandboxes', loadSandboxes)

@@ -2,7 +2,7 @@ import type { ActivationWithEntries } from '../contract/responses.js'
 import { stateOf } from '../contract/state.js'
 import { clockNow } from './clock.js'
 import { $, cell, el } from './dom.js'
-import { shortTime } from './format.js'
+import { clip, shortTime } from './format.js'
 import { firstPage } from './pages.js'
 import { go } from './tabs.js'
 
@@ -18,9 +18,48 @@ export function entryRows(body: ActivationWithEntries): HTMLElement[] {
       cell(id),
       cell(enteredAt ? shortTime(enteredAt.iso) : ''),
       cell(email),
-      cell(JSON.stringify(rest).slice(0, 160), 'wrap'),
+      el('td', { className: 'wrap' }, fieldsOf(rest)),
     )
   })
+}
+
+// About two lines of the fields' column at 1280 px: a page of entries stays a table to scan.
+const FIELDS_SHOWN_CHARS = 160
+
+/** An entry's other fields: their JSON cut at a field or word, and a disclosure of the whole, pretty-printed. */
+function fieldsOf(fields: object): HTMLElement {
+  const json = JSON.stringify(fields)
+  const whole = el('pre')
+  const details = el(
+    'details',
+    {},
+    el('summary', { title: 'Show the whole entry' }, clip(json, FIELDS_SHOWN_CHARS)),
+    whole,
+  )
+  // Pretty-printed when first opened: a page's closed rows cost nothing more.
+  details.addEventListener('toggle', () => {
+    if (!whole.textContent) whole.textContent = JSON.stringify(fields, null, 2)
+  })
+  return details
+}
+
+/** The entries tab with no activation chosen: says how to choose one, and shows none. */
+export function entriesHint(): void {
+  $('#entries-activation').textContent = ''
+  $('#entries-curl').textContent = ''
+  $('#entries-page').textContent = ''
+  $<HTMLButtonElement>('[data-next="entries"]').disabled = true
+  $('#entries').replaceChildren(
+    el(
+      'tr',
+      {},
+      el(
+        'td',
+        { colSpan: 4, className: 'muted hint' },
+        'Choose an activation: type its id (or latest) above and Show, or choose an id in the Activations tab.',
+      ),
+    ),
+  )
 }
 
 /** Goes to the entries tab, showing an activation's first page of entries. */

@@ -17,8 +17,13 @@ function queryOf(r: Json): URLSearchParams {
   return query
 }
 
-function addJournalRow(r: Json): void {
+/** A journaled request's path and query, as the journal shows it (`/activations/list?limit=5`). */
+function pathOf(r: Json): string {
   const search = queryOf(r).toString()
+  return `${r.path}${search ? `?${decodeURIComponent(search)}` : ''}`
+}
+
+function addJournalRow(r: Json): void {
   const show = el('button', { type: 'button', title: 'Show the response' }, String(r.seq))
   show.addEventListener('click', () => act(() => showResponse(r)))
   const row = el(
@@ -31,7 +36,7 @@ function addJournalRow(r: Json): void {
       el('span', { className: statusClass(r.status) }, r.status === 0 ? '0 dropped' : String(r.status)),
     ),
     cell(r.method),
-    cell(`${r.path}${search ? `?${decodeURIComponent(search)}` : ''}`, 'wrap'),
+    cell(pathOf(r), 'wrap'),
     cell(r.key ?? '—'),
     cell(r.durationMs.toFixed(1)),
     cell(shortTime(r.at)),
@@ -55,7 +60,7 @@ async function showResponse(r: Json): Promise<void> {
     text = `${status}, asked again now (GET ${ADMIN}${scope}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
   } else text = `${r.status}: no body kept`
   $('#response-title').hidden = false
-  $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${r.path}: ${r.status}`
+  $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${pathOf(r)}: ${r.status}`
   const pre = $('#response')
   pre.hidden = false
   pre.textContent = text

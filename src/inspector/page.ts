@@ -37,6 +37,9 @@ form.filters label { display: flex; flex-direction: column; font-size: .8rem; co
 table { border-collapse: collapse; width: 100%; font-size: .85rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
 td.wrap { white-space: normal; min-width: 16rem; }
+td.wrap summary { cursor: pointer; overflow-wrap: anywhere; }
+td.wrap pre { margin: .3rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+table.figures { width: auto; } table.figures th { width: 9rem; }
 th { background: #eef1f5; font-weight: 600; }
 .curl { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
 .curl code { flex: 1; overflow-x: auto; white-space: nowrap; background: #fff; border: 1px solid var(--line); padding: .3rem .5rem; border-radius: .3rem; font-size: .8rem; }
@@ -84,6 +87,7 @@ export function inspectorPage(basePath: string): string {
   </section>
 </header>
 <nav role="tablist" aria-label="Views">
+  <button type="button" role="tab" data-view="overview" aria-controls="view-overview" accesskey="0">Overview</button>
   <button type="button" role="tab" data-view="accounts" aria-controls="view-accounts" accesskey="1">Accounts</button>
   <button type="button" role="tab" data-view="activations" aria-controls="view-activations" accesskey="2">Activations</button>
   <button type="button" role="tab" data-view="entries" aria-controls="view-entries" accesskey="3">Entries</button>
@@ -94,6 +98,14 @@ export function inspectorPage(basePath: string): string {
 </nav>
 <p id="message" role="status" aria-live="polite"></p>
 <main>
+  <section id="view-overview" role="tabpanel" aria-label="Overview" hidden>
+    <p class="muted">The world's counts (<code>GET /__emulator/state</code>), and its activations by type and state at the clock's instant (every account's <code>GET /activations/list</code>).</p>
+    <div class="scroll"><table class="figures"><tbody id="overview"></tbody></table></div>
+    <h2>Activations by type and state</h2>
+    <div class="scroll"><table><thead><tr><th>type</th>${STATES.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
+    <tbody id="overview-types"></tbody></table></div>
+  </section>
+
   <section id="view-accounts" role="tabpanel" aria-label="Accounts" hidden>
     <div class="scroll"><table><thead><tr><th>account</th><th>API keys</th><th>premium</th><th>rate limit</th><th>left in the window</th></tr></thead>
     <tbody id="accounts"></tbody></table></div>

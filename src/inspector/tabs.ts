@@ -5,7 +5,7 @@ import { sandbox } from './world.js'
 // The tabs: one view at a time, named by the address (#accounts, #journal..., or a sandbox's
 // #sandbox=<id>/journal), so that Back and a link work.
 
-let current = 'accounts'
+let current = 'overview'
 const refreshers = new Map<string, () => Promise<void>>()
 
 /** The view shown. */
@@ -43,10 +43,10 @@ export async function go(name: string): Promise<void> {
   await select(name)
 }
 
-/** The view the address names, or the accounts. */
+/** The view the address names, or the overview. */
 export const viewOfAddress = () => {
   const name = parseAddress(location.hash).view
-  return document.querySelector(`[role=tab][data-view="${CSS.escape(name)}"]`) ? name : 'accounts'
+  return document.querySelector(`[role=tab][data-view="${CSS.escape(name)}"]`) ? name : 'overview'
 }
 
 /** The tabs follow clicks, the arrow keys, and the address (Back, Forward, a link, an address typed). */

@@ -229,6 +229,8 @@ describe('the inspector', () => {
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Activations')
     await page.keyboard.press('ArrowLeft')
     await page.keyboard.press('ArrowLeft')
+    await expect(page.locator('#view-overview').isVisible()).resolves.toBe(true)
+    await page.keyboard.press('ArrowLeft')
     await expect(page.locator('#view-sandboxes').isVisible()).resolves.toBe(true)
     await page.keyboard.press('ArrowLeft')
     await expect(page.locator('#view-faults').isVisible()).resolves.toBe(true)

@@ -1,0 +1,144 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { stateOf } from '../../src/contract/state.js'
+import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+import { describeInChromium, launchBrowser } from '../support/chromium.js'
+import { WAIT } from '../support/timeouts.js'
+
+const describe = describeInChromium(import.meta.url)
+
+// The inspector's overview, its entries' fields and hint, and the journal's response heading, in
+// Debian's chromium against a running server: what the page shows is checked against the API's answers.
+const NOW = '2026-06-01T12:00:00.000Z'
+const KEY = { Authorization: 'Api-Key demo-key' }
+
+let emulator: Emulator
+let server: RunningServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  emulator = await createEmulator({ scenario: 'default', now: NOW })
+  server = await serve(emulator, { port: 0 })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+afterEach(async () => {
+  await page?.close()
+})
+
+/** A fresh page on a fresh world, at an address (`''`: none), with no console error allowed. */
+async function open(hash: string): Promise<Page> {
+  await emulator.reset()
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  page.setDefaultTimeout(WAIT.banner)
+  page.on('pageerror', (error) => {
+    throw error
+  })
+  await page.goto(`${server.adminUrl}/${hash}`)
+  await page.waitForSelector('#accounts tr', { state: 'attached' })
+  return page
+}
+
+/** The admin API's view of the demo account (never journaled). */
+const view = async (path: string) => (await fetch(`${server.adminUrl}/view/demo${path}`)).json()
+const texts = (selector: string) => page.$$eval(selector, (cells) => cells.map((c) => c.textContent))
+
+describe('the inspector', () => {
+  it("opens on the overview: the world's counts and its activations by type and state, as the API answers them", async () => {
+    await open('')
+    await page.waitForSelector('#overview-types tr[data-type="all"]')
+    await expect(page.locator('#view-overview').isVisible()).resolves.toBe(true)
+    await expect(page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).resolves.toBe('true')
+    const { counts, clock, accounts } = emulator.state()
+    const figure = (name: string) => page.locator(`#overview tr[data-count="${name}"] td`).textContent()
+    await expect(figure('activations')).resolves.toBe(String(counts.activations))
+    await expect(figure('entries')).resolves.toBe(String(counts.entries))
+    await expect(figure('participants')).resolves.toBe(String(counts.participants))
+    await expect(figure('accounts')).resolves.toBe(String(accounts.length))
+    await expect(figure('clock')).resolves.toBe('2026-06-01 12:00:00Z (frozen)')
+    expect(clock.now).toBe(NOW)
+
+    const { activations } = await view('/activations/list?limit=100')
+    expect(activations.length).toBe(counts.activations)
+    const expected: Record<string, Record<string, number>> = {}
+    for (const a of activations) {
+      expected[a.type] ??= { not_started: 0, running: 0, ended: 0 }
+      expected[a.type]![stateOf(a, Date.parse(NOW))]! += 1
+    }
+    const shown: Record<string, Record<string, number>> = {}
+    for (const row of await page.$$eval('#overview-types tr[data-type]', (rows) =>
+      rows.map((r) => [...r.children].map((c) => c.textContent!)),
+    )) {
+      const [type, notStarted, running, ended] = row as [string, string, string, string]
+      if (type !== 'all') shown[type] = { not_started: +notStarted, running: +running, ended: +ended }
+    }
+    expect(shown).toEqual(expected)
+    const all = await texts('#overview-types tr[data-type="all"] th')
+    expect(all.slice(1).reduce((sum, n) => sum + Number(n), 0)).toBe(counts.activations)
+
+    // A day on, the clock's row follows.
+    await page.getByRole('button', { name: '+1 d' }).click()
+    await page.waitForSelector('#overview tr[data-count="clock"] td:has-text("2026-06-02 12:00:00Z")')
+  })
+
+  it('says how to choose an activation when the entries view is opened by its address', async () => {
+    await open('#entries')
+    await expect(page.locator('#view-entries').isVisible()).resolves.toBe(true)
+    await expect(page.locator('#entries td').textContent()).resolves.toBe(
+      'Choose an activation: type its id (or latest) above and Show, or choose an id in the Activations tab.',
+    )
+  })
+
+  it("shows each entry's fields cut at a field with an ellipsis, and the whole entry pretty-printed when opened", async () => {
+    await open('#activations')
+    await page.locator('#activations tr').first().waitFor()
+    // An activation whose first entry's fields are longer than the cell shows.
+    const { activations } = await view('/activations/list?limit=100')
+    let chosen = ''
+    for (const a of activations) {
+      const { entries } = await view(`/activations/${a.id}?limit=1`)
+      if (entries.length > 0 && JSON.stringify(entries[0]).length > 400) {
+        chosen = a.id
+        break
+      }
+    }
+    await page.locator(`#activations tr[data-id="${chosen}"]`).getByRole('button').click()
+    await page.waitForSelector('#entries tr[data-id]')
+    const { entries } = await view(`/activations/${chosen}?limit=20`)
+    const { id, enteredAt: _at, email: _email, ...fields } = entries[0]
+    const json = JSON.stringify(fields)
+    expect(json.length).toBeGreaterThan(200)
+
+    const row = page.locator(`#entries tr[data-id="${id}"]`)
+    const summary = (await row.locator('summary').textContent())!
+    expect(summary.endsWith('…')).toBe(true)
+    const head = summary.slice(0, -1)
+    expect(head.length).toBeLessThanOrEqual(160)
+    expect(json.startsWith(head)).toBe(true)
+    // Cut before a field or a word, never inside one.
+    expect([',', ' ']).toContain(json[head.length])
+
+    await expect(row.locator('pre').isVisible()).resolves.toBe(false)
+    await row.locator('summary').click()
+    await expect(row.locator('pre').isVisible()).resolves.toBe(true)
+    const whole = (await row.locator('pre').textContent())!
+    expect(whole).toBe(JSON.stringify(fields, null, 2))
+  })
+
+  it("heads a journaled request's response with its path and query", async () => {
+    await open('#journal')
+    await fetch(`${server.url}/activations/list?limit=5&state=running`, { headers: KEY })
+    const seq = emulator.journal.entries().at(-1)!.seq
+    const row = page.locator(`#journal tr[data-seq="${seq}"]`)
+    await row.getByRole('button', { name: String(seq) }).click()
+    await expect(page.locator('#response-title').textContent()).resolves.toBe(
+      `Response to #${seq} GET /activations/list?limit=5&state=running: 200`,
+    )
+  })
+})
