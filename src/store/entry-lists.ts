@@ -1,7 +1,6 @@
 import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry } from '../contract/stored-records.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from './entry-traits.js'
-import { lazyList } from './lazy-list.js'
 import { overlayList } from './overlay-list.js'
 import type { EntryLists } from './store-index.js'
 
@@ -43,47 +42,6 @@ export function appendEntry(lists: WritableEntryLists, entry: StoredEntry, activ
   if (vote) {
     listAt(lists.bracketRounds, vote.round).push(entry)
     listAt(lists.bracketSeeds, vote.seed).push(entry)
-  }
-}
-
-/**
- * An activation's entry lists made from its entries in serving order, as the index makes them on
- * loading a world, without the index: for a planned activation whose lists need every entry (a bracket's).
- */
-export function entryListsFrom(activation: StoredActivation, entries: readonly StoredEntry[]): EntryLists {
-  const lists = emptyLists()
-  for (const entry of entries) appendEntry(lists, entry, activation)
-  return lists
-}
-
-/**
- * The same lists holding places instead of entries: each entry is `entryAt(n)` again when read, where
- * `n` is its place in serving order (`numberOf`), and its id `idAt(n)`. An activation's lists made
- * from its built entries (a bracket's, sorted by votes) then keep none of them.
- */
-export function listsByPlace(
-  lists: EntryLists,
-  numberOf: (entry: StoredEntry) => number,
-  entryAt: (n: number) => StoredEntry,
-  idAt: (n: number) => string,
-): EntryLists {
-  const byPlace = (list: readonly StoredEntry[]): readonly StoredEntry[] => {
-    const places = Uint32Array.from(list, numberOf)
-    return lazyList(
-      places.length,
-      (i) => entryAt(places[i]!),
-      (i) => idAt(places[i]!),
-    )
-  }
-  const mapByPlace = (map: ReadonlyMap<number, readonly StoredEntry[]>) =>
-    new Map([...map].map(([key, list]) => [key, byPlace(list)]))
-  return {
-    all: byPlace(lists.all),
-    winners: byPlace(lists.winners),
-    completed: byPlace(lists.completed),
-    bracketRounds: mapByPlace(lists.bracketRounds),
-    bracketSeeds: mapByPlace(lists.bracketSeeds),
-    inTimeOrder: lists.inTimeOrder,
   }
 }
 

@@ -1,9 +1,6 @@
 import { closestName } from '../../contract/did-you-mean.js'
-import { namesOf } from './flag-checks.js'
+import { ENV_PREFIX, namesOf } from './flag-checks.js'
 import type { FlagTable } from './flag-parsers.js'
-
-/** What every flag's variable starts with: ACTIVATION_EMULATOR_PORT is --port. */
-export const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
 
 /**
  * The ACTIVATION_EMULATOR_ variables that are no flag's: read by `useSandbox` and `useServer` (the

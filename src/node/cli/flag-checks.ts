@@ -61,7 +61,8 @@ export function rejectRepeats(argv: readonly string[], flags: FlagTable): void {
   }
 }
 
-const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
+/** What every flag's variable starts with: ACTIVATION_EMULATOR_PORT is --port. */
+export const ENV_PREFIX = 'ACTIVATION_EMULATOR_'
 
 /**
  * A yargs middleware (to run before validation) that drops what ACTIVATION_EMULATOR_ variables gave
