@@ -37,8 +37,7 @@ form.filters label { display: flex; flex-direction: column; font-size: .8rem; co
 table { border-collapse: collapse; width: 100%; font-size: .85rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
 td.wrap { white-space: normal; min-width: 16rem; }
-td.wrap summary { cursor: pointer; overflow-wrap: anywhere; }
-td.wrap pre { margin: .3rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+td.wrap summary { cursor: pointer; overflow-wrap: anywhere; } td.wrap pre { margin: .3rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 table.figures { width: auto; } table.figures th { width: 9rem; }
 th { background: #eef1f5; font-weight: 600; }
 .curl { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
