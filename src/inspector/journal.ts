@@ -1,4 +1,5 @@
 import { ADMIN, admin, readWorld, view, withToken, type Json } from './api.js'
+import { clockNow } from './clock.js'
 import { $, act, cell, el } from './dom.js'
 import { shortTime, statusClass } from './format.js'
 import { reloadAccounts, reloadFaults } from './reload.js'
@@ -50,14 +51,20 @@ function addJournalRow(r: Json): void {
   if (r.endpoint && currentView() === 'faults') reloadFaults()
 }
 
-/** What a journaled request was answered: an error's own `{"error"}`, or for a 200 the same request asked again now. */
+/**
+ * What a journaled request was answered: an error's own `{"error"}`; for a 200, its status, instant and
+ * page's `next`, and beside them the same request asked again now.
+ */
 async function showResponse(r: Json): Promise<void> {
   let text: string
   if (r.status === 0) text = `The connection was dropped by the fault rule ${r.fault}: no response.`
   else if (r.error !== undefined) text = JSON.stringify({ error: r.error }, null, 2)
   else if (r.account) {
+    // The journal keeps a 200's status and its page's `next`, not its body: the body is asked again.
+    const answered = `Answered ${r.status} at ${shortTime(r.at)} (clock)${r.next === undefined ? '' : `, next ${r.next}`}.`
     const { status, body } = await view(r.account, r.path, queryOf(r))
-    text = `${status}, asked again now (GET ${ADMIN}${scope}/view/${r.account}${r.path}):\n${JSON.stringify(body, null, 2)}`
+    const now = shortTime(new Date(clockNow()).toISOString())
+    text = `${answered}\nThe same request asked again now, at ${now} (GET ${ADMIN}${scope}/view/${r.account}${r.path}): ${status}\n${JSON.stringify(body, null, 2)}`
   } else text = `${r.status}: no body kept`
   $('#response-title').hidden = false
   $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${pathOf(r)}: ${r.status}`

@@ -137,8 +137,29 @@ describe('the inspector', () => {
     const seq = emulator.journal.entries().at(-1)!.seq
     const row = page.locator(`#journal tr[data-seq="${seq}"]`)
     await row.getByRole('button', { name: String(seq) }).click()
+    await page.waitForSelector(`#response-title:has-text("#${seq}")`)
     await expect(page.locator('#response-title').textContent()).resolves.toBe(
       `Response to #${seq} GET /activations/list?limit=5&state=running: 200`,
     )
+  })
+
+  it("shows a 200's status, instant and next as answered, and beside them the same request asked again now", async () => {
+    await open('#journal')
+    await fetch(`${server.url}/activations/list?limit=5`, { headers: KEY })
+    const { seq, next } = emulator.journal.entries().at(-1)!
+    expect(next).toEqual(expect.any(String))
+    await page.getByRole('button', { name: '+1 d' }).click()
+    await page.waitForSelector('#clock-now:has-text("2026-06-02 12:00:00Z")')
+    await page
+      .locator(`#journal tr[data-seq="${seq}"]`)
+      .getByRole('button', { name: String(seq) })
+      .click()
+    await page.waitForSelector(`#response-title:has-text("#${seq}")`)
+    const [answered, now, ...body] = (await page.locator('#response').textContent())!.split('\n')
+    expect(answered).toBe(`Answered 200 at 2026-06-01 12:00:00Z (clock), next ${next}.`)
+    expect(now).toBe(
+      'The same request asked again now, at 2026-06-02 12:00:00Z (GET /__emulator/view/demo/activations/list): 200',
+    )
+    expect(JSON.parse(body.join('\n'))).toEqual(await view('/activations/list?limit=5'))
   })
 })
