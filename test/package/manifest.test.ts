@@ -67,6 +67,12 @@ function modulesWithEffects(): string[] {
 }
 
 describe('the packed package', () => {
+  it('supports the Node lines its runtime dependencies support: engines is Faker’s, the narrowest of them', () => {
+    const engines = (path: string) =>
+      (JSON.parse(readFileSync(`${ROOT}${path}`, 'utf8')) as { engines?: { node?: string } }).engines?.node
+    expect(engines('package.json')).toBe(engines('node_modules/@faker-js/faker/package.json'))
+  })
+
   it('has no prepare script (npm 11 warns of one on every install), where the repository keeps it and its package.json is as it was', () => {
     expect(Object.keys(packedManifest().scripts)).not.toContain('prepare')
     expect(readFileSync(`${ROOT}package.json`, 'utf8')).toBe(before)
