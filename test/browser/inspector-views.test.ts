@@ -127,6 +127,8 @@ describe('the inspector', () => {
     await expect(row.locator('pre').isVisible()).resolves.toBe(false)
     await row.locator('summary').click()
     await expect(row.locator('pre').isVisible()).resolves.toBe(true)
+    // The disclosure's toggle event, which fills it, comes in a task after the click.
+    await row.locator('pre', { hasText: '{' }).waitFor()
     const whole = (await row.locator('pre').textContent())!
     expect(whole).toBe(JSON.stringify(fields, null, 2))
   })
