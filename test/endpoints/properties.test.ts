@@ -18,7 +18,7 @@ import { request as httpRequest } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { getResponse } from 'msw'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { activationSchema, entrySchemas, FILTER_TYPES, participantSchema, STATES } from '../../src/contract.js'
 import { createEmulator, defineScenario, serve, type Emulator, type RunningServer } from '../../src/index.js'
@@ -462,7 +462,8 @@ describe('any request, over HTTP to the command line as a user starts it (reques
           })
           expect(alive.status).toBe(200)
           if (!live) expect(await servedWorld(cli.url), 'the requests changed the world').toBe(before)
-          expect(cli.stdout()).toContain(`GET ${BASE_PATH}/activations/%zz 400`)
+          // The request log writes its lines together, at most HELD_MS (20 ms) after the first.
+          await vi.waitFor(() => expect(cli.stdout()).toContain(`GET ${BASE_PATH}/activations/%zz 400`))
         } finally {
           const stopped = await cli.stop()
           expect(cli.stderr()).not.toMatch(/\n\s+at |Error:/)
