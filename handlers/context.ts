@@ -123,8 +123,8 @@ export type HandlerContext = {
   delayFor(endpoint: EndpointName, key: string | null): { id: string; delayMs: number } | null
   /** The status or drop rule that fires for a request past the key and rate-limit checks (null: none). */
   faultFor(endpoint: EndpointName, key: string): FaultDecision | null
-  /** Hears every API request once it is answered (the journal). */
-  record(request: RequestRecord): void
+  /** Hears every API request once it is answered (the journal), with the body of a 200 as sent. */
+  record(request: RequestRecord, body?: Uint8Array): void
   /** The account an API key belongs to. */
   accountOfKey(key: string): AccountSettings | undefined
 }

@@ -211,7 +211,9 @@ function concluded(
   if (drop) response = dropped(response!, drop, head ? null : body)
   record.status = drop === 'connection' || (head && drop) ? 0 : response!.status
   record.durationMs = performance.now() - started
-  ctx.record(record)
+  // The journal keeps a whole body as sent: not a HEAD's (none), an error's (its message is in the
+  // record) or one a fault rule cut.
+  ctx.record(record, head || drop || outcome instanceof ApiError ? undefined : body!)
   return response!
 }
 

@@ -29,6 +29,16 @@ export type AdminControl = {
     readonly oldestSeq: number
     readonly lastSeq: number
     clear(): void
+    /**
+     * The body answered to request `seq` as sent, while kept among the last `answers` within `maxBytes`;
+     * else why not: `none` (no body kept: a HEAD, an error, one a fault rule cut), `too-large` (of
+     * `size` bytes), `dropped` (older than those kept).
+     */
+    body(
+      seq: number,
+    ):
+      | { kept: true; bytes: Uint8Array }
+      | { kept: false; why: 'none' | 'too-large' | 'dropped'; size?: number; answers: number; maxBytes: number }
     /** The `seq` of the last request before the latest clear (0: none). */
     readonly clearedAfter: number
     /** `onEnd`: the journal ended (a sandbox's, when the sandbox ended). */

@@ -13,6 +13,7 @@ import { moveClock, readClock } from './clock.js'
 import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, type AdminRoute } from './context.js'
 import { addFault, clearFaults, listFaults, removeFault } from './faults.js'
 import { clearJournal, readJournal, streamJournal } from './journal.js'
+import { readAnsweredBody } from './journal-body.js'
 import { readOpenApi } from './openapi.js'
 import { readState, reset } from './state.js'
 import { dumpWorld } from './dump.js'
@@ -39,6 +40,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   removeFault,
   readJournal,
   clearJournal,
+  readAnsweredBody,
   addEntries,
   addActivation,
   dumpWorld,

@@ -10,6 +10,7 @@ import { worldDumpChunks } from '../world/dump.js'
 import { checkSettings, DEFAULT_JOURNAL_SIZE } from './emulator-options.js'
 import { FaultRules, optionRules } from './fault-rules.js'
 import { Journal, SANDBOX_JOURNAL_MAX_BYTES } from './journal.js'
+import { AnsweredBodies, SANDBOX_ANSWERED_BODIES, SANDBOX_ANSWERED_BODY_BYTES } from './answered-bodies.js'
 import { endpointOptionsOf } from './merge-options.js'
 import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
@@ -62,10 +63,13 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     ...optionRules(endpointOptions.latency, endpointOptions.errorRate),
     ...parts.startFaults,
   ])
-  const journal = new Journal(
-    options.journalSize ?? DEFAULT_JOURNAL_SIZE,
-    parts.sandboxOf ? SANDBOX_JOURNAL_MAX_BYTES : undefined,
-  )
+  const journal = parts.sandboxOf
+    ? new Journal(
+        options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+        SANDBOX_JOURNAL_MAX_BYTES,
+        new AnsweredBodies(SANDBOX_ANSWERED_BODIES, SANDBOX_ANSWERED_BODY_BYTES),
+      )
+    : new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const rateLimiter = new RateLimiter()
 
   const live = new LiveWorld(scenario, builtAt, () => store, options.live === true)
@@ -115,7 +119,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     rateLimiter,
     delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
     faultFor: (endpoint, key) => rules.decide(endpoint, key),
-    record: (request) => journal.add(request),
+    record: (request, body) => journal.add(request, body),
     accountOfKey: (key) => {
       const own = accounts.accountOfKey(key)
       if (own || !parts.sandboxOf) return own

@@ -1,4 +1,5 @@
 import type { EndpointName, RequestRecord } from '../../handlers/context.js'
+import { ANSWERED_BODIES, ANSWERED_BODY_BYTES, AnsweredBodies, type AnsweredBody } from './answered-bodies.js'
 
 /** Which API operation a request reached. */
 export type JournalEndpoint = EndpointName
@@ -46,7 +47,8 @@ function bytesOf(entry: RequestRecord): number {
 
 /**
  * The last `size` API requests, oldest first, within `maxBytes` (the oldest dropped first): a long
- * run, or a client that sends long URLs, does not grow it without end.
+ * run, or a client that sends long URLs, does not grow it without end. Beside them, the bodies of the
+ * last answers within their own bytes (`bodies`), read by `seq` (`body(seq)`), never in an entry.
  * @example const journal = new Journal(10_000); journal.add({...}); journal.entries()
  */
 export class Journal {
@@ -63,10 +65,16 @@ export class Journal {
   readonly #listeners = new Set<(entry: JournalEntry | null) => void>()
   /** What each follower does when the journal ends (its sandbox ended). */
   readonly #enders = new Set<() => void>()
+  readonly #bodies: AnsweredBodies
 
-  constructor(size: number, maxBytes = JOURNAL_MAX_BYTES) {
+  constructor(
+    size: number,
+    maxBytes = JOURNAL_MAX_BYTES,
+    bodies = new AnsweredBodies(ANSWERED_BODIES, ANSWERED_BODY_BYTES),
+  ) {
     this.#size = size
     this.#maxBytes = maxBytes
+    this.#bodies = bodies
   }
 
   /** The `seq` of the last request recorded (0: none yet): how many this emulator has answered. */
@@ -90,9 +98,13 @@ export class Journal {
     return this.#bytes
   }
 
-  /** Records a request (its `seq` is given here), dropping the oldest while the journal is past its size or bytes. */
-  add(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
+  /**
+   * Records a request (its `seq` is given here), dropping the oldest while the journal is past its size
+   * or bytes; `body`: the bytes it was answered, kept as they are (not copied) among the last bodies.
+   */
+  add(entry: Omit<JournalEntry, 'seq'>, body?: Uint8Array): JournalEntry {
     const recorded = { seq: ++this.#seq, ...entry }
+    if (body !== undefined) this.#bodies.keep(recorded.seq, body)
     const bytes = bytesOf(recorded)
     this.#entries.push(recorded)
     this.#bytesOf.push(bytes)
@@ -120,8 +132,17 @@ export class Journal {
     return this.#entries.slice(this.#head) as JournalEntry[]
   }
 
+  /**
+   * The body answered to request `seq`, as it was sent, while it is among the last bodies kept; else
+   * why not (see AnsweredBody). Asked of a request the journal keeps (`get(seq)`) that was answered a body.
+   */
+  body(seq: number): AnsweredBody {
+    return this.#bodies.get(seq)
+  }
+
   /** Forgets every request; the next one's `seq` follows the last one's all the same. */
   clear(): void {
+    this.#bodies.clear()
     this.#entries = []
     this.#bytesOf = []
     this.#head = 0

@@ -21,6 +21,7 @@ const DOCUMENTED: Record<string, string> = {
   '/faults': 'GET, POST, DELETE',
   '/faults/:id': 'DELETE',
   '/requests': 'GET, DELETE',
+  '/requests/:seq/body': 'GET',
   '/activations/:id/entries': 'POST',
   '/activations': 'POST',
   '/dump': 'GET',
@@ -31,7 +32,12 @@ const DOCUMENTED: Record<string, string> = {
 
 /** A path of each pattern, with its parameters filled in. */
 const sample = (path: string) =>
-  path.replace(':account', 'demo').replace(':name', 'demo').replace(':id', 'x').replace('*', 'activations/list')
+  path
+    .replace(':account', 'demo')
+    .replace(':name', 'demo')
+    .replace(':id', 'x')
+    .replace(':seq', '1')
+    .replace('*', 'activations/list')
 
 describe('the admin API routes', () => {
   it('are the documented ones, each path with its methods', () => {
