@@ -1,35 +1,48 @@
-// `npm run build`: dist/ as the package ships it, an ES module build and a CommonJS one beside it:
-// 1. tsc writes the type declarations only (dist/**/*.d.ts), and each entry gets a .d.cts that
-//    re-exports its .d.ts, the types of its `require` condition;
+// `npm run build`: dist/ as the package ships it, an ES module build and a CommonJS one beside it.
+// The package carries each dependency once: what it lists in `dependencies` (zod, yargs) and
+// `peerDependencies` (msw, tsx) is installed, never inlined; what it inlines (@msw/data, tree-shaken,
+// with the few modules of its own dependencies it uses; Faker's English entry) is not installed
+// (a devDependency here, pinned exactly).
+// 1. tsc writes the type declarations of every module (dist/.declarations, not shipped), and rollup
+//    with rollup-plugin-dts rolls each entry's up into one file (dist/src/index.d.ts, browser.d.ts,
+//    contract.d.ts): the types of installed packages stay imports of them, the types of any other
+//    package are inlined (@msw/data's, which `emulator.db`'s collections use, and the types they
+//    name: mutative's, rettime's, @standard-schema/spec's), so that no package is installed for its
+//    types alone. Each entry gets a .d.cts that re-exports its .d.ts, the types of its `require`
+//    condition;
 // 2. esbuild bundles the ES module entries that run code (the Node entry, the browser entry, the command
 //    line) in one build split into shared chunks: a module
 //    that two entries use is in one chunk they both import, and a module loaded with `import()` (the
 //    record and verify commands, the inspector's page) is in a chunk of its own, read only when used.
 //    Installed, not inlined: zod (the contract's schemas: the Node entry and the contract subpath load
-//    the one installed copy), Faker (loaded when a world is generated), msw (the test's own) and yargs
-//    (it reads its locale files from its own folder). @msw/data is inlined, tree-shaken: its entry
-//    imports all of es-toolkit and es-toolkit/compat, hundreds of modules, of which it uses a few
-//    (it stays a dependency for its types, which `emulator.db`'s collections use);
+//    the one installed copy), msw (the test's own) and yargs (it reads its locale files from its own
+//    folder). @msw/data is inlined, tree-shaken: its entry imports all of es-toolkit and
+//    es-toolkit/compat, hundreds of modules, of which it uses a few;
 // 3. the contract subpath (dist/src/contract.js) is one file of its own that imports only zod, for
 //    clients that take only the schemas (it repeats the schemas' code, 25 kB);
 // 4. the CommonJS entries (index.cjs, contract.cjs), what `require` loads, Jest's included: each one
-//    file (esbuild splits ES modules only), with msw and zod required; Faker, ES modules only, is
-//    bundled as CommonJS (faker-en.cjs), required when a Faker is first needed where `require` cannot
-//    load an ES module (Jest's module registry); `activation-emulator/browser` required is index.cjs;
-// 5. the inspector's page script (dist/src/inspector/client.js), bundled for a browser;
-// 6. the module random.ts requires to learn whether `require` loads an ES module here (esm-probe.js):
+//    file (esbuild splits ES modules only), with msw and zod required; `activation-emulator/browser`
+//    required is index.cjs;
+// 5. Faker, whose English entry is bundled once, as CommonJS (faker-en.cjs): every entry loads that
+//    file when a Faker is first needed (`require` in Node, Jest's module registry included, which
+//    cannot load an ES module; `import()` in a browser bundle). Its code is then the package's own:
+//    the exact Faker that the world's bytes depend on comes in the tarball, whatever a project installs;
+// 6. the inspector's page script (dist/src/inspector/client.js), bundled for a browser;
+// 7. the module random.ts requires to learn whether `require` loads an ES module here (esm-probe.js):
 //    written as it is, since esbuild writes an empty file for an empty module, which any `require`
 //    loads (Jest's too, which then fails on Faker).
 // With --if-stale (the prepare script: npm runs it on `npm ci`, and again when `npx activation-emulator`
 // installs this folder to run it; and prepack, so that packing does not rebuild dist/ under the tests
 // that read it), it does nothing when every built file is newer than every source and the lock file.
 // Chunks are written beside index.js (dist/src/), so that a module's paths relative to its own URL
-// (the inspector's script, esm-probe.js, the package's index.js for scenario files) are the same
-// from a chunk as from the entry, and from index.cjs.
+// (the inspector's script, esm-probe.js, faker-en.cjs, the package's index.js for scenario files) are
+// the same from a chunk as from the entry, and from index.cjs.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
+import { rollup } from 'rollup'
+import { dts } from 'rollup-plugin-dts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 process.chdir(ROOT)
@@ -49,8 +62,20 @@ const BUILT = [
   'dist/src/index.cjs',
   'dist/src/node/cli/main.js',
   'dist/src/contract.js',
+  'dist/src/faker-en.cjs',
   'dist/src/inspector/client.js',
+  'dist/src/index.d.ts',
 ]
+/** Where tsc writes the declarations of every module, rolled up per entry then deleted. */
+const DECLARATIONS = 'dist/.declarations'
+/** The entries that have types: each gets one rolled-up dist/src/<entry>.d.ts, and a .d.cts beside it. */
+const TYPED_ENTRIES = ['index', 'browser', 'contract']
+
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>
+/** The packages a project installs with this one: their types stay imports of them, any other's are inlined. */
+const INSTALLED = [...Object.keys(manifest['dependencies'] ?? {}), ...Object.keys(manifest['peerDependencies'] ?? {})]
+const isInstalled = (id: string) =>
+  id.startsWith('node:') || INSTALLED.some((name) => id === name || id.startsWith(`${name}/`))
 
 /** The latest modification time of a file, or of any file in a folder. */
 function newest(path: string): number {
@@ -69,6 +94,28 @@ if (process.argv.includes('--if-stale') && BUILT.every((f) => existsSync(f))) {
 
 rmSync('dist', { recursive: true, force: true })
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+
+/** Rolls an entry's declarations up into one file; any warning (a type it could not resolve) fails the build. */
+async function rollUpTypes(entry: string): Promise<void> {
+  const bundle = await rollup({
+    input: `${DECLARATIONS}/src/${entry}.d.ts`,
+    plugins: [dts({ respectExternal: true, tsconfig: 'tsconfig.build.json' })],
+    external: isInstalled,
+    onwarn: (warning) => {
+      throw new Error(`Failed to roll up the types of ${entry}: ${warning.message}`)
+    },
+  })
+  await bundle.write({ file: `dist/src/${entry}.d.ts`, format: 'es' })
+  await bundle.close()
+}
+
+/** Faker's English entry, in the ES module build too: the one CommonJS bundle of it (faker-en.cjs). */
+const fakerBundled: Plugin = {
+  name: 'faker-bundled',
+  setup(build) {
+    build.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: './faker-en.cjs', external: true }))
+  },
+}
 
 /**
  * How the CommonJS entries load what our code loads with `import()`, which Jest refuses outside its
@@ -104,7 +151,8 @@ await Promise.all([
     chunkNames: '[name]-[hash]',
     platform: 'node',
     target: 'node20',
-    external: ['msw', '@faker-js/faker', 'zod', 'yargs', 'typescript', 'esbuild', 'tsx'],
+    external: ['msw', 'zod', 'yargs', 'typescript', 'esbuild', 'tsx'],
+    plugins: [fakerBundled],
   }),
   // import.meta.url, which CommonJS has not, is the file's own URL.
   build({
@@ -144,8 +192,11 @@ await Promise.all([
     alias: { zod: './src/inspector/no-zod.ts' },
     logOverride: { 'import-is-undefined': 'error' },
   }),
+  ...TYPED_ENTRIES.map(rollUpTypes),
 ])
-for (const entry of ['index', 'browser', 'contract']) {
+rmSync(DECLARATIONS, { recursive: true, force: true })
+for (const entry of TYPED_ENTRIES) {
   writeFileSync(`dist/src/${entry}.d.cts`, `export * from './${entry}.js'\n`)
 }
+mkdirSync('dist/src/time', { recursive: true })
 writeFileSync('dist/src/time/esm-probe.js', readFileSync('src/time/esm-probe.ts', 'utf8'))

@@ -4,10 +4,13 @@ import { NameTables } from './name-tables.js'
 
 // Faker is loaded when a Faker is first made, not with the package: an emulator whose world comes from
 // the cache (or a dump) never needs it, and it is half the package's code. In Node it is then loaded
-// with a synchronous `require`, which can load an ES module since Node 20.19; where that is not so (a
-// browser, Jest's own module registry), `createEmulator` loads it first (`fakerLoadsWhenNeeded`).
-// Its English-only entry: the main one loads every locale.
-const FAKER_ENGLISH = '@faker-js/faker/locale/en'
+// with a synchronous `require`; where there is none that loads it (a browser, Jest's own module
+// registry when Faker is an ES module), `createEmulator` loads it first (`fakerLoadsWhenNeeded`).
+// Its English-only entry: the main one loads every locale. Run from its source, this module loads the
+// installed Faker (an ES module, which `require` loads since Node 20.19); in the built package, which
+// installs no Faker, the one copy bundled as CommonJS beside the entries and their chunks (faker-en.cjs,
+// what the build makes of the `import()` in loadFaker).
+const FAKER_ENGLISH = /\/random\.[jt]s$/.test(import.meta.url) ? '@faker-js/faker/locale/en' : './faker-en.cjs'
 let english: Faker | undefined
 
 type Require = (id: string) => unknown
@@ -42,7 +45,10 @@ export function fakerLoadsWhenNeeded(): boolean {
 
 /** Loads Faker now, for a runtime where it cannot be loaded when needed (see `fakerLoadsWhenNeeded`). */
 export async function loadFaker(): Promise<void> {
-  const { faker } = (await import('@faker-js/faker/locale/en')) as { faker: Faker }
+  // The bundled CommonJS file, imported as an ES module, may name its exports only on its default.
+  const loaded = (await import('@faker-js/faker/locale/en')) as { faker?: Faker; default?: { faker?: Faker } }
+  const faker = loaded.faker ?? loaded.default?.faker
+  if (!faker) throw new Error('Failed to load Faker: its English entry exports no faker')
   english ??= faker
 }
 
