@@ -76,6 +76,13 @@ export async function view(
 }
 
 /**
+ * The body answered to the journal's request `seq` in the world viewed, as it was sent
+ * (`GET /__emulator/requests/<seq>/body`), or the 404 that says why it is not kept.
+ */
+export const answeredBody = (seq: number): Promise<{ status: number; body: Json }> =>
+  answer('GET', `${scope}/requests/${seq}/body`)
+
+/**
  * The sandbox viewed as `GET /__emulator/sandboxes/<id>` answers it (its label, its counts), or null when
  * it is gone (the page then says so); `{}` for the host, always there.
  */

@@ -1,4 +1,5 @@
-import { ADMIN, admin, readWorld, view, withToken, type Json } from './api.js'
+import { ADMIN, admin, answeredBody, readWorld, view, withToken, type Json } from './api.js'
+import { bodyDifference } from './body-diff.js'
 import { clockNow } from './clock.js'
 import { $, act, cell, el } from './dom.js'
 import { shortTime, statusClass } from './format.js'
@@ -6,7 +7,8 @@ import { reloadAccounts, reloadFaults } from './reload.js'
 import { currentView } from './tabs.js'
 import { scope } from './world.js'
 
-// The journal's tab: every API request, live, newest first; a request's number shows its response.
+// The journal's tab: every API request, live, newest first; a request's number shows its response as
+// answered, and the same request asked now.
 
 const JOURNAL_ROWS = 500
 
@@ -53,24 +55,43 @@ function addJournalRow(r: Json): void {
 
 /**
  * What a journaled request was answered: an error's own `{"error"}`; for a 200, its status, instant and
- * page's `next`, and beside them the same request asked again now.
+ * page's `next` and its body as the journal kept it (or why it is kept no longer), and beside it the same
+ * request asked again now, with a line that says whether the two bodies differ, and where.
  */
 async function showResponse(r: Json): Promise<void> {
+  let answered = ''
   let text: string
+  let now: { title: string; text: string; compare: string } | undefined
   if (r.status === 0) text = `The connection was dropped by the fault rule ${r.fault}: no response.`
   else if (r.error !== undefined) text = JSON.stringify({ error: r.error }, null, 2)
   else if (r.account) {
-    // The journal keeps a 200's status and its page's `next`, not its body: the body is asked again.
-    const answered = `Answered ${r.status} at ${shortTime(r.at)} (clock)${r.next === undefined ? '' : `, next ${r.next}`}.`
-    const { status, body } = await view(r.account, r.path, queryOf(r))
-    const now = shortTime(new Date(clockNow()).toISOString())
-    text = `${answered}\nThe same request asked again now, at ${now} (GET ${ADMIN}${scope}/view/${r.account}${r.path}): ${status}\n${JSON.stringify(body, null, 2)}`
+    answered = `Answered ${r.status} at ${shortTime(r.at)} (clock)${r.next === undefined ? '' : `, next ${r.next}`}:`
+    const [kept, asked] = await Promise.all([answeredBody(r.seq), view(r.account, r.path, queryOf(r))])
+    text = kept.status === 200 ? JSON.stringify(kept.body, null, 2) : String(kept.body?.error)
+    const at = shortTime(new Date(clockNow()).toISOString())
+    now = {
+      title: `The same request asked again now, at ${at} (GET ${ADMIN}${scope}/view/${r.account}${r.path}): ${asked.status}`,
+      text: JSON.stringify(asked.body, null, 2),
+      compare:
+        kept.status === 200
+          ? bodyDifference(kept.body, asked.body)
+          : 'The body asked now is not compared: the one answered is not kept.',
+    }
   } else text = `${r.status}: no body kept`
   $('#response-title').hidden = false
   $('#response-title').textContent = `Response to #${r.seq} ${r.method} ${pathOf(r)}: ${r.status}`
-  const pre = $('#response')
-  pre.hidden = false
-  pre.textContent = text
+  shown('#response-answered', answered)
+  shown('#response', text)
+  shown('#response-compare', now?.compare ?? '')
+  shown('#response-now-title', now?.title ?? '')
+  shown('#response-now', now?.text ?? '')
+}
+
+/** Shows `text` in the element `selector` names, or hides it when there is none. */
+function shown(selector: string, text: string): void {
+  const element = $(selector)
+  element.hidden = text === ''
+  element.textContent = text
 }
 
 /**
@@ -112,7 +133,7 @@ export async function followJournal(): Promise<void> {
 /** Empties the journal's table, and the response shown of a request it had. */
 function clearJournal(): void {
   $('#journal').replaceChildren()
-  $('#response-title').hidden = true
+  for (const part of ['title', 'answered', 'compare', 'now-title', 'now']) $(`#response-${part}`).hidden = true
   $('#response').hidden = true
 }
 

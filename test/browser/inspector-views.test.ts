@@ -145,23 +145,92 @@ describe('the inspector', () => {
     )
   })
 
-  it("shows a 200's status, instant and next as answered, and beside them the same request asked again now", async () => {
-    await open('#journal')
-    await fetch(`${server.url}/activations/list?limit=5`, { headers: KEY })
-    const { seq, next } = emulator.journal.entries().at(-1)!
-    expect(next).toEqual(expect.any(String))
-    await page.getByRole('button', { name: '+1 d' }).click()
-    await page.waitForSelector('#clock-now:has-text("2026-06-02 12:00:00Z")')
+  /** What the journal's response shows: its lines, its bodies as JSON, and the line that compares them. */
+  async function shownResponse(seq: number) {
     await page
       .locator(`#journal tr[data-seq="${seq}"]`)
       .getByRole('button', { name: String(seq) })
       .click()
     await page.waitForSelector(`#response-title:has-text("#${seq}")`)
-    const [answered, now, ...body] = (await page.locator('#response').textContent())!.split('\n')
-    expect(answered).toBe(`Answered 200 at 2026-06-01 12:00:00Z (clock), next ${next}.`)
-    expect(now).toBe(
+    await page.locator('#response-compare').waitFor()
+    const text = (selector: string) => page.locator(selector).textContent()
+    return {
+      answered: await text('#response-answered'),
+      body: JSON.parse((await text('#response'))!) as unknown,
+      nowTitle: await text('#response-now-title'),
+      now: JSON.parse((await text('#response-now'))!) as unknown,
+      compare: await text('#response-compare'),
+    }
+  }
+
+  it("shows a 200's body as answered, and beside it the same request asked now, the same while nothing changed", async () => {
+    await open('#journal')
+    const sent = await (await fetch(`${server.url}/activations/list?limit=5`, { headers: KEY })).json()
+    const { seq, next } = emulator.journal.entries().at(-1)!
+    expect(next).toEqual(expect.any(String))
+    const shown = await shownResponse(seq)
+    expect(shown.answered).toBe(`Answered 200 at 2026-06-01 12:00:00Z (clock), next ${next}:`)
+    expect(shown.body).toEqual(sent)
+    expect(shown.nowTitle).toBe(
+      'The same request asked again now, at 2026-06-01 12:00:00Z (GET /__emulator/view/demo/activations/list): 200',
+    )
+    expect(shown.now).toEqual(sent)
+    expect(shown.compare).toBe('The body asked now is the same as the one answered.')
+    // Side by side on a wide window.
+    const [answeredBox, nowBox] = await Promise.all([
+      page.locator('#response').boundingBox(),
+      page.locator('#response-now').boundingBox(),
+    ])
+    expect(nowBox!.x).toBeGreaterThan(answeredBox!.x + answeredBox!.width)
+  })
+
+  it('after entries are added, shows the body answered as it was, and says the one asked now differs, naming the ids', async () => {
+    await open('#journal')
+    // An activation of its own, running with no entries yet: its page holds every entry added.
+    const made = await fetch(`${server.adminUrl}/activations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"type":"giveaway","state":"running","entries":0}',
+    })
+    const { id } = (await made.json()) as { id: string }
+    const path = `/activations/${id}?limit=100`
+    const sent = await (await fetch(`${server.url}${path}`, { headers: KEY })).json()
+    expect(sent.next).toBeNull()
+    const { seq } = emulator.journal.entries().at(-1)!
+    const added = await fetch(`${server.adminUrl}/activations/${id}/entries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"count":2}',
+    })
+    const { entries: ids } = (await added.json()) as { entries: string[] }
+    const shown = await shownResponse(seq)
+    expect(shown.answered).toBe('Answered 200 at 2026-06-01 12:00:00Z (clock), next null:')
+    expect(shown.body).toEqual(sent)
+    expect(shown.now).toEqual(await view(path))
+    expect(shown.now).not.toEqual(sent)
+    expect(shown.compare).toMatch(/^The body asked now differs from the one answered in /)
+    expect(shown.compare).toContain(`entries (2 added (${ids.join(', ')}))`)
+  })
+
+  it('after the clock moved a day, says which activations the running ones asked now have lost', async () => {
+    await open('#journal')
+    const path = '/activations/list?state=running&limit=100'
+    const sent = await (await fetch(`${server.url}${path}`, { headers: KEY })).json()
+    const { seq } = emulator.journal.entries().at(-1)!
+    await page.getByRole('button', { name: '+1 d' }).click()
+    await page.waitForSelector('#clock-now:has-text("2026-06-02 12:00:00Z")')
+    const shown = await shownResponse(seq)
+    expect(shown.body).toEqual(sent)
+    expect(shown.nowTitle).toBe(
       'The same request asked again now, at 2026-06-02 12:00:00Z (GET /__emulator/view/demo/activations/list): 200',
     )
-    expect(JSON.parse(body.join('\n'))).toEqual(await view('/activations/list?limit=5'))
+    const now = await view(path)
+    expect(shown.now).toEqual(now)
+    const ids = (list: Array<{ id: string }>) => list.map((a) => a.id)
+    const gone = ids(sent.activations).filter((id) => !ids(now.activations).includes(id))
+    expect(gone.length).toBeGreaterThan(0)
+    expect(shown.compare).toBe(
+      `The body asked now differs from the one answered in activations (${gone.length} gone (${gone.join(', ')})).`,
+    )
   })
 })
