@@ -3,7 +3,7 @@
 // `peerDependencies` (msw, tsx) is installed, never inlined; what it inlines (@msw/data, tree-shaken,
 // with the few modules of its own dependencies it uses; Faker's English entry) is not installed
 // (a devDependency here, pinned exactly).
-// 1. tsc writes the type declarations of every module (dist/.declarations, not shipped), and rollup
+// 1. tsc writes the type declarations of every module (in node_modules/.cache/, not shipped), and rollup
 //    with rollup-plugin-dts rolls each entry's up into one file (dist/src/index.d.ts, browser.d.ts,
 //    contract.d.ts): the types of installed packages stay imports of them, the types of any other
 //    package are inlined (@msw/data's, which `emulator.db`'s collections use, and the types they
@@ -66,8 +66,12 @@ const BUILT = [
   'dist/src/inspector/client.js',
   'dist/src/index.d.ts',
 ]
-/** Where tsc writes the declarations of every module, rolled up per entry then deleted. */
-const DECLARATIONS = 'dist/.declarations'
+/**
+ * Where tsc writes the declarations of every module, rolled up per entry then deleted: outside dist/,
+ * a folder for each build, so that a build started meanwhile (which empties dist/) leaves it whole.
+ * Under node_modules/, so that the packages the declarations import resolve from it.
+ */
+const DECLARATIONS = `node_modules/.cache/activation-emulator/declarations-${process.pid}`
 /** The entries that have types: each gets one rolled-up dist/src/<entry>.d.ts, and a .d.cts beside it. */
 const TYPED_ENTRIES = ['index', 'browser', 'contract']
 
@@ -93,7 +97,11 @@ if (process.argv.includes('--if-stale') && BUILT.every((f) => existsSync(f))) {
 }
 
 rmSync('dist', { recursive: true, force: true })
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', DECLARATIONS],
+  { stdio: 'inherit' },
+)
 
 /** Rolls an entry's declarations up into one file; any warning (a type it could not resolve) fails the build. */
 async function rollUpTypes(entry: string): Promise<void> {
