@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 import { startCli } from '../support/cli.js'
 import { TEST_MS } from '../support/timeouts.js'
 import { describe, expect, it, vi } from 'vitest'
@@ -153,6 +154,25 @@ describe('the built Node entry (dist/src/index.js, what `import "activation-emul
       }
     },
   )
+
+  it('bundles for a browser (dist/src/browser.js), Faker from its one bundle, faker-en.cjs, in a chunk read when a Faker is needed', async () => {
+    const { errors, metafile } = await build({
+      absWorkingDir: ROOT,
+      entryPoints: ['dist/src/browser.js'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      splitting: true,
+      outdir: 'browser-bundle',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    })
+    expect(errors).toEqual([])
+    expect(Object.keys(metafile.inputs).filter((f) => /faker/.test(f))).toEqual(['dist/src/faker-en.cjs'])
+    const entry = Object.values(metafile.outputs).find((o) => o.entryPoint === 'dist/src/browser.js')!
+    expect(Object.keys(entry.inputs)).not.toContain('dist/src/faker-en.cjs')
+  })
 
   it('serves from the command line as a user starts it (request log on) without loading GraphQL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'activation-emulator-resolved-'))
