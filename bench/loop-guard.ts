@@ -8,6 +8,8 @@
 // at most --timeout seconds (120 by default); past it, its row says so and the server is restarted.
 // Not a test: figures depend on the machine.
 // Run: npm run build && node --import tsx bench/loop-guard.ts [-- --only busy|ten-million] [-- --timeout 120]
+// [-- --case clock] (only the cases whose name holds one of these words, comma-separated)
+// [-- --bin /path/to/dist/src/node/cli/main.js] (another build's command line, to compare builds in one run)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -30,7 +32,8 @@ const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
 const ONLY = flag('--only')
 const TIMEOUT_S = Number(flag('--timeout') ?? 120)
-const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
+const CASES = flag('--case')?.split(',')
+const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
 const TEN_MILLION = fileURLToPath(new URL('scenarios/ten-million.json', import.meta.url))
 
@@ -85,7 +88,9 @@ for (const world of WORLDS) {
   const idle = await underProbe(probe.url, probe.headers, () => sleep(2000))
   console.log(`\n${world.name}: the probe's worst with no case running (2 s): ${ms(idle.worstMs)}`)
   console.log(`${pad('case', 44)}${pad('status', 8)}${pad('case took', 12)}worst small page`)
-  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES]
+  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES].filter(
+    (one) => !CASES || CASES.some((word) => one.name.includes(word)),
+  )
   for (const one of cases) {
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<'timeout'>(

@@ -8,12 +8,17 @@
 import { describe, expect, it, vi } from 'vitest'
 import { compareDates } from '../src/contract/date-object.js'
 import { createEmulator, type Emulator } from '../src/index.js'
+import { insertSorted } from '../src/store/sorted.js'
 import { peopleIndex, peopleIndexInSteps } from '../src/world/planned-index.js'
 import { collect, NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
 
+vi.mock('../src/store/sorted.js', async (real) => {
+  const module = await real<typeof import('../src/store/sorted.js')>()
+  return { ...module, insertSorted: vi.fn(module.insertSorted) }
+})
 vi.mock('../src/world/planned-index.js', async (real) => {
   const module = await real<typeof import('../src/world/planned-index.js')>()
   return { ...module, peopleIndex: vi.fn(module.peopleIndex), peopleIndexInSteps: vi.fn(module.peopleIndexInSteps) }
@@ -103,5 +108,28 @@ describe('an activation added to a planned world', () => {
     instants.push(NOW_ISO)
     const counted = instants.map((at) => index.participantsBy(ACCOUNT, at))
     expect(counted).toEqual(instants.map((at) => scanned(emulator, at).length))
+  })
+
+  it('replaces a participant where they stand (a profile answer) without doing the moves at once', async () => {
+    const emulator = await crowd()
+    await added(emulator)
+    const { index } = emulator.db
+    // Someone who stood in the list before the add: replacing them reads nothing of the list's order.
+    const prev = [...index.participants.values()].find((p) => index.firstEnteredAt(p.id) !== undefined)!
+    const next = { ...prev, extras: [...prev.extras] }
+    vi.mocked(peopleIndex).mockClear()
+    vi.mocked(peopleIndexInSteps).mockClear()
+    vi.mocked(insertSorted).mockClear()
+    emulator.db.replaceParticipant(prev, next)
+    // No participant placed (each a search through the list), nor its order made.
+    expect(vi.mocked(insertSorted)).not.toHaveBeenCalled()
+    expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
+    expect(vi.mocked(peopleIndexInSteps)).not.toHaveBeenCalled()
+    expect(index.participants.get(prev.id)).toBe(next)
+
+    const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
+    expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+    expect(index.participantsOf(ACCOUNT).filter((p) => p.id === prev.id)).toEqual([next])
   })
 })
