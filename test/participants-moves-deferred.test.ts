@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { compareDates } from '../src/contract/date-object.js'
 import { createEmulator, type Emulator } from '../src/index.js'
 import { insertSorted } from '../src/store/sorted.js'
+import type { WritableStore } from '../src/store/store.js'
 import { peopleIndex, peopleIndexInSteps } from '../src/world/planned-index.js'
 import { collect, NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
@@ -120,7 +121,8 @@ describe('an activation added to a planned world', () => {
     vi.mocked(peopleIndex).mockClear()
     vi.mocked(peopleIndexInSteps).mockClear()
     vi.mocked(insertSorted).mockClear()
-    emulator.db.replaceParticipant(prev, next)
+    const db = emulator.db as unknown as WritableStore
+    db.replaceParticipant(prev, next)
     // No participant placed (each a search through the list), nor its order made.
     expect(vi.mocked(insertSorted)).not.toHaveBeenCalled()
     expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
