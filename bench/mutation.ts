@@ -102,6 +102,27 @@ export const MODULES: readonly Module[] = [
     ],
   },
   {
+    name: 'turns',
+    // The work a write defers or does in turns so that no call holds the event loop (docs/reliability.md):
+    // a layer's appends and moves settled when next read, a bracket's lists made a step at a time.
+    mutate: ['src/store/layered-map.ts', 'src/store/pending-moves.ts', 'src/store/placed-lists.ts'],
+    // (Not participants-moves-deferred nor bracket-lists-in-turns: each builds a world of 20,000 people or a
+    // bracket of 10,000 entries a test, and compares a list with itself made at once.)
+    tests: ['test/sandboxes/layered-map.test.ts', 'test/pending-moves.test.ts', 'test/placed-lists.test.ts'],
+  },
+  {
+    name: 'server-bounds',
+    // What the server keeps for its clients, bounded: a streamed body's queue and idle reader, the
+    // request log's held lines, the journal's kept bodies (in-process tests: dump-stream's spawn the CLI).
+    mutate: ['handlers/streamed-response.ts', 'src/node/cli/log-lines.ts', 'src/emulator/answered-bodies.ts'],
+    tests: [
+      'test/cli/log-lines.test.ts',
+      'test/server/journal-bodies.test.ts',
+      'test/server/streamed-response.test.ts',
+      'test/control/dump-slots.test.ts',
+    ],
+  },
+  {
     name: 'sandboxes',
     mutate: ['src/emulator/sandboxes.ts'],
     tests: [

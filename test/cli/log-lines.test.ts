@@ -35,6 +35,21 @@ describe('LogLines', () => {
     expect(writes).toEqual(['GET /a 200 0.1 ms\nGET /b 404 0.2 ms\n', 'GET /c 200 0.1 ms\n'])
   })
 
+  it('holds a line written after a write its own 20 ms, whenever the lines before it came', () => {
+    const { writes, out } = recorder()
+    const log = new LogLines(out)
+    log.write('a\n')
+    vi.advanceTimersByTime(10)
+    log.write('b\n')
+    vi.advanceTimersByTime(10)
+    expect(writes).toEqual(['a\nb\n'])
+    log.write('c\n')
+    vi.advanceTimersByTime(19)
+    expect(writes).toEqual(['a\nb\n'])
+    vi.advanceTimersByTime(1)
+    expect(writes).toEqual(['a\nb\n', 'c\n'])
+  })
+
   it('writes at once when 64 KB are held, keeping the order', () => {
     const { writes, out } = recorder()
     const log = new LogLines(out)
@@ -46,6 +61,22 @@ describe('LogLines', () => {
     log.write('last\n')
     vi.advanceTimersByTime(20)
     expect(writes).toEqual([line.repeat(64), 'last\n'])
+  })
+
+  it('writes what is held when the process exits, once', () => {
+    const { writes, out } = recorder()
+    const before = process.listeners('exit')
+    const log = new LogLines(out)
+    const added = process.listeners('exit').filter((listener) => !before.includes(listener))
+    expect(added).toHaveLength(1)
+    log.write('GET /a 200 0.1 ms\n')
+    for (const listener of added) {
+      process.removeListener('exit', listener)
+      listener.call(process, 0)
+    }
+    expect(writes).toEqual(['GET /a 200 0.1 ms\n'])
+    vi.advanceTimersByTime(20)
+    expect(writes).toEqual(['GET /a 200 0.1 ms\n'])
   })
 
   it('writes nothing when no line is held', () => {

@@ -70,6 +70,56 @@ describe('the bodies kept, in bytes', () => {
   })
 })
 
+describe('AnsweredBodies, its bytes', () => {
+  /** Bodies of `sizes` kept in order (seq 1, 2, ...) by the last `count` within `maxBytes`. */
+  function kept(count: number, maxBytes: number, sizes: number[]): AnsweredBodies {
+    const bodies = new AnsweredBodies(count, maxBytes)
+    sizes.forEach((size, i) => bodies.keep(i + 1, bytes(size)))
+    return bodies
+  }
+
+  it('counts the bytes of the bodies kept: those dropped past the count, or past the bytes, leave it', () => {
+    expect(kept(3, 1000, []).bytes).toBe(0)
+    expect(kept(3, 1000, [1, 2, 3]).bytes).toBe(6)
+    expect(kept(3, 1000, [1, 2, 3, 4]).bytes).toBe(9)
+    expect(kept(3, 1000, [1, 2, 3, 4, 5, 6, 7]).bytes).toBe(18)
+    expect(kept(10, 300, [100, 100, 101]).bytes).toBe(201)
+  })
+
+  it('counts none of a body too large to keep, before or after it is dropped', () => {
+    expect(kept(10, 300, [100, 301]).bytes).toBe(100)
+    // The too-large one's slot dropped by the count: the bytes of those kept still.
+    expect(kept(2, 300, [301, 100, 100]).bytes).toBe(200)
+    const bodies = kept(2, 300, [100, 301, 100, 100])
+    expect(bodies.bytes).toBe(200)
+    expect(bodies.get(2)).toStrictEqual({ kept: false, why: 'dropped', answers: 2, maxBytes: 300 })
+    expect(bodies.get(4)).toStrictEqual({ kept: true, bytes: bytes(100) })
+  })
+
+  it('gives a size only for a body too large', () => {
+    const bodies = kept(10, 300, [301])
+    expect(bodies.get(1)).toStrictEqual({ kept: false, why: 'too-large', size: 301, answers: 10, maxBytes: 300 })
+    expect(bodies.get(2)).toStrictEqual({ kept: false, why: 'none', answers: 10, maxBytes: 300 })
+  })
+
+  it('keeps nothing when it keeps no answers: every body is dropped', () => {
+    const bodies = kept(0, 300, [10, 20])
+    expect(bodies.bytes).toBe(0)
+    expect(bodies.get(1)).toStrictEqual({ kept: false, why: 'dropped', answers: 0, maxBytes: 300 })
+  })
+
+  it('says none, not dropped, of a request after a clear, and keeps again from there', () => {
+    const bodies = kept(3, 300, [10, 20])
+    bodies.clear()
+    expect(bodies.bytes).toBe(0)
+    expect(bodies.get(1)).toMatchObject({ kept: false, why: 'none' })
+    bodies.keep(3, bytes(30))
+    expect(bodies.bytes).toBe(30)
+    expect(bodies.get(3)).toStrictEqual({ kept: true, bytes: bytes(30) })
+    expect(bodies.get(2)).toMatchObject({ kept: false, why: 'dropped' })
+  })
+})
+
 describe('GET /__emulator/requests/:seq/body', () => {
   async function served() {
     const emulator = await createEmulator({ scenario: 'default', now: NOW })
