@@ -5,7 +5,8 @@
 // (a devDependency here, pinned exactly).
 // 1. tsc writes the type declarations of every module (in node_modules/.cache/, not shipped), and rollup
 //    with rollup-plugin-dts rolls each entry's up into one file (dist/src/index.d.ts, browser.d.ts,
-//    contract.d.ts): the types of installed packages stay imports of them, the types of any other
+//    contract.d.ts; index.d.ts imports what it shares with browser.d.ts from it, so that each type has
+//    one declaration): the types of installed packages stay imports of them, the types of any other
 //    package are inlined (@msw/data's, which `emulator.db`'s collections use, and the types they
 //    name: mutative's, rettime's, @standard-schema/spec's), so that no package is installed for its
 //    types alone. Each entry gets a .d.cts that re-exports its .d.ts, the types of its `require`
@@ -72,8 +73,12 @@ const BUILT = [
  * Under node_modules/, so that the packages the declarations import resolve from it.
  */
 const DECLARATIONS = `node_modules/.cache/activation-emulator/declarations-${process.pid}`
-/** The entries that have types: each gets one rolled-up dist/src/<entry>.d.ts, and a .d.cts beside it. */
-const TYPED_ENTRIES = ['index', 'browser', 'contract']
+/**
+ * The entries that have types, each one rolled-up dist/src/<entry>.d.ts and a .d.cts beside it, in
+ * the groups rolled up together: the root holds all of the browser entry. The contract's types are
+ * inlined in both (zod's schemas and plain shapes, the same types wherever declared).
+ */
+const TYPED_ENTRIES = [['index', 'browser'], ['contract']] as const
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>
 /** The packages a project installs with this one: their types stay imports of them, any other's are inlined. */
@@ -103,18 +108,27 @@ execFileSync(
   { stdio: 'inherit' },
 )
 
-/** Rolls an entry's declarations up into one file; any warning (a type it could not resolve) fails the build. */
-async function rollUpTypes(entry: string): Promise<void> {
+/**
+ * Rolls these entries' declarations up, one file each. Entries rolled up together share types: each
+ * type is declared in one of their files, which the others import (the root's index.d.ts imports the
+ * browser entry's types from browser.d.ts, which holds them all), so that a value of one entry is of
+ * the other's types. Any warning (a type it could not resolve), or a file of shared types apart
+ * from the entries, fails the build.
+ */
+async function rollUpTypes(entries: readonly string[]): Promise<void> {
   const bundle = await rollup({
-    input: `${DECLARATIONS}/src/${entry}.d.ts`,
+    input: Object.fromEntries(entries.map((entry) => [entry, `${DECLARATIONS}/src/${entry}.d.ts`])),
     plugins: [dts({ respectExternal: true, tsconfig: 'tsconfig.build.json' })],
     external: isInstalled,
     onwarn: (warning) => {
-      throw new Error(`Failed to roll up the types of ${entry}: ${warning.message}`)
+      throw new Error(`Failed to roll up the types of ${entries.join(', ')}: ${warning.message}`)
     },
   })
-  await bundle.write({ file: `dist/src/${entry}.d.ts`, format: 'es' })
+  const { output } = await bundle.write({ dir: 'dist/src', format: 'es', entryFileNames: '[name].d.ts' })
   await bundle.close()
+  const shared = output.filter((file) => file.type !== 'chunk' || !file.isEntry).map((file) => file.fileName)
+  if (shared.length)
+    throw new Error(`Failed to roll up the types of ${entries.join(', ')}: they share ${shared.join(', ')}`)
 }
 
 /** Faker's English entry, in the ES module build too: the one CommonJS bundle of it (faker-en.cjs). */
@@ -203,7 +217,7 @@ await Promise.all([
   ...TYPED_ENTRIES.map(rollUpTypes),
 ])
 rmSync(DECLARATIONS, { recursive: true, force: true })
-for (const entry of TYPED_ENTRIES) {
+for (const entry of TYPED_ENTRIES.flat()) {
   writeFileSync(`dist/src/${entry}.d.cts`, `export * from './${entry}.js'\n`)
 }
 mkdirSync('dist/src/time', { recursive: true })

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 // What the package carries, file by file, as `npm pack` lists it (the files of dist/ its `files`
@@ -65,22 +68,51 @@ describe('the packed package, lean', () => {
     expect(dependencies.filter((name) => !loaded.has(name))).toEqual([])
   })
 
-  it('has one declaration file per entry, whose imports are of installed packages and of Node only', () => {
+  it('has one declaration file per entry, whose imports are of installed packages, of Node and of another entry’s file', () => {
     const declarations = files.filter((f) => /\.d\.c?ts$/.test(f))
     const entries = ['browser', 'contract', 'index']
     expect(declarations).toEqual(entries.flatMap((e) => [`dist/src/${e}.d.cts`, `dist/src/${e}.d.ts`]))
     for (const entry of entries) {
       expect(readFileSync(`${ROOT}dist/src/${entry}.d.cts`, 'utf8')).toBe(`export * from './${entry}.js'\n`)
-      const imported = [
-        ...readFileSync(`${ROOT}dist/src/${entry}.d.ts`, 'utf8').matchAll(
-          /^(?:import|export)\b[^;]*?\bfrom '([^']+)';$/gm,
-        ),
-      ]
-        .map((m) => m[1]!)
+      const source = readFileSync(`${ROOT}dist/src/${entry}.d.ts`, 'utf8')
+      const imported = [...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom '([^']+)';$|^import '([^']+)';$/gm)]
+        .map((m) => (m[1] ?? m[2])!)
         .filter(
           (id) => !id.startsWith('node:') && !installed().some((name) => id === name || id.startsWith(`${name}/`)),
         )
-      expect(imported, entry).toEqual([])
+      expect(
+        imported.filter((id) => !entries.some((other) => other !== entry && id === `./${other}.js`)),
+        entry,
+      ).toEqual([])
+    }
+  })
+
+  it('declares each type once: a value of the root entry is of the browser entry’s types', { timeout: 60_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'types-once-'))
+    try {
+      mkdirSync(join(dir, 'node_modules'))
+      symlinkSync(ROOT, join(dir, 'node_modules', 'activation-emulator'))
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'your-project', type: 'module' }))
+      const example = [
+        "import { createEmulator } from 'activation-emulator'",
+        "import type { Emulator } from 'activation-emulator/browser'",
+        "export const emulator: Emulator = await createEmulator({ scenario: 'default' })",
+      ]
+      writeFileSync(join(dir, 'mixed.ts'), example.join('\n'))
+      const program = ts.createProgram([join(dir, 'mixed.ts')], {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        types: [],
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+      })
+      const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+      expect(errors.map((e) => e.split('\n')[0])).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
