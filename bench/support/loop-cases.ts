@@ -42,7 +42,9 @@ export function loopTarget(scenario: Scenario, port: number): LoopTarget {
  * caught up in turns, and the host's pages wait for them by design).
  */
 export async function probeOf(target: LoopTarget): Promise<{ url: string; headers: Record<string, string> }> {
-  const { apiKeys } = await openSandbox(target, { label: 'loop probe', ttl: 0 })
+  // Frozen: on a live world a running sandbox has arrivals of its own, and its page waits (in turns)
+  // for them: a wait by design, not the loop's.
+  const { apiKeys } = await openSandbox(target, { label: 'loop probe', ttl: 0, freeze: true })
   return {
     url: `${target.api}/activations/list?limit=1`,
     headers: { authorization: `Api-Key ${apiKeys[target.account]![0]!}` },
