@@ -105,6 +105,31 @@ describe('PendingMoves.doTo', () => {
     expect(list.map((p) => p.id)).not.toContain('p13')
   })
 
+  it('finds them by time first: in a list whose ids run the other way, where their first entry says they stood', () => {
+    // p00 first entered last, p39 first: id order is the list's reverse.
+    const firsts = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${String(i).padStart(2, '0')}`, 100 - i]))
+    for (const id of ['p00', 'p10', 'p27', 'p39']) {
+      const list = listOf(firsts)
+      const moves = new PendingMoves()
+      moves.takeOut(person(id), at(firsts[id]!))
+      // Their first entry now is elsewhere (they moved): they are found where they stood.
+      moves.doTo(list, firstsOf({ ...firsts, [id]: 1000 }), () => {})
+      expect(list.map((p) => p.id)).toEqual(
+        listOf(firsts)
+          .map((p) => p.id)
+          .filter((other) => other !== id),
+      )
+    }
+  })
+
+  it('finds one by id in a list of people whose first entries are not known', () => {
+    const list = ['a', 'b', 'c', 'd', 'e'].map(person)
+    const moves = new PendingMoves()
+    moves.takeOut(person('d'), at(1))
+    moves.doTo(list, firstsOf({}), () => {})
+    expect(list.map((p) => p.id)).toEqual(['a', 'b', 'c', 'e'])
+  })
+
   it('inserts the last participant placed for an id, once', () => {
     const moves = new PendingMoves()
     const first = person('a')

@@ -89,7 +89,12 @@ describe('a StreamedResponse', () => {
       [Symbol.iterator]: () => endless,
     }
     const response = streamed(endless)
-    await response.body!.cancel()
+    const waiting = response.body!.getReader()
+    // A read asked for: the stream's pull waits for the event loop's turn; the reader cancels meanwhile.
+    const asked = waiting.read()
+    await Promise.resolve()
+    await waiting.cancel()
+    expect(await asked).toEqual({ done: true, value: undefined })
     await turnsPass()
     expect(drawn).toBe(0)
     expect(await settled(response.ended)).toBe(true)
