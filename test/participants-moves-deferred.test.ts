@@ -113,16 +113,20 @@ describe('an activation added to a planned world', () => {
 
   it('replaces a participant where they stand (a profile answer) without doing the moves at once', async () => {
     const emulator = await crowd()
-    await added(emulator)
+    const { made } = await added(emulator)
     const { index } = emulator.db
-    // Someone who stood in the list before the add: replacing them reads nothing of the list's order.
+    // Someone who stood in the list before the add, and someone the add placed: replacing them reads
+    // nothing of the list's order.
     const prev = [...index.participants.values()].find((p) => index.firstEnteredAt(p.id) !== undefined)!
     const next = { ...prev, extras: [...prev.extras] }
+    const placed = index.participants.get(made.participants[0]!)!
+    const placedNext = { ...placed, extras: [...placed.extras] }
     vi.mocked(peopleIndex).mockClear()
     vi.mocked(peopleIndexInSteps).mockClear()
     vi.mocked(insertSorted).mockClear()
     const db = emulator.db as unknown as WritableStore
     db.replaceParticipant(prev, next)
+    db.replaceParticipant(placed, placedNext)
     // No participant placed (each a search through the list), nor its order made.
     expect(vi.mocked(insertSorted)).not.toHaveBeenCalled()
     expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
@@ -132,6 +136,8 @@ describe('an activation added to a planned world', () => {
     const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
     expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
     expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
-    expect(index.participantsOf(ACCOUNT).filter((p) => p.id === prev.id)).toEqual([next])
+    const list = index.participantsOf(ACCOUNT)
+    expect(list.find((p) => p.id === prev.id)).toBe(next)
+    expect(list.find((p) => p.id === placed.id)).toBe(placedNext)
   })
 })

@@ -196,14 +196,9 @@ export class ParticipantOrder {
    * id and the account, so the place is the same): false, changing no list, if `prev` is not there.
    */
   replaceInPlace(prev: StoredParticipant, next: StoredParticipant): boolean {
-    const first = this.#firstEntered.get(prev.id)
-    if (first !== undefined && this.#defers(prev.account)) {
-      // Taken out and placed again at the same first entry: it waits with the list's other moves.
-      const pending = this.#pendingOf(prev.account)
-      pending.takeOut(prev, first)
-      pending.place(next)
-      return true
-    }
+    if (!this.#firstEntered.has(prev.id)) return true
+    // While the list is its base's, the replacement waits with the list's moves (it moves no one).
+    if (this.#defers(prev.account)) return this.#pendingOf(prev.account).replace(next)
     this.#placePending(prev.account)
     const list = this.#byAccount.writable(prev.account, copyList) ?? []
     const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1

@@ -12,10 +12,20 @@ import { compareStrings, removeSorted, sameId } from './sorted.js'
 export class PendingMoves {
   readonly #in = new Map<string, StoredParticipant>()
   readonly #out = new Map<string, { participant: StoredParticipant; first: DateObject }>()
+  /** Participants of the base's list replaced where they stand (an update that moves no one), by id. */
+  readonly #replaced = new Map<string, StoredParticipant>()
 
   /** A participant to place in the list, at their first entry then (replacing any placed before). */
   place(participant: StoredParticipant): void {
+    this.#replaced.delete(participant.id)
     this.#in.set(participant.id, participant)
+  }
+
+  /** A participant who stands in the list replaced where they stand (the same id and first entry): true. */
+  replace(participant: StoredParticipant): true {
+    if (this.#in.has(participant.id)) this.#in.set(participant.id, participant)
+    else this.#replaced.set(participant.id, participant)
+    return true
   }
 
   /**
@@ -36,8 +46,9 @@ export class PendingMoves {
   }
 
   /**
-   * Does the moves to `list`, the base's list made the layer's own: those who left it first (each found
-   * by the first entry they stand at), then those placed, each by `insert`.
+   * Does the moves to `list`, the base's list made the layer's own: the replacements in one pass by id
+   * (many are cheaper so than each found by its first entry), then those who left it (each found by the
+   * first entry they stand at), then those placed, each by `insert`.
    */
   doTo(
     list: StoredParticipant[],
@@ -50,6 +61,13 @@ export class PendingMoves {
       const fa = standsAt(a)
       const fb = standsAt(b)
       return (fa && fb ? compareDates(fa, fb) : 0) || compareStrings(a.id, b.id)
+    }
+    const replaced = this.#replaced
+    if (replaced.size > 0) {
+      for (let i = 0; i < list.length; i++) {
+        const next = replaced.get(list[i]!.id)
+        if (next !== undefined) list[i] = next
+      }
     }
     for (const { participant } of out.values()) removeSorted(list, participant, byWhereTheyStand, sameId)
     for (const participant of this.#in.values()) insert(participant)
