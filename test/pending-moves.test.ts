@@ -130,6 +130,40 @@ describe('PendingMoves.doTo', () => {
     expect(list.map((p) => p.id)).toEqual(['a', 'b', 'c', 'e'])
   })
 
+  it('puts a replacement where they stand in the list, in one pass by id, and inserts none', () => {
+    const firsts = { a: 10, b: 20, c: 30 }
+    const list = listOf(firsts)
+    const moves = new PendingMoves()
+    const b = { ...person('b'), extras: ['new'] } as StoredParticipant
+    expect(moves.replace(b)).toBe(true)
+    expect(moves.countBy(at(30).iso, firstsOf(firsts))).toBe(0)
+    moves.doTo(list, firstsOf(firsts), () => {
+      throw new Error('none placed')
+    })
+    expect(list.map((p) => p.id)).toEqual(['a', 'b', 'c'])
+    expect(list[1]).toBe(b)
+  })
+
+  it('replaces one placed since among those placed, and leaves no replacement of one who moved since', () => {
+    const firsts = { a: 10, b: 20 }
+    const list = listOf(firsts)
+    const moves = new PendingMoves()
+    moves.place(person('n'))
+    const n = person('n')
+    moves.replace(n)
+    // b replaced where they stood, then moved: b is taken out and placed, the replacement dropped.
+    moves.replace(person('b'))
+    moves.takeOut(person('b'), at(20))
+    const moved = person('b')
+    moves.place(moved)
+    const inserted: StoredParticipant[] = []
+    moves.doTo(list, firstsOf({ ...firsts, b: 5, n: 15 }), (p) => inserted.push(p))
+    expect(inserted).toHaveLength(2)
+    expect(inserted[0]).toBe(n)
+    expect(inserted[1]).toBe(moved)
+    expect(list.map((p) => p.id)).toEqual(['a'])
+  })
+
   it('inserts the last participant placed for an id, once', () => {
     const moves = new PendingMoves()
     const first = person('a')

@@ -181,6 +181,13 @@ describe("a LayeredMap's reads and its own lists", () => {
     expect(layer.owns(2)).toBe(false)
   })
 
+  it('owns nothing while it changed nothing, and what it set once it did', () => {
+    const layer = new LayeredMap(new Map([['read', 0]]))
+    expect([layer.owns('read'), layer.owns('none')]).toEqual([false, false])
+    layer.set('read', 1)
+    expect([layer.owns('read'), layer.owns('none')]).toEqual([true, false])
+  })
+
   it('owns what it set, replaced, deleted or appended to, not what it only reads from its base', () => {
     const layer = new LayeredMap(
       new Map([
@@ -230,7 +237,7 @@ describe("a LayeredMap's reads and its own lists", () => {
     base.delete('replaced')
     base.delete('appended')
     expect([layer.has('replaced'), layer.get('replaced')]).toEqual([true, [1]])
-    expect(layer.get('appended')).toEqual([1])
+    expect([layer.has('appended'), layer.get('appended')]).toEqual([true, [1]])
   })
 
   it('copies a list of up to 64 items at its first change (reading each), and reads none of a longer one', () => {
