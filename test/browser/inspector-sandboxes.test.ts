@@ -1,8 +1,9 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
-import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, beforeEach, expect, it } from 'vitest'
+import type { Emulator, RunningServer } from '../../src/index.js'
 import { WAIT } from '../support/timeouts.js'
-import { describeInChromium, launchBrowser } from '../support/chromium.js'
+import { describeInChromium } from '../support/chromium.js'
+import { inspectorInChromium } from '../support/inspector-page.js'
 
 const describe = describeInChromium(import.meta.url)
 
@@ -11,24 +12,14 @@ const describe = describeInChromium(import.meta.url)
 // The sandboxes are opened, used and ended over HTTP, as a test suite sharing the server would.
 const NOW = '2026-06-01T12:00:00.000Z'
 
+const rig = inspectorInChromium(NOW)
 let host: Emulator
 let server: RunningServer
-let browser: Browser
 let page: Page
+beforeAll(() => void ({ emulator: host, server } = rig))
 /** Two sandboxes opened over HTTP for each test: their ids and their demo account's key. */
 let first: { id: string; key: string }
 let second: { id: string; key: string }
-
-beforeAll(async () => {
-  host = await createEmulator({ scenario: 'default', now: NOW })
-  server = await serve(host, { port: 0 })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
 
 /** `method /__emulator<path>` with a JSON body: the answer's status and body. */
 async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -57,24 +48,12 @@ beforeEach(async () => {
   second = await openSandbox({ label: 'second' })
 })
 
-/** The page's console errors and uncaught exceptions, since it was opened. */
-let consoleErrors: string[] = []
-
-/** A fresh page at an address (`#sandboxes`, `#sandbox=<id>/journal`...), at 1280x800. */
-async function open(hash: string): Promise<Page> {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  // A step that waits fails on its own, well inside the test's time, saying what it waited for.
-  page.setDefaultTimeout(WAIT.soon)
-  consoleErrors = []
-  page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())))
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
-  await page.goto(`${server.adminUrl}/${hash}`)
-  return page
-}
-
-afterEach(async () => {
-  await page?.close()
-})
+/**
+ * A fresh page at an address (`#sandboxes`, `#sandbox=<id>/journal`...), on the world as `beforeEach`
+ * left it; a step that waits fails on its own, well inside the test's time, saying what it waited for.
+ */
+const open = async (hash: string): Promise<Page> =>
+  (page = await rig.open(hash, { reset: false, ready: null, timeout: WAIT.soon }))
 
 const tab = (name: string) => page.getByRole('tab', { name })
 /** The cells' text of each row of a table body. */
@@ -124,7 +103,7 @@ describe('the Sandboxes view', () => {
     await page.getByRole('button', { name: `End the sandbox ${opened}` }).click()
     await page.waitForSelector(`#sandboxes tr[data-sandbox="${opened}"]`, { state: 'detached' })
     expect(host.sandboxes.list().map((s) => s.id)).toEqual([first.id, second.id])
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 })
 
@@ -201,7 +180,7 @@ describe('the inspector of one sandbox', () => {
     }
     await page.waitForSelector('#world:not([hidden])')
     await page.waitForSelector('#faults tr[data-rule="rule-1"]')
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 
   it('views the other sandbox from the list while one is viewed, each with its own clock', async () => {
@@ -212,7 +191,7 @@ describe('the inspector of one sandbox', () => {
     await page.waitForURL((url) => url.hash === `#sandbox=${second.id}/accounts`)
     await page.waitForSelector(`#world-name:has-text("${second.id} (second)")`)
     await page.waitForSelector('#clock-now:has-text("2026-07-04 09:30:00Z")')
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 })
 
@@ -232,7 +211,7 @@ describe('a sandbox that is gone', () => {
     await page.waitForURL((url) => url.hash === '#journal')
     await page.waitForSelector('#view-journal', { state: 'visible' })
     await expect(page.locator('#world').isHidden()).resolves.toBe(true)
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 
   it("shows an ended or expired sandbox's 404 message when its address is opened", async () => {
@@ -251,6 +230,6 @@ describe('a sandbox that is gone', () => {
       `Sandbox not found: "${brief.id}" expired: it was not used for 1 s (its ttl)`,
     )
     await expect(page.getByRole('button', { name: 'Back to the host' }).isVisible()).resolves.toBe(true)
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 })

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { afterEach, beforeAll, expect, it } from 'vitest'
 import { stateOf } from '../../src/contract/state.js'
-import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
-import { describeInChromium, launchBrowser } from '../support/chromium.js'
-import { WAIT } from '../support/timeouts.js'
+import type { Emulator, RunningServer } from '../../src/index.js'
+import { describeInChromium } from '../support/chromium.js'
+import { inspectorInChromium } from '../support/inspector-page.js'
 
 const describe = describeInChromium(import.meta.url)
 
@@ -12,38 +12,16 @@ const describe = describeInChromium(import.meta.url)
 const NOW = '2026-06-01T12:00:00.000Z'
 const KEY = { Authorization: 'Api-Key demo-key' }
 
+const rig = inspectorInChromium(NOW)
 let emulator: Emulator
 let server: RunningServer
-let browser: Browser
 let page: Page
+beforeAll(() => void ({ emulator, server } = rig))
+// No console error and no uncaught exception on any page of these tests.
+afterEach(() => expect(rig.consoleErrors).toEqual([]))
 
-beforeAll(async () => {
-  emulator = await createEmulator({ scenario: 'default', now: NOW })
-  server = await serve(emulator, { port: 0 })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-afterEach(async () => {
-  await page?.close()
-})
-
-/** A fresh page on a fresh world, at an address (`''`: none), with no console error allowed. */
-async function open(hash: string): Promise<Page> {
-  await emulator.reset()
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  page.setDefaultTimeout(WAIT.banner)
-  page.on('pageerror', (error) => {
-    throw error
-  })
-  await page.goto(`${server.adminUrl}/${hash}`)
-  await page.waitForSelector('#accounts tr', { state: 'attached' })
-  return page
-}
+/** A fresh page on a fresh world, at an address (`''`: none). */
+const open = async (hash: string): Promise<Page> => (page = await rig.open(hash))
 
 /** The admin API's view of the demo account (never journaled). */
 const view = async (path: string) => (await fetch(`${server.adminUrl}/view/demo${path}`)).json()

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { createEmulator, serve, type Emulator, type RunningServer } from '../../src/index.js'
 import { WAIT } from '../support/timeouts.js'
-import { describeInChromium, launchBrowser } from '../support/chromium.js'
+import { describeInChromium } from '../support/chromium.js'
+import { inspectorInChromium } from '../support/inspector-page.js'
 
 const describe = describeInChromium(import.meta.url)
 
@@ -11,43 +12,15 @@ const describe = describeInChromium(import.meta.url)
 const NOW = '2026-06-01T12:00:00.000Z'
 const KEY = { Authorization: 'Api-Key demo-key' }
 
+const rig = inspectorInChromium(NOW)
 let emulator: Emulator
 let server: RunningServer
 let browser: Browser
 let page: Page
+beforeAll(() => void ({ emulator, server, browser } = rig))
 
-beforeAll(async () => {
-  emulator = await createEmulator({ scenario: 'default', now: NOW })
-  server = await serve(emulator, { port: 0 })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
-
-/** The page's console errors and uncaught exceptions, since it was opened. */
-let consoleErrors: string[] = []
-
-/** A fresh page on a fresh world, at a view, at 1280x800. */
-async function open(view = 'accounts'): Promise<Page> {
-  await emulator.reset()
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  page.setDefaultTimeout(WAIT.banner)
-  consoleErrors = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
-  await page.goto(`${server.adminUrl}/#${view}`)
-  await page.waitForSelector('#accounts tr', { state: 'attached' })
-  return page
-}
-
-afterEach(async () => {
-  await page?.close()
-})
+/** A fresh page on a fresh world, at a view. */
+const open = async (view = 'accounts'): Promise<Page> => (page = await rig.open(`#${view}`))
 
 const api = (path: string) => fetch(`${server.url}${path}`, { headers: KEY })
 const tab = (name: string) => page.getByRole('tab', { name })
@@ -307,7 +280,7 @@ describe('the inspector tells the truth', () => {
       [1, 1],
       [1, 1],
     ])
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 
   it('shows a rule added elsewhere (a test, curl) within seconds, with no request made', async () => {
@@ -356,7 +329,7 @@ describe('the inspector tells the truth', () => {
     await page.waitForSelector('#view-participants', { state: 'visible', timeout: WAIT.soon })
     await expect(tab('Participants').getAttribute('aria-selected')).resolves.toBe('true')
     await expect(page.locator('#view-faults').isHidden()).resolves.toBe(true)
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 
   it("says nothing stale: the status line goes with its view, and the entries' caption with its activation", async () => {
@@ -385,7 +358,7 @@ describe('the inspector tells the truth', () => {
     await tab('Accounts').click()
     await page.waitForSelector('#view-accounts', { state: 'visible', timeout: WAIT.soon })
     await expect(page.locator('#message').textContent()).resolves.toBe('')
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 
   it('shows the journal as it is after the page was away: a reset it missed, then the new requests', async () => {
@@ -435,7 +408,7 @@ describe('the inspector tells the truth', () => {
     await page.getByRole('button', { name: 'Add the rule' }).click()
     await page.waitForSelector('#message.error')
     expect(emulator.journal.entries()).toEqual([])
-    expect(consoleErrors).toEqual([])
+    expect(rig.consoleErrors).toEqual([])
   })
 })
 
