@@ -164,6 +164,23 @@ describe('PendingMoves.doTo', () => {
     expect(list.map((p) => p.id)).toEqual(['a'])
   })
 
+  it('reads the list around those taken out only, without a replacement (no pass over it)', () => {
+    const firsts = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${String(i).padStart(4, '0')}`, i]))
+    const reads = { count: 0 }
+    const list = new Proxy(listOf(firsts), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++
+        return Reflect.get(target, key, receiver) as unknown
+      },
+    })
+    const moves = new PendingMoves()
+    moves.takeOut(person('p0500'), at(500))
+    moves.doTo(list, firstsOf(firsts), () => {})
+    expect(list).toHaveLength(999)
+    // A binary search (about 10 reads) and the splice's shift of the half after it: not every item.
+    expect(reads.count).toBeLessThan(600)
+  })
+
   it('inserts the last participant placed for an id, once', () => {
     const moves = new PendingMoves()
     const first = person('a')

@@ -173,6 +173,20 @@ describe("a LayeredMap's reads and its own lists", () => {
     expect([layer.entries(), layer.keys(), layer.values()].some(native)).toBe(false)
   })
 
+  it('calls forEach with each value, key and the map itself, in iteration order, with thisArg', () => {
+    const layer = new LayeredMap(new Map([[1, 'a']]))
+    layer.set(2, 'b')
+    const seenBy: unknown[] = []
+    const self = {}
+    layer.forEach(function (this: unknown, value, key, map) {
+      seenBy.push([value, key, map === layer, this === self])
+    }, self)
+    expect(seenBy).toEqual([
+      ['a', 1, true, true],
+      ['b', 2, true, true],
+    ])
+  })
+
   it('counts a list appended to later as a change', () => {
     const layer = new LayeredMap(new Map([[1, [1]]]))
     layer.appendLater(1, 2)
