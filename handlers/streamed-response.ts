@@ -53,7 +53,6 @@ function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<
   let asked = Date.now()
   let idle: ReturnType<typeof setTimeout> | undefined
   const finish = () => {
-    // Stryker disable next-line ConditionalExpression: equivalent, no path calls finish after another (cancel, close and the idle watch each come once)
     if (ended) return
     ended = true
     clearTimeout(idle)
@@ -63,7 +62,6 @@ function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<
     idle = setTimeout(() => {
       const waited = Date.now() - asked
       if (ended) return
-      // Stryker disable next-line ArithmeticOperator: equivalent, with - 1 the watch wakes twice more (a delay is at least 1 ms) and ends at the same instant
       if (waited <= READER_IDLE_MS) return watch(controller, READER_IDLE_MS - waited + 1)
       finish()
       pieces.return?.()
