@@ -134,7 +134,7 @@ describe('PendingMoves.doTo', () => {
     const firsts = { a: 10, b: 20, c: 30 }
     const list = listOf(firsts)
     const moves = new PendingMoves()
-    const b = { ...person('b'), extras: ['new'] } as StoredParticipant
+    const b = { ...person('b'), email: 'new@example.test' }
     expect(moves.replace(b)).toBe(true)
     expect(moves.countBy(at(30).iso, firstsOf(firsts))).toBe(0)
     moves.doTo(list, firstsOf(firsts), () => {
