@@ -111,9 +111,17 @@ export function listParticipants(ctx: HandlerContext): HttpHandler {
       const read = { index, account: name, first, backwards, stretch }
       return inTurns(pageInTurns(read, stretch(position), limit, keep)).then(body)
     }
+    // The base's order made, then the moves a layer made in the list placed, each in turns.
     const ordering = ctx.index.participantsOrdered(account.name, whole, nowIso)
-    return ordering === undefined ? page() : ordering.then(page)
+    if (ordering !== undefined) return ordering.then(() => placedThen(ctx.index, account.name, page))
+    return placedThen(ctx.index, account.name, page)
   })
+}
+
+/** `page`, once the moves waiting in an account's participants list are placed, in turns. */
+function placedThen<T>(index: StoreIndex, account: string, page: () => T | Promise<T>): T | Promise<T> {
+  const steps = index.participantsPlaced(account)
+  return steps === undefined ? page() : inTurns(steps).then(page)
 }
 
 /** What a read in turns needs of the request: the index, the list's order, the way it reads, and its stretch from a position. */

@@ -187,4 +187,8 @@ export class IndexedRecords implements StoreIndex {
   participantsOrdered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined {
     return this.participantOrder.ordered(account, whole, nowIso)
   }
+
+  participantsPlaced(account: string): Generator<void, void> | undefined {
+    return this.participantOrder.placed(account)
+  }
 }

@@ -5,10 +5,11 @@
  * stores the base as stretches of positions and its own items between them, so that adding an entry to
  * an activation of a million builds none of the million, and reading one costs a binary search over
  * the stretches (as many as the changes, at most). The base must not change while the list stands.
+ * Made with `start`, it starts as those stretches and items (each stretch non-empty), not as the base.
  * @example const own = overlayList(worldList); own.push(entry) // worldList is as it was
  */
-export function overlayList<T>(base: readonly T[]): T[] {
-  const pieces = new Pieces(base)
+export function overlayList<T>(base: readonly T[], start?: Piece<T>[]): T[] {
+  const pieces = new Pieces(base, start)
   const target: T[] = []
   const indexOf = (key: string | symbol): number => {
     if (typeof key !== 'string' || key.length === 0 || key.length > 16) return -1
@@ -80,7 +81,7 @@ export function overlayList<T>(base: readonly T[]): T[] {
 }
 
 /** A stretch of the base's positions (`from` to `to`, excluded), or items of the list's own. */
-type Piece<T> = { from: number; to: number } | T[]
+export type Piece<T> = { from: number; to: number } | T[]
 
 /** The list's pieces in order, with where each ends in the list (kept as they change). */
 class Pieces<T> {
@@ -89,10 +90,11 @@ class Pieces<T> {
   /** The list position where each piece ends. */
   #ends: number[]
 
-  constructor(base: readonly T[]) {
+  constructor(base: readonly T[], pieces?: Piece<T>[]) {
     this.#base = base
-    this.#pieces = base.length > 0 ? [{ from: 0, to: base.length }] : []
-    this.#ends = base.length > 0 ? [base.length] : []
+    this.#pieces = pieces ?? (base.length > 0 ? [{ from: 0, to: base.length }] : [])
+    this.#ends = []
+    this.#measure()
   }
 
   get length(): number {

@@ -3,7 +3,8 @@ import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { copyList, LayeredMap, ownList } from './layered-map.js'
 import { sortByFirstEntered, type LoadingParticipant } from './loading-participant.js'
-import { PendingMoves } from './pending-moves.js'
+import type { MovesPlacing } from './moves-placing.js'
+import { WaitingMoves } from './waiting-moves.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted, sameId } from './sorted.js'
 
 /** What a layer reads of the participant order it stands over: a whole one's, or a planned world's read as asked. */
@@ -47,8 +48,8 @@ export class ParticipantOrder {
   readonly #byAccount: LayeredMap<string, StoredParticipant[]>
   readonly #firstEntered: LayeredMap<string, DateObject>
   readonly #base: ParticipantBase | undefined
-  /** The moves made in each account's list while it is still its base's (see `PendingMoves`). */
-  #pending = new Map<string, PendingMoves>()
+  /** The moves made in each account's list while it is still its base's (see `WaitingMoves`). */
+  readonly #moves: WaitingMoves
 
   constructor(participants: ReadonlyMap<string, StoredParticipant>, base?: ParticipantBase) {
     this.#participants = participants
@@ -56,6 +57,11 @@ export class ParticipantOrder {
     this.#entriesOf = new LayeredMap(base?.entriesOf)
     this.#byAccount = new LayeredMap(base?.byAccount)
     this.#firstEntered = new LayeredMap(base?.firstEntered)
+    this.#moves = new WaitingMoves({
+      list: (account) => base?.byAccount.get(account) ?? [],
+      firstOf: (id) => this.#firstEntered.get(id),
+      baseFirst: (id) => base?.firstEntered.get(id),
+    })
   }
 
   /** This order as a layer's base (see `ParticipantBase`). */
@@ -71,7 +77,7 @@ export class ParticipantOrder {
 
   /** Forgets a layer's changes (see `WritableStoreIndex.clearLayer`). */
   clear(): void {
-    this.#pending = new Map()
+    this.#moves.clear()
     this.#entriesOf.clear()
     this.#byAccount.clear()
     this.#firstEntered.clear()
@@ -105,7 +111,24 @@ export class ParticipantOrder {
    */
   ordered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined {
     if (this.#byAccount.owns(account)) return undefined
-    return this.#base?.ordered?.(account, whole || this.#pending.has(account), nowIso)
+    return this.#base?.ordered?.(account, whole || this.#moves.has(account), nowIso)
+  }
+
+  /**
+   * The moves waiting in an account's list placed in steps (a generator that yields after each, for
+   * `inTurns`), to run once the base's order is made (`ordered`) and before the list is read: undefined
+   * when none wait. Runs meanwhile share the one placing; a read meanwhile does the rest at once.
+   */
+  placed(account: string): Generator<void, void> | undefined {
+    return this.#moves.has(account) ? this.#placeInSteps(account) : undefined
+  }
+
+  *#placeInSteps(account: string): Generator<void, void> {
+    const placing = this.#moves.placing(account)
+    while (placing !== undefined && this.#moves.isPlacing(account, placing)) {
+      if (placing.step()) this.#install(account, placing)
+      else yield
+    }
   }
 
   /** Where a participant who has entered stands in their account's list: the first position not before them. */
@@ -121,7 +144,7 @@ export class ParticipantOrder {
   participantsBy(account: string, nowIso: string): number {
     const fromBase = this.#byAccount.owns(account) ? undefined : this.#base?.participantsBy?.(account, nowIso)
     if (fromBase !== undefined) {
-      return fromBase + (this.#pending.get(account)?.countBy(nowIso, (id) => this.#firstEntered.get(id)) ?? 0)
+      return fromBase + this.#moves.countBy(account, nowIso)
     }
     const list = this.participantsOf(account)
     const last = list[list.length - 1]
@@ -180,7 +203,7 @@ export class ParticipantOrder {
   remove(participant: StoredParticipant): void {
     if (this.#firstEntered.has(participant.id)) {
       const first = this.#firstEntered.get(participant.id) as DateObject
-      if (this.#defers(participant.account)) return this.#pendingOf(participant.account).takeOut(participant, first)
+      if (this.#defers(participant.account)) return this.#moves.of(participant.account).takeOut(participant, first)
       this.#placePending(participant.account)
       removeSorted(
         this.#byAccount.writable(participant.account, copyList) ?? [],
@@ -198,7 +221,7 @@ export class ParticipantOrder {
   replaceInPlace(prev: StoredParticipant, next: StoredParticipant): boolean {
     if (!this.#firstEntered.has(prev.id)) return true
     // While the list is its base's, the replacement waits with the list's moves (it moves no one).
-    if (this.#defers(prev.account)) return this.#pendingOf(prev.account).replace(next)
+    if (this.#defers(prev.account)) return this.#moves.of(prev.account).replace(next)
     this.#placePending(prev.account)
     const list = this.#byAccount.writable(prev.account, copyList) ?? []
     const at = this.#firstEntered.has(prev.id) ? lowerBound(list, prev, this.#byFirstEntered) : -1
@@ -282,29 +305,30 @@ export class ParticipantOrder {
     if (participant && first) this.#place(participant)
   }
 
-  /** Whether a move in an account's list waits until the list is read (see `#pending`). */
+  /** Whether a move in an account's list waits until the list is read (see `#moves`). */
   #defers(account: string): boolean {
     return this.#base?.participantsBy !== undefined && !this.#byAccount.owns(account)
   }
 
-  #pendingOf(account: string): PendingMoves {
-    let pending = this.#pending.get(account)
-    if (pending === undefined) this.#pending.set(account, (pending = new PendingMoves()))
-    return pending
-  }
-
   #place(participant: StoredParticipant): void {
-    if (this.#defers(participant.account)) this.#pendingOf(participant.account).place(participant)
+    if (this.#defers(participant.account)) this.#moves.of(participant.account).place(participant)
     else this.#insert(participant)
   }
 
-  /** Does the moves made while an account's list was the base's (see `#pending`). */
+  /** Does at once the moves made while an account's list was the base's (see `#moves`, `placed`). */
   #placePending(account: string): void {
-    const pending = this.#pending.get(account)
-    if (pending === undefined) return
-    this.#pending.delete(account)
+    const placing = this.#moves.placing(account)
+    if (placing === undefined) return
+    while (!placing.step());
+    this.#install(account, placing)
+  }
+
+  /** Makes an account's list the one `placing` made, then does to it the moves made meanwhile. */
+  #install(account: string, placing: MovesPlacing): void {
+    const since = this.#moves.placed(account)
+    this.#byAccount.set(account, placing.list())
     const firstOf = (id: string) => this.#firstEntered.get(id)
-    pending.doTo(ownList(this.#byAccount, account), firstOf, (participant) => this.#insert(participant))
+    since?.doTo(ownList(this.#byAccount, account), firstOf, (participant) => this.#insert(participant))
   }
 
   #insert(participant: StoredParticipant): void {

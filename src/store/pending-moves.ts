@@ -1,5 +1,6 @@
 import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { StoredParticipant } from '../contract/stored-records.js'
+import { MovesPlacing, type Standing } from './moves-placing.js'
 import { compareStrings, removeSorted, sameId } from './sorted.js'
 
 /**
@@ -7,7 +8,8 @@ import { compareStrings, removeSorted, sameId } from './sorted.js'
  * placed since (new, or moved to an earlier first entry), and those taken out of the base's list, each
  * with the first entry they stand at there. Kept, not done, because doing one reads the base's list
  * around its place, which a planned world orders whole only when asked; counting them needs only
- * first entries. Done to the list when it is next read or changed otherwise (see `doTo`).
+ * first entries. Placed over the base's list in steps when the list is next read or changed otherwise
+ * (see `placingOver`); `doTo` does those made while it was being placed to the list that made.
  */
 export class PendingMoves {
   readonly #in = new Map<string, StoredParticipant>()
@@ -43,6 +45,24 @@ export class PendingMoves {
     for (const id of this.#in.keys()) if ((firstOf(id)?.iso ?? '') <= nowIso) more++
     for (const { first } of this.#out.values()) if (first.iso <= nowIso) more--
     return more
+  }
+
+  /**
+   * The moves to place over `base` (the base's list, ordered by `baseFirst`) in steps, as they are
+   * now: those placed at their first entry by `firstOf`, those taken out where they stood, the
+   * replacements where they stand (see `MovesPlacing`).
+   */
+  placingOver(
+    base: readonly StoredParticipant[],
+    firstOf: (id: string) => DateObject | undefined,
+    baseFirst: (id: string) => DateObject | undefined,
+  ): MovesPlacing {
+    const placed: Standing[] = []
+    for (const participant of this.#in.values()) placed.push({ participant, first: firstOf(participant.id) })
+    const taken: Array<{ id: string; first: DateObject | undefined; next: StoredParticipant | undefined }> = []
+    for (const [id, { first }] of this.#out) taken.push({ id, first, next: undefined })
+    for (const [id, next] of this.#replaced) if (!this.#out.has(id)) taken.push({ id, first: baseFirst(id), next })
+    return new MovesPlacing(base, baseFirst, placed, taken)
   }
 
   /**

@@ -75,4 +75,10 @@ export interface StoreIndex {
    * yet: a promise to wait for before reading it, else undefined.
    */
   participantsOrdered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
+  /**
+   * The moves a layer made in an account's participants list while it was its base's, placed in steps
+   * (a generator that yields between them, for `inTurns`): to run after `participantsOrdered` and
+   * before reading the list, else its first read places them at once. Undefined when none wait.
+   */
+  participantsPlaced(account: string): Generator<void, void> | undefined
 }

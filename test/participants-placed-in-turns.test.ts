@@ -1,0 +1,124 @@
+/**
+ * The moves an add made in a planned world's participants list (new people, and those who first
+ * entered earlier than before) are placed when the list is next read, in turns: the first page
+ * waits while other work gets the event loop's turns (counted, not timed). Counts asked meanwhile,
+ * a read meanwhile and a write meanwhile see the list a plain scan of the records gives.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { compareDates } from '../src/contract/date-object.js'
+import { stateOf } from '../src/contract/state.js'
+import { createEmulator, type Emulator } from '../src/index.js'
+import { call, collect, NOW_ISO } from './support/api.js'
+import { countTurns } from './support/loop-turns.js'
+import { TEST_MS } from './support/timeouts.js'
+
+vi.setConfig({ testTimeout: TEST_MS.long })
+
+const KEY = 'crowd-key'
+const ACCOUNT = 'crowd'
+const FIRST = '/experience/participants?limit=100'
+
+/** One account of 20,000 people and 40,000 entries, its list's order made whole before the add (so that only the moves wait). */
+async function crowd(): Promise<Emulator> {
+  const emulator = await createEmulator({
+    now: NOW_ISO,
+    scenario: {
+      name: 'crowd',
+      description: 'One account of 20,000 people over 40 activations',
+      seed: 46,
+      accounts: [
+        {
+          name: ACCOUNT,
+          apiKeys: [KEY],
+          premium: true,
+          people: 20_000,
+          activations: [
+            { type: 'giveaway', subtype: 'instant_win', state: 'ended', count: 20, entries: 1000 },
+            { type: 'sweepstakes', subtype: 'standard', state: 'running', count: 20, entries: 1000 },
+          ],
+        },
+      ],
+    },
+  })
+  const list = emulator.db.index.participantsOf(ACCOUNT)
+  void list[list.length - 1]
+  await emulator.addActivation({ type: 'giveaway', state: 'running', entries: 4000 })
+  return emulator
+}
+
+/** Each participant who has entered by `nowIso` and when first, by first entry then id, from the records by id. */
+function scanned(emulator: Emulator, nowIso: string): string[] {
+  const first = new Map<string, { iso: string; ts: number }>()
+  for (const e of emulator.db.index.entries.values()) {
+    if (e.enteredAt.iso > nowIso) continue
+    const seen = first.get(e.participantId)
+    if (seen === undefined || compareDates(e.enteredAt, seen) < 0) first.set(e.participantId, e.enteredAt)
+  }
+  return [...first]
+    .sort(([a, x], [b, y]) => compareDates(x, y) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, at]) => `${id} ${at.iso}`)
+}
+
+const listed = (emulator: Emulator) =>
+  emulator.db.index.participantsOf(ACCOUNT).map((p) => `${p.id} ${emulator.db.index.firstEnteredAt(p.id)!.iso}`)
+
+/** Some turns of the event loop, while a read places the moves. */
+const someTurns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
+describe('the moves an add made in a planned world participants list', () => {
+  it('are placed in turns when the list is first read: other work goes on, and the list is a plain scan’s', async () => {
+    const emulator = await crowd()
+    const turns = countTurns()
+    const answer = await call(emulator, FIRST, KEY)
+    const { turns: counted } = turns.stop()
+    expect(answer.status).toBe(200)
+    expect(counted).toBeGreaterThanOrEqual(3)
+    const all = await collect(emulator, FIRST, KEY, 'participants')
+    expect(all.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+  })
+
+  it('count who entered by any instant while they are being placed, as a plain scan does', async () => {
+    const emulator = await crowd()
+    let answered = false
+    const page = call(emulator, FIRST, KEY).finally(() => (answered = true))
+    await someTurns(3)
+    const instants = ['2026-01-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z', '2026-05-31T00:00:00.000Z', NOW_ISO]
+    const counted = instants.map((at) => emulator.db.index.participantsBy(ACCOUNT, at))
+    expect(answered).toBe(false)
+    expect(counted).toEqual(instants.map((at) => scanned(emulator, at).length))
+    expect((await page).status).toBe(200)
+    expect(instants.map((at) => emulator.db.index.participantsBy(ACCOUNT, at))).toEqual(counted)
+  })
+
+  it('are all placed by a read of the list made while they are being placed', async () => {
+    const emulator = await crowd()
+    let answered = false
+    const page = call(emulator, FIRST, KEY).finally(() => (answered = true))
+    await someTurns(3)
+    expect(answered).toBe(false)
+    expect(listed(emulator)).toEqual(scanned(emulator, NOW_ISO))
+    const answer = await page
+    expect(answer.body.participants.map((p: { id: string }) => p.id)).toEqual(
+      scanned(emulator, NOW_ISO)
+        .slice(0, 100)
+        .map((line) => line.split(' ')[0]),
+    )
+  })
+
+  it('show a write made while they are being placed', async () => {
+    const emulator = await crowd()
+    let answered = false
+    const page = call(emulator, FIRST, KEY).finally(() => (answered = true))
+    await someTurns(3)
+    const running = emulator.db.index
+      .activationsOf(ACCOUNT)
+      .find((a) => stateOf(a, emulator.clock.now()) === 'running')!.id
+    const added = await emulator.addEntries(running, 200)
+    expect(added.entries).toHaveLength(200)
+    expect(answered).toBe(false)
+    await page
+    expect(listed(emulator)).toEqual(scanned(emulator, NOW_ISO))
+  })
+})
