@@ -8,7 +8,7 @@
 // at most --timeout seconds (120 by default); past it, its row says so and the server is restarted.
 // Not a test: figures depend on the machine.
 // Run: npm run build && node --import tsx bench/loop-guard.ts [-- --only busy|ten-million] [-- --timeout 120]
-// [-- --case clock] (only the cases whose name holds one of these words, comma-separated)
+// [-- --case clock] (only the cases whose name holds one of these words, comma-separated, in the words' order)
 // [-- --bin /path/to/dist/src/node/cli/main.js] (another build's command line, to compare builds in one run)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -88,9 +88,11 @@ for (const world of WORLDS) {
   const idle = await underProbe(probe.url, probe.headers, () => sleep(2000))
   console.log(`\n${world.name}: the probe's worst with no case running (2 s): ${ms(idle.worstMs)}`)
   console.log(`${pad('case', 44)}${pad('status', 8)}${pad('case took', 12)}worst small page`)
-  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES].filter(
-    (one) => !CASES || CASES.some((word) => one.name.includes(word)),
-  )
+  // With --case, in the order of its words (a page read after the writes named before it).
+  const wordOf = (one: LoopCase) => (CASES ? CASES.findIndex((word) => one.name.includes(word)) : 0)
+  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES]
+    .filter((one) => wordOf(one) >= 0)
+    .sort((a, b) => wordOf(a) - wordOf(b))
   for (const one of cases) {
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<'timeout'>(
