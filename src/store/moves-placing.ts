@@ -42,7 +42,8 @@ export class MovesPlacing {
   countBy(nowIso: string): number {
     let more = 0
     for (const { first } of this.#placed) if ((first?.iso ?? '') <= nowIso) more++
-    for (const { first, next } of this.#taken) if (next === undefined && first !== undefined && first.iso <= nowIso) more--
+    for (const { first, next } of this.#taken)
+      if (next === undefined && first !== undefined && first.iso <= nowIso) more--
     return more
   }
 

@@ -1,7 +1,10 @@
 import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { StoredParticipant } from '../contract/stored-records.js'
 import { MovesPlacing, type Standing } from './moves-placing.js'
-import { compareStrings, removeSorted, sameId } from './sorted.js'
+import { compareStrings, removeSorted, replaceSorted, sameId } from './sorted.js'
+
+/** At most the reads of a binary search (log2 of 4 billion): replacements fewer than a list's length over it are each searched for, more make one pass. */
+const READS_PER_SEARCH = 32
 
 /**
  * The moves a layer made in one account's participants list while the list is still its base's: those
@@ -66,9 +69,9 @@ export class PendingMoves {
   }
 
   /**
-   * Does the moves to `list`, the base's list made the layer's own: the replacements in one pass by id
-   * (many are cheaper so than each found by its first entry), then those who left it (each found by the
-   * first entry they stand at), then those placed, each by `insert`.
+   * Does the moves to `list`, a list the layer owns: the replacements (a few each found where they
+   * stand, many in one pass by id), then those who left it (each found by the first entry they stand
+   * at), then those placed, each by `insert`.
    */
   doTo(
     list: StoredParticipant[],
@@ -83,7 +86,13 @@ export class PendingMoves {
       return (fa && fb ? compareDates(fa, fb) : 0) || compareStrings(a.id, b.id)
     }
     const replaced = this.#replaced
-    if (replaced.size > 0) {
+    let passed = replaced.size === 0
+    if (!passed && replaced.size * READS_PER_SEARCH < list.length) {
+      passed = true
+      for (const next of replaced.values())
+        if (!replaceSorted(list, next, next, byWhereTheyStand, sameId)) passed = false
+    }
+    if (!passed) {
       for (let i = 0; i < list.length; i++) {
         const next = replaced.get(list[i]!.id)
         if (next !== undefined) list[i] = next
