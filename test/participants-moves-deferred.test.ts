@@ -6,12 +6,12 @@
  * are a plain scan's of the store's records.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { compareDates } from '../src/contract/date-object.js'
 import { createEmulator, type Emulator } from '../src/index.js'
 import { insertSorted } from '../src/store/sorted.js'
 import type { WritableStore } from '../src/store/store.js'
 import { peopleIndex, peopleIndexInSteps } from '../src/world/planned-index.js'
 import { collect, NOW_ISO } from './support/api.js'
+import { CROWD_ACCOUNT, CROWD_KEY, crowdScenario, participantsScanned } from './support/crowd.js'
 import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
@@ -25,45 +25,15 @@ vi.mock('../src/world/planned-index.js', async (real) => {
   return { ...module, peopleIndex: vi.fn(module.peopleIndex), peopleIndexInSteps: vi.fn(module.peopleIndexInSteps) }
 })
 
-const KEY = 'crowd-key'
-const ACCOUNT = 'crowd'
+const KEY = CROWD_KEY
+const ACCOUNT = CROWD_ACCOUNT
 
 /** One account of 20,000 people and 40,000 entries: a list far past its start (the first thousand or so). */
 const crowd = () =>
   createEmulator({
     now: NOW_ISO,
-    scenario: {
-      name: 'crowd',
-      description: 'One account of 20,000 people over 40 activations',
-      seed: 46,
-      accounts: [
-        {
-          name: ACCOUNT,
-          apiKeys: [KEY],
-          premium: true,
-          people: 20_000,
-          activations: [
-            { type: 'giveaway', subtype: 'instant_win', state: 'ended', count: 20, entries: 1000 },
-            { type: 'sweepstakes', subtype: 'standard', state: 'running', count: 20, entries: 1000 },
-          ],
-        },
-      ],
-    },
+    scenario: crowdScenario,
   })
-
-/** Each participant who has entered by `nowIso` and when first, by first entry then id, from the records by id. */
-function scanned(emulator: Emulator, nowIso: string): string[] {
-  const { index } = emulator.db
-  const first = new Map<string, (typeof entries)[number]['enteredAt']>()
-  const entries = [...index.entries.values()].filter((e) => e.enteredAt.iso <= nowIso)
-  for (const e of entries) {
-    const seen = first.get(e.participantId)
-    if (seen === undefined || compareDates(e.enteredAt, seen) < 0) first.set(e.participantId, e.enteredAt)
-  }
-  return [...first]
-    .sort(([a, x], [b, y]) => compareDates(x, y) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([id, at]) => `${id} ${at.iso}`)
-}
 
 /** An activation of 2,000 entries added, running: its entries lie between its start and now. */
 async function added(emulator: Emulator) {
@@ -89,7 +59,7 @@ describe('an activation added to a planned world', () => {
     const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
     expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
     expect(vi.mocked(peopleIndexInSteps)).toHaveBeenCalledTimes(1)
-    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(participantsScanned(emulator, NOW_ISO))
   })
 
   it('moves those who first entered later than their new entry: the list is a plain scan’s', async () => {
@@ -97,7 +67,7 @@ describe('an activation added to a planned world', () => {
     const { moved } = await added(emulator)
     expect(moved.length).toBeGreaterThan(0)
     const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
-    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(participantsScanned(emulator, NOW_ISO))
   })
 
   it('counts who entered by an earlier instant, before the list is read, as a plain scan does', async () => {
@@ -108,7 +78,7 @@ describe('an activation added to a planned world', () => {
     const instants = [...new Set(moved.map((e) => e.enteredAt.iso))].sort().filter((_, i) => i % 50 === 0)
     instants.push(NOW_ISO)
     const counted = instants.map((at) => index.participantsBy(ACCOUNT, at))
-    expect(counted).toEqual(instants.map((at) => scanned(emulator, at).length))
+    expect(counted).toEqual(instants.map((at) => participantsScanned(emulator, at).length))
   })
 
   it('replaces a participant where they stand (a profile answer) without doing the moves at once', async () => {
@@ -135,7 +105,7 @@ describe('an activation added to a planned world', () => {
 
     const listed = await collect(emulator, '/experience/participants?limit=100', KEY, 'participants')
     expect(vi.mocked(peopleIndex)).not.toHaveBeenCalled()
-    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+    expect(listed.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(participantsScanned(emulator, NOW_ISO))
     const list = index.participantsOf(ACCOUNT)
     expect(list.find((p) => p.id === prev.id)).toBe(next)
     expect(list.find((p) => p.id === placed.id)).toBe(placedNext)

@@ -5,58 +5,29 @@
  * a read meanwhile and a write meanwhile see the list a plain scan of the records gives.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { compareDates } from '../src/contract/date-object.js'
 import { stateOf } from '../src/contract/state.js'
 import { createEmulator, type Emulator } from '../src/index.js'
 import { call, collect, NOW_ISO } from './support/api.js'
 import { countTurns } from './support/loop-turns.js'
+import { CROWD_ACCOUNT, CROWD_KEY, crowdScenario, participantsScanned } from './support/crowd.js'
 import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
 
-const KEY = 'crowd-key'
-const ACCOUNT = 'crowd'
+const KEY = CROWD_KEY
+const ACCOUNT = CROWD_ACCOUNT
 const FIRST = '/experience/participants?limit=100'
 
 /** One account of 20,000 people and 40,000 entries, its list's order made whole before the add (so that only the moves wait). */
 async function crowd(): Promise<Emulator> {
   const emulator = await createEmulator({
     now: NOW_ISO,
-    scenario: {
-      name: 'crowd',
-      description: 'One account of 20,000 people over 40 activations',
-      seed: 46,
-      accounts: [
-        {
-          name: ACCOUNT,
-          apiKeys: [KEY],
-          premium: true,
-          people: 20_000,
-          activations: [
-            { type: 'giveaway', subtype: 'instant_win', state: 'ended', count: 20, entries: 1000 },
-            { type: 'sweepstakes', subtype: 'standard', state: 'running', count: 20, entries: 1000 },
-          ],
-        },
-      ],
-    },
+    scenario: crowdScenario,
   })
   const list = emulator.db.index.participantsOf(ACCOUNT)
   void list[list.length - 1]
   await emulator.addActivation({ type: 'giveaway', state: 'running', entries: 4000 })
   return emulator
-}
-
-/** Each participant who has entered by `nowIso` and when first, by first entry then id, from the records by id. */
-function scanned(emulator: Emulator, nowIso: string): string[] {
-  const first = new Map<string, { iso: string; ts: number }>()
-  for (const e of emulator.db.index.entries.values()) {
-    if (e.enteredAt.iso > nowIso) continue
-    const seen = first.get(e.participantId)
-    if (seen === undefined || compareDates(e.enteredAt, seen) < 0) first.set(e.participantId, e.enteredAt)
-  }
-  return [...first]
-    .sort(([a, x], [b, y]) => compareDates(x, y) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([id, at]) => `${id} ${at.iso}`)
 }
 
 const listed = (emulator: Emulator) =>
@@ -76,7 +47,7 @@ describe('the moves an add made in a planned world participants list', () => {
     expect(answer.status).toBe(200)
     expect(counted).toBeGreaterThanOrEqual(3)
     const all = await collect(emulator, FIRST, KEY, 'participants')
-    expect(all.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(scanned(emulator, NOW_ISO))
+    expect(all.map((p) => `${p.id} ${p.firstEnteredAt.iso}`)).toEqual(participantsScanned(emulator, NOW_ISO))
   })
 
   it('count who entered by any instant while they are being placed, as a plain scan does', async () => {
@@ -87,7 +58,7 @@ describe('the moves an add made in a planned world participants list', () => {
     const instants = ['2026-01-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z', '2026-05-31T00:00:00.000Z', NOW_ISO]
     const counted = instants.map((at) => emulator.db.index.participantsBy(ACCOUNT, at))
     expect(answered).toBe(false)
-    expect(counted).toEqual(instants.map((at) => scanned(emulator, at).length))
+    expect(counted).toEqual(instants.map((at) => participantsScanned(emulator, at).length))
     expect((await page).status).toBe(200)
     expect(instants.map((at) => emulator.db.index.participantsBy(ACCOUNT, at))).toEqual(counted)
   })
@@ -98,10 +69,10 @@ describe('the moves an add made in a planned world participants list', () => {
     const page = call(emulator, FIRST, KEY).finally(() => (answered = true))
     await someTurns(3)
     expect(answered).toBe(false)
-    expect(listed(emulator)).toEqual(scanned(emulator, NOW_ISO))
+    expect(listed(emulator)).toEqual(participantsScanned(emulator, NOW_ISO))
     const answer = await page
     expect(answer.body.participants.map((p: { id: string }) => p.id)).toEqual(
-      scanned(emulator, NOW_ISO)
+      participantsScanned(emulator, NOW_ISO)
         .slice(0, 100)
         .map((line) => line.split(' ')[0]),
     )
@@ -119,6 +90,6 @@ describe('the moves an add made in a planned world participants list', () => {
     expect(added.entries).toHaveLength(200)
     expect(answered).toBe(false)
     await page
-    expect(listed(emulator)).toEqual(scanned(emulator, NOW_ISO))
+    expect(listed(emulator)).toEqual(participantsScanned(emulator, NOW_ISO))
   })
 })
