@@ -24,6 +24,7 @@ const ADMIN_GETS = ADMIN_ROUTES.filter((r) => r.method === 'get' || r.method ===
       .replace(':account', 'acme')
       .replace(':name', 'acme')
       .replace(':id', 'sbx_none')
+      .replace(':seq', '1')
       .replace('*', r.path.startsWith('/view') ? 'activations/list' : 'state')}`,
 )
 
