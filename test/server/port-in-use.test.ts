@@ -6,7 +6,7 @@ import { createEmulator, serve } from '../../src/index.js'
 import { runCli } from '../support/cli.js'
 
 // A port another process holds, said to each audience in its own words: a caller of serve() has no
-// --port flag, a user of the command line has no serve(); the README's troubleshooting row quotes
+// --port flag, a user of the command line has no serve(); the troubleshooting row of the guide (docs/versions-and-troubleshooting.md) quotes
 // what the command line prints.
 let blocker: Server
 let port: number
@@ -25,13 +25,13 @@ describe('a port in use', () => {
     )
   })
 
-  it('the command line says it in one line, with its flag, as the README’s troubleshooting row quotes it', async () => {
+  it('the command line says it in one line, with its flag, as the troubleshooting guide’s row quotes it', async () => {
     const run = await runCli(['-s', 'empty', '--port', String(port)])
     expect(run.code).toBe(1)
     expect(run.stderr).toBe(
       `activation-emulator: Port ${port} is already in use on 127.0.0.1: stop what holds it, or choose another with --port (--port 0 picks a free one)\n`,
     )
-    const row = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const row = readFileSync(new URL('../../docs/versions-and-troubleshooting.md', import.meta.url), 'utf8')
       .split('\n')
       .find((line) => line.startsWith('| `activation-emulator: Port'))
     const quoted = /^\| `([^`]+)`/.exec(row ?? '')?.[1]
