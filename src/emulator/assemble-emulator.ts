@@ -84,6 +84,8 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   let catching: Promise<void> | undefined
   const catchUpTo = async (now: number): Promise<void> => {
     try {
+      // It waits for a turn first, however short the catch-up: the requests already waiting go before it.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0))
       const arrived = await live.settleInTurns(now)
       if (arrived.size) options.onArrivals?.(arrived, now)
     } finally {
