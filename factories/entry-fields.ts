@@ -79,16 +79,27 @@ function prizeOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Priz
 
 /** A giveaway winner's mailing address, when the giveaway asks for one. */
 function addressOf(faker: SeededFaker, a: StoredActivation, o: EntryOutcome): Address | null {
-  return o.isWinner && a.config.collectsAddress
-    ? {
-        line1: faker.location.streetAddress(),
-        line2: chance(faker, 0.2) ? faker.location.secondaryAddress() : null,
-        city: faker.location.city(),
-        region: faker.location.state({ abbreviated: true }),
-        postalCode: zipCode(faker),
-        country: 'US',
-      }
-    : null
+  if (!o.isWinner || !a.config.collectsAddress) return null
+  // Faker's address, drawn from its locale's patterns read once where they are ones the tables read.
+  const tables = faker.addresses
+  if (tables) {
+    return {
+      line1: tables.streetAddress(faker),
+      line2: chance(faker, 0.2) ? tables.secondaryAddress(faker) : null,
+      city: tables.city(faker),
+      region: tables.stateAbbreviated(faker),
+      postalCode: zipCode(faker),
+      country: 'US',
+    }
+  }
+  return {
+    line1: faker.location.streetAddress(),
+    line2: chance(faker, 0.2) ? faker.location.secondaryAddress() : null,
+    city: faker.location.city(),
+    region: faker.location.state({ abbreviated: true }),
+    postalCode: zipCode(faker),
+    country: 'US',
+  }
 }
 
 const SEAT_ROWS = [...'ABCDEFGHJK']

@@ -67,10 +67,19 @@ function bySex<T>(draws: Draws, lists: BySex<T>, size: (list: T) => number): T |
 export class NameTables {
   readonly #first: BySex<Words>
   readonly #last: BySex<Patterns>
+  /** Whether no name drawn holds a brace: one filled into a faker pattern then cannot start an expression. */
+  readonly braceless: boolean
 
   private constructor(first: BySex<Words>, last: BySex<Patterns>) {
     this.#first = first
     this.#last = last
+    const lists: Words[] = []
+    for (const sex of ['generic', 'female', 'male'] as const) {
+      const words = first[sex]
+      if (words) lists.push(words)
+      for (const pattern of last[sex]?.patterns ?? []) lists.push(...pattern)
+    }
+    this.braceless = lists.every((list) => list.words.every((word) => !word.includes('{')))
   }
 
   /** The tables of a Faker's locale, or undefined when a list or a pattern is not one this reads (then ask Faker). */

@@ -1,4 +1,5 @@
 import type { Faker, Randomizer } from '@faker-js/faker'
+import { AddressTables } from './address-tables.js'
 import { withCompiledPatterns } from './fake-patterns.js'
 import { NameTables } from './name-tables.js'
 
@@ -115,6 +116,8 @@ export type SeededFaker = Faker & {
   readonly randomizer: Randomizer
   /** Its locale's person names as tables, read at first use; undefined where Faker must draw them itself. */
   readonly names: NameTables | undefined
+  /** Its locale's addresses as tables, read at first use; undefined where Faker must draw them itself. */
+  readonly addresses: AddressTables | undefined
 }
 
 /**
@@ -131,8 +134,12 @@ export function createFaker(referenceDate: number): SeededFaker {
   )
   faker.setDefaultRefDate(referenceDate)
   let names: NameTables | undefined | null = null
-  return Object.defineProperty(faker, 'names', {
-    get: () => (names === null ? (names = NameTables.of(faker)) : names),
+  let addresses: AddressTables | undefined | null = null
+  return Object.defineProperties(faker, {
+    names: { get: () => (names === null ? (names = NameTables.of(faker)) : names) },
+    addresses: {
+      get: () => (addresses === null ? (addresses = AddressTables.of(faker, (faker as SeededFaker).names)) : addresses),
+    },
   }) as SeededFaker
 }
 
