@@ -1,9 +1,10 @@
 // What the first change costs: in fresh processes on busy (at a fixed instant, the clock frozen), the
 // first `addEntries(id, 1)` to a running activation (the account's first listed, and in other
-// processes the headline giveaway of 25,000), then 300 more adds of one entry over every running
-// activation (median and slowest), then `emulator.state()` after them. The baseline is the same
-// script run on another checkout of the package (the build before a change: a git worktree), in the
-// same run, processes alternating. Not a test: figures depend on the machine.
+// processes the headline giveaway of 25,000, or the first running bracket, whose lists are sorted by
+// votes), then 300 more adds of one entry over every running activation (median and slowest), then
+// `emulator.state()` after them. The baseline is the same script run on another checkout of the
+// package (the build before a change: a git worktree), in the same run, processes alternating. Not a
+// test: figures depend on the machine.
 // Run: node --import tsx bench/first-change.ts [--baseline /path/to/checkout] [--rounds 5]
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -22,7 +23,7 @@ const LARGEST = activationIdOf(busy, 0, busy.accounts[0]!.activations.length - 1
 
 type Figures = { first: number; later: number[]; state: number }
 
-/** In a fresh process: the package at `root`, busy, the first add to `target` ('first' or 'largest'), the later adds, the state. */
+/** In a fresh process: the package at `root`, busy, the first add to `target` ('first', 'largest' or 'bracket'), the later adds, the state. */
 async function child(root: string, target: string): Promise<Figures> {
   const { createEmulator } = (await import(`${root}/src/index.ts`)) as typeof import('../src/index.js')
   const { stateOf } = (await import(`${root}/src/contract.ts`)) as typeof import('../src/contract.js')
@@ -30,8 +31,9 @@ async function child(root: string, target: string): Promise<Figures> {
   const now = emulator.clock.now()
   const account = emulator.accounts[0]!.name
   const running = emulator.db.index.activationsOf(account).filter((a) => stateOf(a, now) === 'running')
+  const bracket = running.find((a) => a.type === 'bracket')!
   let started = performance.now()
-  await emulator.addEntries(target === 'largest' ? LARGEST : running[0]!.id, 1)
+  await emulator.addEntries(target === 'largest' ? LARGEST : target === 'bracket' ? bracket.id : running[0]!.id, 1)
   const first = performance.now() - started
   const later: number[] = []
   for (let i = 0; i < LATER; i++) {
@@ -53,7 +55,7 @@ if (argv[0] === '--child') {
   const builds = baseline ? { baseline, this: here } : { this: here }
   const runs = new Map<string, Figures[]>()
   for (let r = 0; r < rounds; r++) {
-    for (const target of ['first', 'largest']) {
+    for (const target of ['first', 'largest', 'bracket']) {
       for (const [name, root] of Object.entries(builds)) {
         const result = spawnSync(
           process.execPath,

@@ -1,11 +1,12 @@
 /**
  * A write to a planned world reaches what it changes, not the people it touches. On busy (300
  * activations, 200,000 entries), adding entries draws no skeleton but that of the activation they go
- * to (whose lists take them), builds none of the world's entries but the last of the lists they join,
- * and no participant but the new ones: whether a person entered an activation, is a participant, and
- * where they stand in the list are read off their place in each activation's pool and the plan's
- * instant, not off their entries. So an add of the most entries one call takes is steps of one entry
- * each. Counted in calls, not timed.
+ * to, builds none of the world's entries but the last of the lists they join, and no participant but
+ * the new ones: whether a person entered an activation, is a participant, and where they stand in the
+ * list are read off their place in each activation's pool and the plan's instant, not off their
+ * entries; the activation's lists take the entries when they are next read (a bracket's, sorted by
+ * votes, are made from every entry). So an add of the most entries one call takes is steps of one
+ * entry each. Counted in calls, not timed.
  */
 import { describe, expect, it, vi } from 'vitest'
 import { entryAt } from '../factories/entries.js'
@@ -65,7 +66,7 @@ function headline(emulator: Emulator<Store>, running: readonly { id: string; typ
 describe('adding entries to busy', () => {
   it('the first add of one entry draws only its activation skeleton and builds none of the world', async () => {
     const { emulator, running } = await busy()
-    // A bracket's lists are made from every entry (sorted by votes) at its first read or change: not counted here.
+    // A bracket's lists are made from every entry (sorted by votes) at their first read: its adds are counted below.
     const unvoted = running.filter((a) => !TYPE_RULES[a.type].rounds && !TYPE_RULES[a.type].seeds)
     for (const target of unvoted.slice(0, 20)) {
       const added = await emulator.addEntries(target.id, 1)
@@ -74,6 +75,24 @@ describe('adding entries to busy', () => {
       expect(entries).toBeLessThanOrEqual(LAST)
       expect(participants).toBe(added.participants.length)
     }
+  })
+
+  it('the first add to each bracket builds none of its entries: its lists, sorted by votes, take the entry when read', async () => {
+    const { emulator, running } = await busy()
+    const brackets = running.filter((a) => TYPE_RULES[a.type].rounds || TYPE_RULES[a.type].seeds)
+    expect(brackets.length).toBeGreaterThan(1)
+    const sandbox = await emulator.sandbox({ ttl: 0 })
+    for (const [store, target] of brackets.map((b, i) => [i % 2 ? sandbox : emulator, b] as const)) {
+      const added = await store.addEntries(target.id, 1)
+      const { skeletons, entries, participants } = reached()
+      expect(skeletons.filter((id) => id !== target.id)).toEqual([])
+      expect(entries).toBeLessThanOrEqual(LAST)
+      expect(participants).toBe(added.participants.length)
+      // Read, the lists hold it last.
+      expect(store.db.index.entryListsOf(target.id).all.at(-1)?.id).toBe(added.entries[0])
+      vi.clearAllMocks()
+    }
+    await emulator.sandboxes.end(sandbox.id)
   })
 
   it(`an add of ${MAX_ADDED} reads one entry's worth of the world a step: no skeleton but its activation's`, async () => {

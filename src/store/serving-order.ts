@@ -37,6 +37,13 @@ export class ServingOrder {
   readonly #seq: LayeredMap<string, number> // keyed by entry id: a string hashes once, an object needs an identity hash
   /** The next serving position; undefined in a layer that has drawn none, which goes on from its base's. */
   #ownNextSeq: number | undefined
+  /**
+   * Entries put last in an activation's lists while this layer has not made them its own, by
+   * activation id, with the activation they were put in with: they join the lists when the lists are
+   * next read or changed (`#settle`), so that an add reads none of the base's lists (a planned
+   * bracket's are made from every entry). Their serving positions are drawn when they are put.
+   */
+  #waiting = new Map<string, Array<{ entry: StoredEntry; activation: StoredActivation | undefined }>>()
 
   constructor(base?: ServingBase) {
     this.#base = base
@@ -46,6 +53,7 @@ export class ServingOrder {
 
   /** This order as a layer's base (see `ServingBase`). */
   asBase(): ServingBase {
+    for (const activationId of [...this.#waiting.keys()]) this.#settle(activationId)
     const nextSeq = () => this.#nextSeq
     return {
       lists: this.#lists,
@@ -70,16 +78,18 @@ export class ServingOrder {
     this.#lists.clear()
     this.#seq.clear()
     this.#ownNextSeq = undefined
+    this.#waiting = new Map()
   }
 
-  /** How many lists and positions this layer holds over its base. */
+  /** How many lists and positions this layer holds over its base (an activation's waiting entries count as a list). */
   get changed(): number {
-    return this.#lists.changed + this.#seq.changed
+    return this.#lists.changed + this.#seq.changed + this.#waiting.size
   }
 
   readonly #bySeq = (a: StoredEntry, b: StoredEntry) => (this.#seq.get(a.id) ?? 0) - (this.#seq.get(b.id) ?? 0)
 
   listsOf(activationId: string): EntryLists {
+    if (this.#waiting.size > 0) this.#settle(activationId)
     return this.#lists.get(activationId) ?? NO_ENTRIES
   }
 
@@ -93,14 +103,28 @@ export class ServingOrder {
   }
 
   hasLists(activationId: string): boolean {
-    return this.#lists.has(activationId)
+    return this.#waiting.has(activationId) || this.#lists.has(activationId)
   }
 
-  /** An activation's lists as this layer's own, to change in place (made empty if absent). */
+  /** An activation's lists as this layer's own, to change in place (made empty if absent), with the entries waiting for them. */
   writableListsOf(activationId: string): WritableEntryLists {
+    this.#settle(activationId)
+    return this.#ownLists(activationId)
+  }
+
+  #ownLists(activationId: string): WritableEntryLists {
     let lists = this.#lists.writable(activationId, copyLists)
     if (!lists) this.#lists.set(activationId, (lists = emptyLists()))
     return lists
+  }
+
+  /** Puts the entries waiting for an activation's lists into them (see `#waiting`), in the order they were put. */
+  #settle(activationId: string): void {
+    const waiting = this.#waiting.get(activationId)
+    if (waiting === undefined) return
+    this.#waiting.delete(activationId)
+    const lists = this.#ownLists(activationId)
+    for (const { entry, activation } of waiting) this.#place(lists, entry, activation)
   }
 
   /** The serving position of an entry: later entries have larger ones; -1 for an entry not held. */
@@ -128,7 +152,11 @@ export class ServingOrder {
   /** How many of an activation's entries were entered at or before `nowIso` (see `ServingBase.entriesBy`). */
   entriesBy(activationId: string, nowIso: string): number {
     const fromBase = this.#lists.owns(activationId) ? undefined : this.#base?.entriesBy?.(activationId, nowIso)
-    if (fromBase !== undefined) return fromBase
+    if (fromBase !== undefined) {
+      let waiting = 0
+      for (const { entry } of this.#waiting.get(activationId) ?? []) if (entryExistsAt(entry, nowIso)) waiting++
+      return fromBase + waiting
+    }
     const lists = this.listsOf(activationId)
     if (lists.inTimeOrder) return this.enteredBy(lists, lists.all, nowIso)
     let count = 0
@@ -145,14 +173,34 @@ export class ServingOrder {
   /**
    * Puts an entry at its place in its activation's lists: at the next serving position, or at `seq`
    * when it replaces one. Without its activation (an entry put back after its activation went), only
-   * in `all` and its bracket lists. Returns what undoing it must restore besides removing the entry.
+   * in `all` and its bracket lists. In a layer whose lists of the activation are still its base's, an
+   * entry put last waits until they are read or changed (see `#waiting`). Returns what undoing it must
+   * restore besides removing the entry.
    */
   insert(entry: StoredEntry, activation: StoredActivation | undefined, seq?: number): () => void {
     const drawn = seq === undefined
     const served = seq ?? this.#nextSeq++
     this.#seq.set(entry.id, served)
+    const restoreSeq = () => {
+      if (drawn) this.#nextSeq = served
+    }
+    if (drawn && this.#base !== undefined && !this.#lists.owns(entry.activationId)) {
+      const waiting = this.#waiting.get(entry.activationId)
+      if (waiting) waiting.push({ entry, activation })
+      else this.#waiting.set(entry.activationId, [{ entry, activation }])
+      return restoreSeq
+    }
     const lists = this.writableListsOf(entry.activationId)
     const inTimeOrder = lists.inTimeOrder
+    this.#place(lists, entry, activation)
+    return () => {
+      lists.inTimeOrder = inTimeOrder
+      restoreSeq()
+    }
+  }
+
+  /** Puts an entry whose serving position is drawn into an activation's own lists, at its place in each. */
+  #place(lists: WritableEntryLists, entry: StoredEntry, activation: StoredActivation | undefined): void {
     const add = (list: StoredEntry[]): number => {
       const last = list[list.length - 1]
       if (!last || this.#bySeq(last, entry) < 0) return list.push(entry) - 1
@@ -174,10 +222,6 @@ export class ServingOrder {
       add(listAt(lists.bracketRounds, vote.round))
       add(listAt(lists.bracketSeeds, vote.seed))
     }
-    return () => {
-      lists.inTimeOrder = inTimeOrder
-      if (drawn) this.#nextSeq = served
-    }
   }
 
   /**
@@ -185,6 +229,7 @@ export class ServingOrder {
    * must restore after putting the entry back.
    */
   remove(entry: StoredEntry, activation: StoredActivation | undefined): () => void {
+    this.#settle(entry.activationId)
     const lists = this.#lists.writable(entry.activationId, copyLists)
     const inTimeOrder = lists?.inTimeOrder
     if (lists) {

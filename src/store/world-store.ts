@@ -103,8 +103,7 @@ export class WorldStore implements CollectionStore, WritableStore {
     const collections = this.#collections
     if (collections)
       return void (await collections[kind === 'entry' ? 'entries' : 'participants'].create(record as never))
-    // An entry's first change to its activation's lists: those made from every entry are made in turns first.
-    if (kind === 'entry') await this.#index.entryListsReady((record as StoredEntry).activationId)
+    // An entry reads none of its activation's lists: it waits in the index until they are read (see `ServingOrder`).
     await createInIndex(this.#index, kind, record)
   }
 
