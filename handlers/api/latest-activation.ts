@@ -24,6 +24,9 @@ export function latestActivation(ctx: HandlerContext): HttpHandler {
       const of = types ? ` of type ${[...types].join(' or ')}` : ''
       throw apiError(404, `Activation not found: no activation${of} has started yet`)
     }
+    // A bracket's first read orders its votes from every entry: made in turns first (see getActivation).
+    const ready = ctx.index.entryListsReady(activation.id)
+    if (ready) return ready.then(() => entriesPage(ctx, activation, filters, now))
     return entriesPage(ctx, activation, filters, now)
   })
 }
