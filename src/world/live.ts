@@ -1,6 +1,5 @@
 import { arrivalOutcome } from '../../factories/arrivals.js'
 import { createEntry } from '../../factories/entry-fields.js'
-import { answerProfileQuestion, createParticipant } from '../../factories/participant.js'
 import type { Person } from '../../factories/person.js'
 import { int } from '../../factories/random-helpers.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
@@ -14,7 +13,8 @@ import { groupRates } from './group-rates.js'
 import { personOf } from './world-parts.js'
 import { atOnce, turns } from '../time/turns.js'
 import { ActivationState, stateInTurns } from './live-state.js'
-import { endContest } from './live-results.js'
+import { endContest, EndsInTurns } from './live-results.js'
+import { arrivedParticipant } from './live-participant.js'
 
 // A world that lives on the clock. Time is cut into hours; what happens in an hour (which entries
 // arrive in each running activation, when; which ranked activations end) is drawn from the seed, the
@@ -61,8 +61,10 @@ export class LiveWorld {
   #resets = 0
   /** Counts ends and resets: a state read in turns while one happened is read again. */
   #endings = 0
-  /** The activation whose first arrival a settle paused before (see `#settle`). */
-  #unread: string | undefined
+  /** The event a settle paused before, which reads an activation's entries (see `#settle`). */
+  #paused: LiveEvent | undefined
+  /** Ranked activations' ends applied in turns. */
+  readonly #ends = new EndsInTurns()
 
   constructor(scenario: Scenario, builtAt: number, db: () => WritableStore, arrivals: boolean) {
     this.#scenario = scenario
@@ -90,6 +92,7 @@ export class LiveWorld {
     this.#events = []
     this.#applied = 0
     this.#states = new Map()
+    this.#ends.drop()
   }
 
   /** Plans the current hour again (an activation was added, changed or removed: its arrivals change). */
@@ -107,8 +110,10 @@ export class LiveWorld {
     return this.#settle(now, false)
   }
 
-  /** `settle`; with `pause`, it stops just before an activation's first arrival and names it in `#unread`. */
+  /** `settle`; with `pause`, it stops just before an event that reads an activation's entries, kept in `#paused`. */
   #settle(now: number, pause: boolean): Arrivals {
+    // An end that a settle in turns left half-way comes first: no one reads half the ranks.
+    this.#ends.finish()
     if (now <= this.#until) return NOTHING
     const arrived = new Map<string, number>()
     const batch: World = { activations: [], entries: [], participants: [] }
@@ -120,21 +125,21 @@ export class LiveWorld {
       for (; this.#applied < this.#events.length; this.#applied++) {
         const event = this.#events[this.#applied]!
         if (event.at > end) break
-        if (pause && this.#firstArrival(this.#applied)) {
-          this.#unread = event.activationId
+        if (pause && this.#pausesAt(this.#applied)) {
+          this.#paused = event
           end = event.at - 1
           break
         }
         if (event.kind === 'end') {
           // Results read every entry: the batch so far goes in first.
           this.#flush(batch, pending)
-          this.#end(event)
+          atOnce(this.#end(event))
         } else if (this.#arrive(event, batch, pending)) {
           arrived.set(event.activationId, (arrived.get(event.activationId) ?? 0) + 1)
         }
       }
       this.#until = end
-      if (this.#unread !== undefined) break
+      if (this.#paused !== undefined) break
       // The hour is done: hours in which nothing can happen are skipped, so that a clock moved by
       // years costs what happens in between, not a plan of every hour.
       if (end < now && this.#applied >= this.#events.length) {
@@ -147,15 +152,15 @@ export class LiveWorld {
   }
 
   /**
-   * Whether an arrival up to `now`, in the hour being applied, is an activation's first, which reads
-   * its entries (25,000 in busy's largest): `settleInTurns` reads them in turns, `settle` at once.
+   * Whether an event up to `now`, in the hour being applied, reads an activation's entries (25,000 in
+   * busy's largest): its first arrival, or a ranked one's end. `settleInTurns` reads them in turns, `settle` at once.
    */
   readsEntriesBy(now: number): boolean {
     if (now <= this.#until) return false
     const hour = Math.floor((this.#until + 1) / HOUR)
     if (hour !== this.#hour) this.#plan(hour)
     for (let i = this.#applied; i < this.#events.length && this.#events[i]!.at <= now; i++) {
-      if (this.#firstArrival(i)) return true
+      if (this.#pausesAt(i)) return true
     }
     return false
   }
@@ -182,13 +187,15 @@ export class LiveWorld {
       const some = this.#settle(Math.min(now, this.#until + step), pause)
       const took = performance.now() - started
       for (const [id, n] of some) arrived.set(id, (arrived.get(id) ?? 0) + n)
-      const unread = this.#unread
-      this.#unread = undefined
-      // A first arrival's entries are read in turns (at once if they changed meanwhile: it always moves on).
-      pause = unread === undefined || (await this.#readInTurns(unread))
+      const paused = this.#paused
+      this.#paused = undefined
+      // A first arrival's entries are read in turns, an end applied in turns (at once if they changed
+      // or were overtaken meanwhile: it always moves on).
+      if (paused?.kind === 'end') pause = await this.#ends.apply(paused, this.#end(paused), turn)
+      else pause = paused === undefined || (await this.#readInTurns(paused.activationId))
       // A step that paused did less than its length: it says nothing of a longer one.
       if (took > SLOW_STEP_MS) step = Math.max(1, Math.floor(step / 2))
-      else if (took < FAST_STEP_MS && unread === undefined) step *= 2
+      else if (took < FAST_STEP_MS && paused === undefined) step *= 2
       const wait = turn()
       if (wait) await wait
     }
@@ -263,32 +270,17 @@ export class LiveWorld {
     if (outcome.isWinner) state.winners++
     batch.entries.push(entry)
 
-    const participantFaker = this.#fakers.people
-    if (!known) {
-      participantFaker.seed(deriveSeed(this.#scenario.seed, 'live', 'participant', personId))
-      const participant = createParticipant(participantFaker, person, activation.account, [entry.enteredAt])
-      batch.participants.push(participant)
-      pending.set(personId, participant)
-    } else {
-      // A returning person may answer one more profile question as they enter.
-      participantFaker.seed(deriveSeed(this.#scenario.seed, 'live', 'profile', entry.id))
-      const updated = answerProfileQuestion(participantFaker, known as StoredParticipant, entry.enteredAt)
-      if (updated) {
-        const inBatch = batch.participants.indexOf(known as StoredParticipant)
-        if (inBatch >= 0) batch.participants[inBatch] = updated
-        else db.replaceParticipant(known as StoredParticipant, updated)
-        pending.set(personId, updated)
-      }
-    }
+    const who = { id: personId, person, known, account: activation.account }
+    arrivedParticipant(db, this.#fakers.people, this.#scenario.seed, who, entry, batch, pending)
     return true
   }
 
-  /** A ranked activation ends: every entry it holds gets its rank, and the top ones win. */
-  #end(event: LiveEvent): void {
+  /** A ranked activation ends: every entry it holds gets its rank, and the top ones win (in steps: see `endContest`). */
+  *#end(event: LiveEvent): Generator<void, void> {
     const activation = this.#db().index.activations.get(event.activationId)
     if (!activation) return
     this.#endings++
-    const winners = endContest(this.#db(), this.#fakers.records, this.#scenario.seed, activation)
+    const winners = yield* endContest(this.#db(), this.#fakers.records, this.#scenario.seed, activation)
     const state = this.#states.get(activation.id)
     if (state && winners !== undefined) state.winners = winners
   }
@@ -313,10 +305,14 @@ export class LiveWorld {
     return state
   }
 
-  /** Whether the event at `i` is the first arrival in an activation of the world, none applied before it at its instant. */
-  #firstArrival(i: number): boolean {
+  /**
+   * Whether a settle in turns stops before the event at `i`: a ranked activation's end (see
+   * `EndsInTurns.pausesBefore`), or the first arrival in an activation of the world, none applied before it at its instant.
+   */
+  #pausesAt(i: number): boolean {
     const event = this.#events[i]!
-    if (event.kind !== 'arrival' || this.#states.has(event.activationId)) return false
+    if (event.kind === 'end') return this.#ends.pausesBefore(this.#events, i)
+    if (this.#states.has(event.activationId)) return false
     const activation = this.#db().index.activations.get(event.activationId)
     const before = this.#events[i - 1]
     return !!activation && this.#accounts.has(activation.account) && (before === undefined || before.at < event.at)
