@@ -95,6 +95,20 @@ describe('adding entries to busy', () => {
     await emulator.sandboxes.end(sandbox.id)
   })
 
+  it('later adds of one entry each over every running activation read none of the entries of people who entered before', async () => {
+    const { emulator, running } = await busy()
+    for (let i = 0; i < 300; i++) {
+      const target = running[i % running.length]!
+      await emulator.addEntries(target.id, 1)
+      const { skeletons, entries } = reached()
+      expect(
+        skeletons.filter((id) => id !== target.id),
+        `add ${i}, to ${target.type} ${target.id}`,
+      ).toEqual([])
+      expect(entries).toBeLessThanOrEqual(LAST)
+    }
+  })
+
   it(`an add of ${MAX_ADDED} reads one entry's worth of the world a step: no skeleton but its activation's`, async () => {
     const { emulator, running } = await busy()
     const target = headline(emulator, running)

@@ -126,6 +126,14 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     }
   }
 
+  /**
+   * The items appended to the list at `key` that wait for the base's list to be read (see
+   * `appendLater`): the list is then the base's, unchanged, and these after it. Undefined when none wait.
+   */
+  appendedTo<T>(this: LayeredMap<K, T[]>, key: K): readonly T[] | undefined {
+    return this.#appended?.get(key) as T[] | undefined
+  }
+
   /** Appends the items waiting for `key` (see `appendLater`) to its list, copied from the base's now. */
   #settle(key: K): void {
     const items = this.#appended!.get(key)!

@@ -184,11 +184,21 @@ export class ParticipantOrder {
     return list.sort((a, b) => compareDates(a.firstEnteredAt, b.firstEnteredAt) || compareStrings(a.id, b.id))
   }
 
-  /** Whether a participant has an entry in an activation (at any instant): the base's answer while this layer has not changed their entries. */
-  readonly hasEntered = (participantId: string, activationId: string): boolean =>
-    this.#base?.hasEntered && !this.#entriesOf.owns(participantId)
-      ? this.#base.hasEntered(participantId, activationId)
-      : (this.#entriesOf.get(participantId)?.some((e) => e.activationId === activationId) ?? false)
+  /**
+   * Whether a participant has an entry in an activation (at any instant): the base's answer while
+   * this layer has not changed their entries, or only appended to them (then also those appended).
+   */
+  readonly hasEntered = (participantId: string, activationId: string): boolean => {
+    // Entries appended while the base's list is unread: the base's answer, or one of them (the list is not read).
+    const appended = this.#entriesOf.appendedTo(participantId)
+    if (this.#base?.hasEntered && (appended !== undefined || !this.#entriesOf.owns(participantId))) {
+      return (
+        this.#base.hasEntered(participantId, activationId) ||
+        (appended?.some((e) => e.activationId === activationId) ?? false)
+      )
+    }
+    return this.#entriesOf.get(participantId)?.some((e) => e.activationId === activationId) ?? false
+  }
 
   /** An instant a participant's first entry is not after (see `ParticipantBase`): the base's while this layer has not moved it. */
   readonly firstBy = (participantId: string): number =>
