@@ -5,7 +5,8 @@ import { ActivationOrder } from './activation-order.js'
 import { ChangeLog } from './change-log.js'
 import { LayeredMap } from './layered-map.js'
 import type { IndexParts } from './load-world.js'
-import { ParticipantOrder, type ParticipantBase } from './participant-order.js'
+import type { ParticipantBase } from './participant-base.js'
+import { ParticipantOrder } from './participant-order.js'
 import { readOnlyView } from './read-only-view.js'
 import { ServingOrder, type ServingBase } from './serving-order.js'
 import type { EntryLists, StoreIndex } from './store-index.js'
@@ -190,5 +191,27 @@ export class IndexedRecords implements StoreIndex {
 
   participantsPlaced(account: string): Generator<void, void> | undefined {
     return this.participantOrder.placed(account)
+  }
+
+  participantsOrderedInSteps(account: string): Generator<undefined, void> | undefined {
+    return this.base?.people.orderedInSteps?.(account)
+  }
+
+  /**
+   * Each participant in the order `participants` lists them, with when they first entered (ms;
+   * -Infinity for one who has not), one at a time: `pool` gives the base's (a planned world's, built
+   * one at a time, in the order the base lists them), this layer's changes read over them.
+   */
+  *participantsOver(
+    pool: Iterable<readonly [StoredParticipant, number]>,
+  ): Generator<readonly [StoredParticipant, number]> {
+    const order = this.participantOrder
+    for (const [participant, fromBase] of this.participantMap.valuesOver(
+      pool,
+      ([p]) => p.id,
+      ([p]) => p,
+    )) {
+      yield [participant, order.firstMs(participant.id, fromBase?.[1])]
+    }
   }
 }

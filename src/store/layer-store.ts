@@ -48,9 +48,10 @@ export class LayerStore implements WritableStore {
     return [...(kind === 'activations' ? this.index.activations.values() : this.index.participants.values())]
   }
 
-  // The world's participants as loaded, until the layer changes one.
+  // The world's participants as loaded, with the layer's changes read over them once it made any.
   unloadedParticipants(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]> | undefined {
-    return this.#index?.peopleChanged ? undefined : this.#loaded.participantsInPoolOrder?.(accounts)
+    const pool = this.#loaded.participantsInPoolOrder?.(accounts)
+    return pool === undefined || !this.#index?.peopleChanged ? pool : this.#index.participantsOver(pool)
   }
 
   append(records: World): void {

@@ -166,6 +166,21 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     yield* this.#own.entries()
   }
 
+  /**
+   * The values in `values()`'s order, the base's read from `listed` (the base's items in the base's
+   * order, each with its key and value), for a base that lists them one at a time more cheaply than its
+   * own iteration: each with the base's item it stands for (undefined for a key only this layer holds).
+   */
+  *valuesOver<T>(listed: Iterable<T>, keyOf: (item: T) => K, valueOf: (item: T) => V): Generator<readonly [V, T?]> {
+    this.#settleAll()
+    for (const item of this.#base === undefined ? [] : listed) {
+      const key = keyOf(item)
+      if (this.#hidden?.has(key)) continue
+      yield [this.#replaced?.get(key) ?? valueOf(item), item]
+    }
+    for (const value of this.#own.values()) yield [value]
+  }
+
   keys(): MapIterator<K> {
     this.#settleAll()
     if (this.#base === undefined) return this.#own.keys()

@@ -3,37 +3,10 @@ import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { copyList, LayeredMap, ownList } from './layered-map.js'
 import { sortByFirstEntered, type LoadingParticipant } from './loading-participant.js'
+import type { ParticipantBase } from './participant-base.js'
 import type { MovesPlacing } from './moves-placing.js'
 import { WaitingMoves } from './waiting-moves.js'
 import { compareStrings, insertSorted, lowerBound, removeSorted, sameId } from './sorted.js'
-
-/** What a layer reads of the participant order it stands over: a whole one's, or a planned world's read as asked. */
-export type ParticipantBase = {
-  /** Each participant's entries, by participant id (never written through a layer). */
-  readonly entriesOf: ReadonlyMap<string, StoredEntry[]>
-  /** Each account's participants who have entered, by first entry, then id (never written through a layer). */
-  readonly byAccount: ReadonlyMap<string, StoredParticipant[]>
-  /** When each participant who has entered first entered, by participant id. */
-  readonly firstEntered: ReadonlyMap<string, DateObject>
-  /**
-   * The activations a participant entered, as `ParticipantOrder.activationsEntered` gives them,
-   * without reading their entries; undefined for anyone who has not entered. Read while a layer has
-   * not changed the participant's entries.
-   */
-  activationsEntered?(participantId: string, nowIso?: string): readonly ActivationEntered[] | undefined
-  /**
-   * How many of an account's participants first entered at or before `nowIso`, without reading the
-   * last of them (a planned world's list is not ordered past its start until asked). Read while a
-   * layer has not changed the account's list.
-   */
-  participantsBy?(account: string, nowIso: string): number | undefined
-  /** Makes an account's list's order in turns where it is not made (see `StoreIndex.participantsOrdered`). */
-  ordered?(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
-  /** Whether a participant has an entry in an activation, without reading their entries. */
-  hasEntered?(participantId: string, activationId: string): boolean
-  /** An instant (ms) a participant's first entry, if any, is not after, known without reading them; Infinity if unknown. */
-  firstBy?(participantId: string): number
-}
 
 /**
  * Who has entered, in list order: each participant's entries and first entry, and each account's
@@ -139,6 +112,13 @@ export class ParticipantOrder {
   /** When a participant first entered, or undefined before their first entry. */
   firstEnteredAt(participantId: string): DateObject | undefined {
     return this.#firstEntered.get(participantId)
+  }
+
+  /** When a participant first entered, in ms (-Infinity before any entry): `base`, the base's if known, while this layer has not moved them. */
+  firstMs(participantId: string, base?: number): number {
+    if (base !== undefined && !this.#firstEntered.owns(participantId)) return base
+    const first = this.#firstEntered.get(participantId)
+    return first ? Date.parse(first.iso) : -Infinity
   }
 
   participantsBy(account: string, nowIso: string): number {

@@ -70,6 +70,8 @@ type PlannedParticipants = {
   enteredBy(nowIso: string): number
   /** Makes the list's order (its start, or all) in turns: undefined when it is made already. */
   ordered(whole: boolean, nowIso?: string): Promise<void> | undefined
+  /** The steps that make the list's whole order, for a reader that yields between them: none once it is made. */
+  orderedInSteps(): Generator<undefined, void>
   /** When a participant first entered. */
   firstEnteredAt(id: string): DateObject | undefined
   /** Where a participant stands in the list. */

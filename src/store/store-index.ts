@@ -81,4 +81,10 @@ export interface StoreIndex {
    * before reading the list, else its first read places them at once. Undefined when none wait.
    */
   participantsPlaced(account: string): Generator<void, void> | undefined
+  /**
+   * The steps that make the whole order of an account's participants list where it is not made (as
+   * `participantsOrdered` does in turns), for a reader that yields between them itself (a dump's
+   * stream): done at once once it is made; undefined for a list that is never ordered in steps.
+   */
+  participantsOrderedInSteps(account: string): Generator<undefined, void> | undefined
 }

@@ -71,9 +71,10 @@ interface StoreWriter {
   /** The activations, then the participants, in the order the store lists them (a collection's `all()`). */
   listed(kind: 'activations' | 'participants'): readonly (StoredActivation | StoredParticipant)[]
   /**
-   * While the store's participants are a planned world's, unchanged: each of them in the order
-   * `listed` would give them, account by account, with when they first entered (ms), built one at a
-   * time and not kept. Undefined for a world given whole, or once a participant changed: read `listed`.
+   * While the store's participants are a planned world's (with the changes made over them, until
+   * collections hold them): each of them in the order `listed` would give them, account by account,
+   * with when they first entered (ms), built one at a time and not kept. Undefined for a world given
+   * whole, or once collections hold the changed participants: read `listed`.
    */
   unloadedParticipants(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]> | undefined
   /** Adds records in one pass (entries last in their activations' serving order), with the same checks as one by one. */

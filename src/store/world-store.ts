@@ -116,8 +116,11 @@ export class WorldStore implements CollectionStore, WritableStore {
     return this.#collections ? this.#collections.participants.all() : [...this.#index.participants.values()]
   }
 
+  // The world's participants as loaded, with the changes read over them, until collections hold them.
   unloadedParticipants(accounts: readonly string[]): Iterable<readonly [StoredParticipant, number]> | undefined {
-    return this.#index.peopleChanged ? undefined : this.#loaded.participantsInPoolOrder?.(accounts)
+    const pool = this.#loaded.participantsInPoolOrder?.(accounts)
+    if (pool === undefined || !this.#index.peopleChanged) return pool
+    return this.#collections ? undefined : this.#index.participantsOver(pool)
   }
 
   append(records: World): void {

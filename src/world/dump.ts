@@ -74,10 +74,17 @@ export function* worldDumpChunks(db: WritableStore, scenario: Scenario, at: numb
     })(),
   )
   yield ',\n'
-  // Each participant with the instant of their first entry (ms): those who entered by `at`.
+  // Each participant with the instant of their first entry (ms): those who entered by `at`. A planned
+  // world lists them off each account's whole order, made first in steps, an empty piece each, so that
+  // a stream gives the event loop its turns between them.
+  const accounts = scenario.accounts.map((a) => a.name)
+  for (const account of accounts) {
+    const steps = db.index.participantsOrderedInSteps(account)
+    while (steps?.next().done === false) yield ''
+  }
   const writer = db
   const participants =
-    writer.unloadedParticipants(scenario.accounts.map((a) => a.name)) ??
+    writer.unloadedParticipants(accounts) ??
     (writer.listed('participants') as StoredParticipant[]).map((p) => {
       const first = db.index.firstEnteredAt(p.id)
       return [p, first ? Date.parse(first.iso) : -Infinity] as const

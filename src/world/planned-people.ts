@@ -68,6 +68,8 @@ export class PlannedPeople {
   #activationIndex: Map<string, number> | undefined
   /** The order being made in turns (see `ordered`), shared by every read that waits for it. */
   #ordering: Promise<void> | undefined
+  /** The whole order's build under way, taken on by whichever reader steps it next (see `orderedInSteps`). */
+  #building: Generator<undefined, void> | undefined
   // The people last read, and their entries: a walk over every page keeps the last few pages' worth, not the account.
   readonly #entries: RecentCache<PersonEntryList>
   readonly #made: RecentCache<StoredParticipant>
@@ -98,9 +100,20 @@ export class PlannedPeople {
       if (at <= this.#start.through || (this.#source.now !== undefined && at >= this.#source.now)) return undefined
       whole = true
     }
-    const ordering = (this.#ordering ??= inTurns(this.#order(whole)).finally(() => (this.#ordering = undefined)))
+    const steps = whole ? this.orderedInSteps() : this.#order(false)
+    const ordering = (this.#ordering ??= inTurns(steps).finally(() => (this.#ordering = undefined)))
     // Asked again once made: a read may want more than the build it found under way.
     return ordering.then(() => this.ordered(whole, nowIso))
+  }
+
+  /**
+   * The steps that make the whole order, for a reader that gives the event loop its turns between them
+   * (`ordered`; a dump's stream): none once made. Readers share one build, each step going on with it.
+   */
+  *orderedInSteps(): Generator<undefined, void> {
+    const build = (this.#building ??= this.#order(true))
+    while (this.#index === undefined && build.next().done !== true) yield
+    this.#building = undefined
   }
 
   *#order(whole: boolean): Generator<undefined, void> {
@@ -112,9 +125,9 @@ export class PlannedPeople {
       }
       this.#skeletons ??= skeletons
     }
-    if (whole)
-      this.#index ??= yield* peopleIndexInSteps(this.#skeletons, this.#source.poolSize, (i) => this.#source.idOf(i))
-    else this.#firstPeople()
+    if (!whole) return void this.#firstPeople()
+    const index = yield* peopleIndexInSteps(this.#skeletons, this.#source.poolSize, (i) => this.#source.idOf(i))
+    this.#index ??= index // one made at once meanwhile (by a read that could not wait) is the same order
   }
 
   #whole(): PeopleIndex {
