@@ -176,6 +176,10 @@ export const ADMIN_CASES: readonly LoopCase[] = [
     status: 201,
     run: admin('POST', () => '/activations', { type: 'giveaway', state: 'running', entries: 10_000 }),
   },
+  // After the adds, whose new participants wait to be placed in the participants list: the counts, and
+  // every participant as the changes left them (the world's own, built one at a time, with those over them).
+  { name: 'admin: state after adds', status: 200, run: admin('GET', () => '/state') },
+  { name: 'admin: dump after adds', status: 200, run: admin('GET', () => '/dump') },
   // On a live world, the arrivals of the hours passed are caught up before the clock answers and
   // before the host's next page: in turns, so that the loop is never held for them.
   {
