@@ -1,20 +1,34 @@
-// Eight Vitest workers at once, each test file with its own emulator of a scenario (busy by default):
-// what a parallel test suite meets. Each of the 8 files calls `useEmulator({ scenario, now })` from
-// the built package, with its default hook timeout (30 s) and Vitest's default test timeout (5 s), then
-// reads the activations list and a 1,000-entry page of the largest activation, then adds 5 entries to
-// it (the world's first change) and reads the page again. The baseline, in the same run and the same
-// way: 8 files each with msw's `setupServer` and one hand-written handler, the same requests. Rounds
-// alternate the two. Printed: whether every file passed, the wall time of the whole Vitest run, and
-// the slowest file's hook, reads and first change (from Vitest's JSON report). Not a test: figures
-// depend on the machine.
+// Eight test workers at once against one scenario (busy by default): what a parallel test suite meets.
+// Each project is 8 test files, one worker each, run at the runner's default test timeout (5 s for
+// Vitest and for Jest), each file reading the activations list and a 1,000-entry page of the largest
+// running activation and making a first change (5 entries added to it) in a test's body:
+// - emulator: each file with its own emulator, `useEmulator({ scenario, now })` (its hooks' 30 s);
+// - sandboxes: the sandbox recipe of docs/sandboxes.md, under Vitest and under Jest: a global setup
+//   serves the scenario once, and each test gets a sandbox of its own (`useSandbox`), in which two
+//   tests of each file make their sandbox's first change (the first of them the server's);
+// - msw: the baseline, in the same run and the same way, 8 files each with msw's `setupServer` and
+//   one hand-written handler, the same requests (Vitest).
+// Rounds alternate the order of the projects. Printed: whether every file passed, the wall time of
+// the whole run, and the slowest file, its reads and its first change (from the runner's JSON report).
+// Jest is installed into .scratch on first use (see support/jest-runner.ts); without it, its project
+// is left out and the reason printed. Not a test: figures depend on the machine.
 // Run: npm run bench:workers [-- --scenario busy] [-- --rounds 3]
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { scenarios } from '../src/index.js'
 import { parseScenario } from '../src/world/scenario.js'
-import { activationIdOf } from './support/world-ids.js'
+import { jestCommand } from './support/jest-runner.js'
 import { median } from './support/stats.js'
+import {
+  emulatorProject,
+  jestSandboxProject,
+  mswProject,
+  vitestSandboxProject,
+  type WorkerProject,
+  type WorkerSetup,
+} from './support/worker-files.js'
+import { activationIdOf } from './support/world-ids.js'
 
 const argv = process.argv.slice(2)
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -22,10 +36,6 @@ const SCENARIO = flag('--scenario') ?? 'busy'
 const ROUNDS = Number(flag('--rounds') ?? 3)
 const FILES = 8
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const PACKAGE = `${ROOT}dist/src/index.js`
-const NOW = '2026-06-01T12:00:00Z'
-const KEY = `${SCENARIO === 'default' ? 'demo' : SCENARIO}-key`
-const BASE = 'https://api.activations.test'
 
 // The scenario's largest running activation, as the world names it.
 const scenario = parseScenario(scenarios[SCENARIO as keyof typeof scenarios])
@@ -34,93 +44,63 @@ const [a, g] = scenario.accounts
     account.activations.map((group, g) => [a, g, group.state === 'running' ? group.entries : -1] as const),
   )
   .reduce((best, next) => (next[2] > best[2] ? next : best))
-const LARGEST = activationIdOf(scenario, a, g, 0)
+// The built package, copied for this run: a build started meanwhile (npm run build empties dist/) does not reach it.
+const PACKAGE = `${ROOT}.scratch/workers-${process.pid}-package`
+rmSync(PACKAGE, { recursive: true, force: true })
+cpSync(`${ROOT}dist`, `${PACKAGE}/dist`, { recursive: true })
+copyFileSync(`${ROOT}package.json`, `${PACKAGE}/package.json`)
+const setup: WorkerSetup = {
+  files: FILES,
+  esm: `${PACKAGE}/dist/src/index.js`,
+  cjs: `${PACKAGE}/dist/src/index.cjs`,
+  scenario: SCENARIO,
+  now: '2026-06-01T12:00:00Z',
+  key: `${SCENARIO === 'default' ? 'demo' : SCENARIO}-key`,
+  largest: activationIdOf(scenario, a, g, 0),
+  base: 'https://api.activations.test',
+}
 
-/** A test file of the emulator's kind: reads, then the first change, then a read of what changed. */
-const emulatorFile = `
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { useEmulator } from ${JSON.stringify(PACKAGE)}
-const api = useEmulator({ scenario: ${JSON.stringify(SCENARIO)}, now: ${JSON.stringify(NOW)}, onUnhandledRequest: 'error' }, { beforeAll, afterEach, afterAll })
-const get = (path) => fetch(${JSON.stringify(BASE)} + path, { headers: { authorization: 'Api-Key ${KEY}' } })
-it('reads', async () => {
-  expect((await get('/activations/list?limit=20')).status).toBe(200)
-  const page = await (await get('/activations/${LARGEST}?limit=1000')).json()
-  expect(page.entries.length).toBe(1000)
-})
-it('changes', async () => {
-  await api.addEntries(${JSON.stringify(LARGEST)}, 5)
-  const page = await (await get('/activations/${LARGEST}?limit=1000')).json()
-  expect(page.entries.length).toBe(1000)
-})
-`
-
-/** The baseline's test file: msw and one handler, the same requests. */
-const mswFile = `
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { http, HttpResponse } from 'msw'
-import { setupServer } from 'msw/node'
-const entries = Array.from({ length: 1000 }, (_, i) => ({ id: 'e' + i }))
-const server = setupServer(
-  http.get(${JSON.stringify(BASE)} + '/activations/list', () => HttpResponse.json({ activations: [], next: null })),
-  http.get(${JSON.stringify(BASE)} + '/activations/:id', () => HttpResponse.json({ entries, next: null })),
-)
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
-afterAll(() => server.close())
-const get = (path) => fetch(${JSON.stringify(BASE)} + path)
-it('reads', async () => {
-  expect((await get('/activations/list?limit=20')).status).toBe(200)
-  expect((await (await get('/activations/x?limit=1000')).json()).entries.length).toBe(1000)
-})
-it('changes', async () => {
-  expect((await (await get('/activations/x?limit=1000')).json()).entries.length).toBe(1000)
-})
-`
-
+/** The JSON report Vitest and Jest both write (Jest's format, which Vitest's reporter follows). */
 type Report = {
-  success: boolean
-  numFailedTests: number
   testResults: Array<{
     name: string
     startTime: number
     endTime: number
-    assertionResults: Array<{ title: string; status: string; duration: number; failureMessages: string[] }>
+    message?: string
+    assertionResults: Array<{ title: string; status: string; duration?: number | null; failureMessages: string[] }>
   }>
 }
 
-/** Runs Vitest over 8 copies of `source` with 8 workers; the wall time and the JSON report. */
-function run(kind: string, source: string): { wall: number; report: Report } {
-  const dir = `${ROOT}.scratch/workers-${process.pid}-${kind}`
+const jest = jestCommand(ROOT)
+const projects: Record<string, WorkerProject> = {
+  'emulator, Vitest': emulatorProject(setup),
+  'sandboxes, Vitest': vitestSandboxProject(setup),
+  ...('bin' in jest ? { 'sandboxes, Jest': jestSandboxProject(setup) } : {}),
+  'msw, Vitest': mswProject(setup),
+}
+
+/** Runs a project's files with 8 workers; the wall time and the JSON report. */
+function run(name: string, project: WorkerProject): { wall: number; report: Report } {
+  const dir = `${ROOT}.scratch/workers-${process.pid}-${name.replace(/\W+/g, '-')}`
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  for (let i = 1; i <= FILES; i++) writeFileSync(`${dir}/file-${i}.test.mjs`, source)
-  // Vitest's defaults but the workers: 8 files at once, whatever the cores.
-  writeFileSync(
-    `${dir}/vitest.config.mjs`,
-    `export default { test: { include: ['*.test.mjs'], maxWorkers: ${FILES}, fileParallelism: true } }\n`,
-  )
+  project.write(dir)
+  const report = `${dir}/report.json`
+  const args =
+    project.runner === 'vitest'
+      ? [`${ROOT}node_modules/vitest/vitest.mjs`, 'run', '--root', dir, '--reporter=json', '--outputFile', report]
+      : [(jest as { bin: string }).bin, '--config', `${dir}/jest.config.cjs`, '--json', '--outputFile', report]
   const started = performance.now()
-  const result = spawnSync(
-    process.execPath,
-    [
-      `${ROOT}node_modules/vitest/vitest.mjs`,
-      'run',
-      '--root',
-      dir,
-      '--reporter=json',
-      '--outputFile',
-      `${dir}/report.json`,
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  )
+  const result = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' })
   const wall = performance.now() - started
-  let report: Report
+  let parsed: Report
   try {
-    report = JSON.parse(readFileSync(`${dir}/report.json`, 'utf8')) as Report
+    parsed = JSON.parse(readFileSync(report, 'utf8')) as Report
   } catch {
-    throw new Error(`Vitest wrote no report (exit ${result.status}): ${result.stderr.slice(-2000)}`)
+    throw new Error(`${name} wrote no report (exit ${result.status}): ${result.stderr.slice(-2000)}`)
   }
   rmSync(dir, { recursive: true, force: true })
-  return { wall, report }
+  return { wall, report: parsed }
 }
 
 const ms = (x: number) => `${Math.round(x).toLocaleString('en')} ms`
@@ -128,59 +108,61 @@ const ms = (x: number) => `${Math.round(x).toLocaleString('en')} ms`
 /** A run's figures: files passed, and per file its whole time and each test's. */
 function figures({ wall, report }: { wall: number; report: Report }) {
   const files = report.testResults
-  const passed = files.filter((f) => f.assertionResults.every((t) => t.status === 'passed')).length
-  const longest = (title: string) =>
-    Math.max(...files.map((f) => f.assertionResults.find((t) => t.title === title)?.duration ?? NaN))
-  const failures = files.flatMap((f) =>
-    f.assertionResults.flatMap((t) => t.failureMessages.map((m) => m.split('\n').slice(0, 2).join(' '))),
-  )
+  const passed = files.filter(
+    (f) => f.assertionResults.length > 0 && f.assertionResults.every((t) => t.status === 'passed'),
+  ).length
+  const longest = (titled: (title: string) => boolean) =>
+    Math.max(...files.flatMap((f) => f.assertionResults.filter((t) => titled(t.title)).map((t) => t.duration ?? NaN)))
+  const failures = files.flatMap((f) => [
+    ...f.assertionResults.flatMap((t) =>
+      t.failureMessages.map((m) => `${t.title}: ${m.split('\n').slice(0, 2).join(' ')}`),
+    ),
+    ...(f.message && f.assertionResults.every((t) => t.failureMessages.length === 0)
+      ? [f.message.split('\n').slice(0, 3).join(' ')]
+      : []),
+  ])
   return {
     wall,
     passed,
     file: Math.max(...files.map((f) => f.endTime - f.startTime)),
-    reads: longest('reads'),
-    changes: longest('changes'),
+    reads: longest((title) => title === 'reads'),
+    changes: longest((title) => title.startsWith('changes')),
     failures,
   }
 }
 
 console.log(
-  `${FILES} Vitest workers, each file with its own ${SCENARIO} (useEmulator, its default timeouts), against msw and one handler; ${ROUNDS} rounds, alternating`,
+  `${FILES} test workers over ${SCENARIO}, the runners' default test timeouts, ${ROUNDS} rounds alternating: ${Object.keys(projects).join('; ')}`,
 )
-const runs: Record<string, ReturnType<typeof figures>[]> = { emulator: [], msw: [] }
+if ('missing' in jest) console.log(`Jest left out: ${jest.missing}`)
+const runs: Record<string, ReturnType<typeof figures>[]> = {}
+const names = Object.keys(projects)
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [kind, source] of round % 2
-    ? ([
-        ['msw', mswFile],
-        ['emulator', emulatorFile],
-      ] as const)
-    : ([
-        ['emulator', emulatorFile],
-        ['msw', mswFile],
-      ] as const)) {
-    const f = figures(run(kind, source))
-    runs[kind]!.push(f)
-    console.log(
-      `round ${round + 1} ${kind}: ${f.passed} of ${FILES} files passed in ${ms(f.wall)}${f.failures.length ? `; ${[...new Set(f.failures)].join('; ')}` : ''}`,
-    )
+  for (const name of round % 2 ? [...names].reverse() : names) {
+    const f = figures(run(name, projects[name]!))
+    ;(runs[name] ??= []).push(f)
+    const failed = f.failures.length ? `; ${[...new Set(f.failures)].join('; ')}` : ''
+    console.log(`round ${round + 1} ${name}: ${f.passed} of ${FILES} files passed in ${ms(f.wall)}${failed}`)
   }
 }
 console.log(
-  '\n| | files passed (every round) | Vitest run, wall | slowest file | its reads | its first change |\n| --- | --- | --- | --- | --- | --- |',
+  '\n| | files passed (every round) | run, wall | slowest file | its reads | its first change |\n| --- | --- | --- | --- | --- | --- |',
 )
-for (const kind of ['emulator', 'msw'] as const) {
-  const r = runs[kind]!
+for (const name of names) {
+  const r = runs[name]!
   const row = [
     r.map((f) => f.passed).join(', '),
     ms(median(r.map((f) => f.wall))),
     ms(median(r.map((f) => f.file))),
     ms(median(r.map((f) => f.reads))),
-    ms(median(r.map((f) => f.changes))),
+    name.startsWith('msw') ? '-' : ms(median(r.map((f) => f.changes))),
   ]
   console.log(
-    `| ${kind === 'emulator' ? `activation-emulator, ${SCENARIO}` : 'msw, one handler'} | ${row.join(' | ')} |`,
+    `| ${name.startsWith('msw') ? 'msw, one handler (Vitest)' : `${SCENARIO}: ${name}`} | ${row.join(' | ')} |`,
   )
 }
-console.log(
-  `ratio of the Vitest runs' wall time: ${(median(runs['emulator']!.map((f) => f.wall)) / median(runs['msw']!.map((f) => f.wall))).toFixed(2)}x`,
-)
+const wall = (name: string) => median(runs[name]!.map((f) => f.wall))
+for (const name of names.filter((n) => !n.startsWith('msw'))) {
+  console.log(`${name}: the run's wall time ${(wall(name) / wall('msw, Vitest')).toFixed(2)}x msw's`)
+}
+rmSync(PACKAGE, { recursive: true, force: true })
