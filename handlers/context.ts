@@ -77,6 +77,8 @@ export type RequestRecord = {
   durationMs: number
   /** The `next` value a 200 list page answered (null on the last page); undefined for other answers. */
   next?: string | null
+  /** How many items a 200 list page held; undefined for other answers (and for a body over a megabyte). */
+  items?: number
   /** For a 429: the seconds its message told the client to wait. */
   retryInSeconds?: number
   /** The id of the fault rule that changed the answer; null when none did (in the library as over HTTP). */

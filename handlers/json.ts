@@ -158,9 +158,12 @@ export class MadeBodies {
     this.entries = new ByteCache(budget, sizeOfKept)
   }
 
-  /** The `next` a body put together here was made with; undefined for a body not kept (above a megabyte, or made long ago). */
-  nextOf(body: Uint8Array): string | null | undefined {
-    for (const slot of this.slots) if (slot !== undefined && slot.body === body) return slot.next
+  /**
+   * The `next` a body put together here was made with, and how many items it lists; undefined for a
+   * body not kept (above a megabyte, or made long ago).
+   */
+  madeOf(body: Uint8Array): { readonly next: string | null; readonly items: readonly Uint8Array[] } | undefined {
+    for (const slot of this.slots) if (slot !== undefined && slot.body === body) return slot
     return undefined
   }
 }

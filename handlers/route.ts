@@ -143,13 +143,19 @@ const NEXT_KEY = new TextEncoder().encode('],"next":')
 const UTF8_DECODER = new TextDecoder()
 
 /**
- * The `next` of a body `answer` returned, every one a list body (see `listBody`): the one it was made
- * with, or, for a body too large to be kept, read from its end (`...],"next":<JSON>}`): an id's JSON
- * cannot hold the unescaped quotes searched for.
+ * What the journal keeps of a body `answer` returned, every one a list body (see `listBody`): its
+ * `next` and how many items it holds, as it was made; for a body too large to be kept, its `next`
+ * alone, read from its end (`...],"next":<JSON>}`): an id's JSON cannot hold the unescaped quotes
+ * searched for.
  */
-function nextOf(made: MadeBodies, body: Uint8Array): string | null {
-  const next = made.nextOf(body)
-  return next === undefined ? readNext(body) : next
+function pageOf(made: MadeBodies, body: Uint8Array, record: RequestRecord): void {
+  const kept = made.madeOf(body)
+  if (kept === undefined) {
+    record.next = readNext(body)
+    return
+  }
+  record.next = kept.next
+  record.items = kept.items.length
 }
 
 function readNext(body: Uint8Array): string | null {
@@ -194,7 +200,7 @@ function concluded(
   if (!(outcome instanceof ApiError)) {
     try {
       body = outcome
-      if (!drop) record.next = nextOf(ctx.bodies, body)
+      if (!drop) pageOf(ctx.bodies, body, record)
       // A drop rule remakes the response from its headers: it gets them in the Response itself.
       response = drop
         ? jsonResponse(200, body, headers)

@@ -46,6 +46,16 @@ export type AdminControl = {
   }
   addEntries(activationId: string, count: unknown): Promise<unknown>
   addActivation(input: never): Promise<unknown>
+  /**
+   * The report card of the client, from the journal, as `format`'s text (the options unchecked: it
+   * checks them).
+   */
+  reportText(
+    format: 'json' | 'junit' | 'markdown',
+    options: { concurrency?: number; slowMs?: number; key?: string },
+  ): string
+  /** A reproduction bundle of the emulator as it stands (see src/emulator/bundle.ts). */
+  bundle(): Promise<unknown>
   /** The world at the clock's instant, as a dump's JSON text in pieces. */
   dump(): Iterable<string>
   /** Opens a sandbox (the options unchecked: it checks them); what `sandboxes.list()` says of it. */

@@ -14,6 +14,8 @@ import { ADMIN_PREFIX, type AdminArgs, type AdminContext, type AdminControl, typ
 import { addFault, clearFaults, listFaults, removeFault } from './faults.js'
 import { clearJournal, readJournal, streamJournal } from './journal.js'
 import { readAnsweredBody } from './journal-body.js'
+import { readBundle } from './bundle.js'
+import { readReport } from './report.js'
 import { readOpenApi } from './openapi.js'
 import { readState, reset } from './state.js'
 import { dumpWorld } from './dump.js'
@@ -41,6 +43,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   readJournal,
   clearJournal,
   readAnsweredBody,
+  readReport,
+  readBundle,
   addEntries,
   addActivation,
   dumpWorld,

@@ -23,6 +23,11 @@ import { EmulatorFaultList } from './emulator-faults.js'
 import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
 import { countsAt } from './counts-at.js'
+import { ControlLog, loggedClock } from './control-log.js'
+import { makeBundle } from './bundle.js'
+import { type ReportFormat, reportText } from './report-formats.js'
+import type { ReportOptions } from './report-card.js'
+import { journalReport } from './report-world.js'
 import type { Assembled, Parts } from './emulator-parts.js'
 import { openSandbox } from './open-sandbox.js'
 import { basePathOf, contextAt, quietContext } from './handler-contexts.js'
@@ -59,10 +64,13 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const endpointOptions = endpointOptionsOf(options, scenario)
   const accounts = new AccountKeys(scenario)
   const rules = new FaultRules(scenario.seed)
-  const faults = new EmulatorFaultList(rules, () => [
-    ...optionRules(endpointOptions.latency, endpointOptions.errorRate),
-    ...parts.startFaults,
-  ])
+  // The changes since the start or the last reset, each at its place among the requests (a bundle's).
+  const log = new ControlLog(clock, () => journal.lastSeq)
+  const faults = new EmulatorFaultList(
+    rules,
+    () => [...optionRules(endpointOptions.latency, endpointOptions.errorRate), ...parts.startFaults],
+    (change) => log.add(change),
+  )
   const journal = parts.sandboxOf
     ? new Journal(
         options.journalSize ?? DEFAULT_JOURNAL_SIZE,
@@ -70,7 +78,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         new AnsweredBodies(SANDBOX_ANSWERED_BODIES, SANDBOX_ANSWERED_BODY_BYTES),
       )
     : new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
-  const rateLimiter = new RateLimiter()
+  const rateLimiter = new RateLimiter(options.realTime)
 
   const live = new LiveWorld(scenario, builtAt, () => store, options.live === true)
   // What happens at an instant is applied before anything reads the world at that instant.
@@ -154,7 +162,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     get db() {
       return store
     },
-    clock,
+    clock: loggedClock(clock, log),
     faults,
     journal,
     scenario,
@@ -177,7 +185,20 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         account.rateLimit = rateLimit
         for (const key of account.apiKeys) rateLimiter.clear(key)
       }
-      if (now !== undefined) clock.set(now)
+      if (premium !== undefined || rateLimit !== undefined) {
+        log.add({
+          change: 'set',
+          settings: {
+            account: account.name,
+            ...(premium === undefined ? {} : { premium }),
+            ...(rateLimit === undefined ? {} : { rateLimit }),
+          },
+        })
+      }
+      if (now !== undefined) {
+        clock.set(now)
+        log.add({ change: 'clock', now: new Date(clock.now()).toISOString(), frozen: clock.frozen })
+      }
     },
     // After the adds called before it, and before those called after it.
     reset: () =>
@@ -192,6 +213,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         if (startAt !== undefined && !running) clock.freeze()
         else clock.run()
         clock.set(startAt ?? Date.now())
+        log.reset()
       }),
     state() {
       settle()
@@ -205,8 +227,35 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         faults: rules.list(),
       }
     },
-    addEntries: (activationId, count) => adder.addEntries(activationId, count),
-    addActivation: (activation) => adder.addActivation(activation),
+    bundle: () =>
+      makeBundle({
+        options,
+        scenario,
+        builtAt,
+        accounts: new AccountKeys(scenario).accounts,
+        data: options.data === undefined ? undefined : countsShownAt(new Date(builtAt).toISOString()),
+        changes: log.changes(),
+        changesComplete: log.complete,
+        journal,
+        startSeq: log.startSeq,
+        state: emulator.state(),
+      }),
+    report(reportOptions) {
+      settle()
+      return journalReport(journal, store.index, endpointOptions.defaultLimits, reportOptions)
+    },
+    addEntries: async (activationId, count) => {
+      const where = log.here()
+      const added = await adder.addEntries(activationId, count)
+      log.add({ change: 'addEntries', activationId, count }, where)
+      return added
+    },
+    addActivation: async (activation) => {
+      const where = log.here()
+      const added = await adder.addActivation(activation)
+      log.add({ change: 'addActivation', activation: JSON.parse(JSON.stringify(activation)) as unknown }, where)
+      return added
+    },
     dump() {
       const at = emulator.state() && clock.now()
       return worldDumpChunks(store, scenario, at)
@@ -231,9 +280,13 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const control = Object.create(emulator, {
     catchUp: { value: catchUp },
     sandboxes: { value: sandboxes },
+    reportText: {
+      value: (format: ReportFormat, reportOptions: ReportOptions) => reportText(emulator.report(reportOptions), format),
+    },
   }) as Emulator<S> & {
     catchUp: typeof catchUp
     sandboxes: EmulatorSandboxList
+    reportText(format: ReportFormat, reportOptions: ReportOptions): string
   }
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {
     baseUrl,

@@ -1,5 +1,6 @@
 import { EmulatorError } from '../contract/emulator-error.js'
 import type { EmulatorFaults } from './emulator-type.js'
+import type { ControlChange } from './control-log.js'
 import type { FaultRule, FaultRuleInput, FaultRules } from './fault-rules.js'
 
 /**
@@ -10,16 +11,24 @@ import type { FaultRule, FaultRuleInput, FaultRules } from './fault-rules.js'
 export class EmulatorFaultList implements EmulatorFaults {
   readonly #rules: FaultRules
   readonly #start: () => readonly FaultRuleInput[]
+  readonly #changed: (change: ControlChange) => void
 
-  /** `start` gives the rules it starts with, in order (read at each reset). */
-  constructor(rules: FaultRules, start: () => readonly FaultRuleInput[]) {
+  /** `start` gives the rules it starts with, in order (read at each reset); `changed` hears each change that took effect. */
+  constructor(
+    rules: FaultRules,
+    start: () => readonly FaultRuleInput[],
+    changed: (change: ControlChange) => void = () => {},
+  ) {
     this.#rules = rules
     this.#start = start
+    this.#changed = changed
     this.reset()
   }
 
   add(rule: FaultRuleInput): FaultRule {
-    return this.#rules.add(rule)
+    const added = this.#rules.add(rule)
+    this.#changed({ change: 'faultAdded', rule: JSON.parse(JSON.stringify(rule)) as unknown })
+    return added
   }
 
   list(): FaultRule[] {
@@ -35,11 +44,13 @@ export class EmulatorFaultList implements EmulatorFaults {
         `Unknown fault rule ${JSON.stringify(id)}: the rules are ${ids.length ? ids.join(', ') : 'none'}`,
       )
     }
+    this.#changed({ change: 'faultRemoved', id })
     return rule
   }
 
   clear(): void {
     this.#rules.clear()
+    this.#changed({ change: 'faultsCleared' })
   }
 
   /** Back to the rules it started with. */

@@ -93,6 +93,12 @@ export type EmulatorOptions = {
   onProgress?: (entries: number, planned: number, indexing?: boolean) => void
   /** The most sandboxes open at once (`emulator.sandbox()`, `POST /__emulator/sandboxes`). Default 1,000. */
   maxSandboxes?: number
+  /**
+   * The real time a rate-limit window also closes by (milliseconds, monotonic): by default
+   * `performance.now()`. `activation-emulator replay` passes the times the bundle recorded, so that a
+   * window closes in the replay where it closed in the run.
+   */
+  realTime?: () => number
   /** How long a sandbox may go unused before it is ended, unless it says otherwise: `"15m"` (the default), milliseconds (at most a year, `"365d"`), or 0 for never. */
   sandboxTtl?: string | number
 }
@@ -160,6 +166,7 @@ const optionsSchema = optionsOf('option', {
   ...faultsSchema.shape,
   data: z.unknown().optional(),
   onProgress: z.function().optional(),
+  realTime: z.function().optional(),
   maxSandboxes: z.number().int().min(0).max(1_000_000).optional(),
   sandboxTtl: parsedBy(z.union([z.string(), z.number()]), parseSandboxTtl).optional(),
 })

@@ -5,6 +5,8 @@ import type { Clock } from '../time/clock.js'
 import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { Journal } from './journal.js'
+import type { ReportCard, ReportOptions } from './report-card.js'
+import type { Bundle } from './bundle.js'
 import type { Scenario } from '../world/scenario.js'
 import type { CollectionStore, Store } from '../store/store.js'
 import type { SandboxOptions } from './sandbox-options.js'
@@ -103,6 +105,20 @@ export type Emulator<Db extends Store = CollectionStore> = {
    * paid by the next read (over HTTP, the world catches up in turns before the request is answered).
    */
   state(): EmulatorState
+  /**
+   * The report card of the client, read from the journal: each rule any client of this API should
+   * keep, kept or broken with the requests that show it, and the edge cases the run met. The
+   * options bound two rules (`concurrency`, `slowMs`) and pick one key's requests (`key`).
+   * @example expectReportPassed(emulator.report())
+   */
+  report(options?: ReportOptions): ReportCard
+  /**
+   * A reproduction bundle: the world (its scenario, seed and instant), the options that shape answers,
+   * the changes since the start or the last reset at their places among the requests, the journal with
+   * the bodies answered, and the state now; API keys named. `activation-emulator replay` stands it up again.
+   * @example writeFileSync('bundle.json', JSON.stringify(await emulator.bundle()))
+   */
+  bundle(): Promise<Bundle>
   /** Adds `count` entries, entered now, to a running activation; the ids made. */
   addEntries(activationId: string, count: number): Promise<Added>
   /** Adds an activation (with `entries` generated entries) around the clock's instant; the ids made. */

@@ -5,6 +5,8 @@ import type { EmulatorState } from './emulator-state.js'
 import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { JournalEntry } from './journal.js'
+import type { ReportCard, ReportOptions } from './report-card.js'
+import type { Bundle } from './bundle.js'
 
 /** Where a clock stands: what every clock operation of a handle answers, as `POST /__emulator/clock` does. */
 export type ClockReading = { now: string; frozen: boolean }
@@ -59,6 +61,10 @@ export type EmulatorHandle = {
   state(): Promise<EmulatorState>
   /** The journal of API requests, oldest first, filtered; the entries are the same in every mode. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>
+  /** The report card of the client, read from the journal, as `GET /__emulator/report` answers it. */
+  report(options?: ReportOptions): Promise<ReportCard>
+  /** A reproduction bundle, as `GET /__emulator/bundle` answers it. */
+  bundle(): Promise<Bundle>
   /** Empties the journal (its `seq` goes on). */
   clearRequests(): Promise<void>
   /** Adds `count` entries, entered now, to a running activation; answers the ids made. */

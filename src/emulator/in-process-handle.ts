@@ -59,6 +59,8 @@ export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
         throw error
       }
     },
+    report: async (options) => asJson(emulator.report(options)),
+    bundle: async () => asJson(await emulator.bundle()),
     clearRequests: async () => emulator.journal.clear(),
     addEntries: async (activationId, count) => asJson(await emulator.addEntries(activationId, count)),
     addActivation: async (activation) => asJson(await emulator.addActivation(activation)),

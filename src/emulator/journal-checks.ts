@@ -1,4 +1,7 @@
 import type { JournalEndpoint, JournalEntry } from './journal.js'
+import type { ReportCard } from './report-card.js'
+import { respectedRateLimit } from './report-rules.js'
+import { described, queryText } from './report-walks.js'
 
 // Checks of what a client sent, read from the request journal. Each throws an Error that says what
 // went wrong, so they work under any test runner.
@@ -9,13 +12,6 @@ type JournalSource = readonly JournalEntry[] | { entries(): readonly JournalEntr
 // An array has an entries() of its own (an iterator): tell the two apart by isArray.
 const entriesOf = (journal: JournalSource): readonly JournalEntry[] =>
   Array.isArray(journal) ? journal : (journal as { entries(): readonly JournalEntry[] }).entries()
-
-const described = (e: JournalEntry) => `#${e.seq} ${e.method} ${e.path}${queryText(e.query)}`
-
-function queryText(query: Record<string, string[]>): string {
-  const pairs = Object.entries(query).flatMap(([k, values]) => values.map((v) => `${k}=${v}`))
-  return pairs.length ? `?${pairs.join('&')}` : ''
-}
 
 /** Which list walk `expectEveryPageOnce` looks at. */
 export type WalkSelector = {
@@ -88,22 +84,8 @@ export function expectEveryPageOnce(journal: JournalSource, walk: WalkSelector):
  * @example expectRespectedRateLimit(emulator.journal, { key: 'demo-key' })
  */
 export function expectRespectedRateLimit(journal: JournalSource, { key }: { key: string }): void {
-  const mine = entriesOf(journal).filter((e) => e.key === key)
-  for (let i = 0; i < mine.length; i++) {
-    const refused = mine[i] as JournalEntry
-    if (refused.status !== 429) continue
-    const wait = (refused.retryInSeconds ?? 0) * 1000
-    const next = mine[i + 1]
-    if (!next) continue
-    const real = next.realAt - refused.realAt
-    const clock = Date.parse(next.at) - Date.parse(refused.at)
-    if (real < wait && clock < wait) {
-      throw new Error(
-        `Expected no request with key ${key} for ${wait / 1000} s after the 429 of ${described(refused)}, ` +
-          `but ${described(next)} came ${(Math.max(real, clock) / 1000).toFixed(1)} s after it`,
-      )
-    }
-  }
+  const [first] = respectedRateLimit(entriesOf(journal), key)
+  if (first) throw new Error(first.message)
 }
 
 /**
@@ -137,4 +119,26 @@ function sameQuery(a: Record<string, string[]>, b: Record<string, string[]>): bo
     const y = b[k]
     return y !== undefined && x.length === y.length && x.every((v, i) => v === y[i])
   })
+}
+
+/** How many findings of each broken rule the error of `expectReportPassed` shows. */
+const SHOWN_PER_RULE = 3
+
+/**
+ * Asserts that the client kept every rule of its report card (`emulator.report()`): the error names
+ * each rule broken, what the rule asks, and its first findings with their requests.
+ * @example expectReportPassed(emulator.report())
+ */
+export function expectReportPassed(card: ReportCard): void {
+  if (card.passed) return
+  const broken = card.rules.filter((r) => !r.passed)
+  const lines = broken.map((r) => {
+    const total = r.findings.length + r.more
+    const shown = r.findings.slice(0, SHOWN_PER_RULE).map((f) => f.message)
+    if (total > shown.length) shown.push(`and ${total - shown.length} more`)
+    return `- ${r.rule} (the client ${r.says}): ${shown.join('; ')}`
+  })
+  throw new Error(
+    `Expected the client to keep every rule of the report card, but it broke ${broken.length} of ${card.rules.length}:\n${lines.join('\n')}`,
+  )
 }

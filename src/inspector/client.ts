@@ -12,6 +12,7 @@ import { loadFaults, wireFaults } from './faults.js'
 import { followJournal, wireJournal } from './journal.js'
 import { loadOverview } from './overview.js'
 import { reloadFaults, reloadSandboxes } from './reload.js'
+import { loadReport } from './report.js'
 import { loadSandboxes, wireSandboxes } from './sandboxes.js'
 import { currentView, onRefresh, select, viewOfAddress, wireTabs } from './tabs.js'
 import { goneMessage, showWorld, wireWorld } from './world.js'
@@ -38,6 +39,7 @@ async function start(): Promise<void> {
   })
   onRefresh('participants', () => showPage('participants'))
   onRefresh('sandboxes', loadSandboxes)
+  onRefresh('report', loadReport)
   wireClock()
   wireBrowse()
   wireJournal()

@@ -45,6 +45,7 @@ export function inspectorPage(basePath: string): string {
   <button type="button" role="tab" data-view="journal" aria-controls="view-journal" accesskey="5">Journal</button>
   <button type="button" role="tab" data-view="faults" aria-controls="view-faults" accesskey="6">Faults</button>
   <button type="button" role="tab" data-view="sandboxes" aria-controls="view-sandboxes" accesskey="7">Sandboxes</button>
+  <button type="button" role="tab" data-view="report" aria-controls="view-report" accesskey="8">Report</button>
 </nav>
 <p id="message" role="status" aria-live="polite"></p>
 <main>
@@ -140,6 +141,15 @@ export function inspectorPage(basePath: string): string {
       <button>Add the rule</button>
     </form>
     <p><button type="button" id="faults-clear">Remove every rule</button></p>
+  </section>
+
+  <section id="view-report" role="tabpanel" aria-label="Report" hidden>
+    <p class="muted">The client's report card, read from the journal (<code>GET /__emulator/report</code>): <span id="report-verdict"></span></p>
+    <div class="scroll"><table><thead><tr><th>rule</th><th>the client</th><th>kept</th><th>findings</th></tr></thead>
+    <tbody id="report-rules"></tbody></table></div>
+    <h2>Edge cases</h2>
+    <div class="scroll"><table><thead><tr><th>edge case</th><th>what</th><th>met</th><th>requests</th></tr></thead>
+    <tbody id="report-edges"></tbody></table></div>
   </section>
 
   <section id="view-sandboxes" role="tabpanel" aria-label="Sandboxes" hidden>

@@ -105,6 +105,13 @@ export function httpHandle(target: () => HandleTarget, token: string | undefined
       const query = params.toString()
       return (await call<{ requests: JournalEntry[] }>('GET', `/requests${query ? `?${query}` : ''}`)).requests
     },
+    report: (options = {}) => {
+      const params = new URLSearchParams()
+      for (const [name, value] of Object.entries(options)) if (value !== undefined) params.set(name, String(value))
+      const query = params.toString()
+      return call('GET', `/report${query ? `?${query}` : ''}`)
+    },
+    bundle: () => call('GET', '/bundle'),
     clearRequests: async () => void (await call('DELETE', '/requests')),
     addEntries: (activationId, count) =>
       call('POST', `/activations/${encodeURIComponent(activationId)}/entries`, { count }),

@@ -119,6 +119,8 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
     reset: () => handle().reset(),
     state: () => handle().state(),
     requests: (filter) => handle().requests(filter),
+    report: (options) => handle().report(options),
+    bundle: () => handle().bundle(),
     clearRequests: () => handle().clearRequests(),
     addEntries: (activationId, count) => handle().addEntries(activationId, count),
     addActivation: (activation) => handle().addActivation(activation),

@@ -211,4 +211,34 @@ describe('the inspector', () => {
       `The body asked now differs from the one answered in activations (${gone.length} gone (${gone.join(', ')})).`,
     )
   })
+
+  it("shows the client's report card: each rule kept or broken with its findings' requests, and the edge cases met", async () => {
+    await open('')
+    // A client that reads the first page with its key, then once without: one rule broken, a 401 met.
+    await fetch(`${server.url}/activations/list?limit=100`, { headers: KEY })
+    await fetch(`${server.url}/activations/list?limit=100`)
+    const [first, second] = emulator.journal.entries().map((e) => e.seq)
+    await page.getByRole('tab', { name: 'Report' }).click()
+    await page.waitForSelector('#report-rules tr[data-rule]')
+    const card = emulator.report()
+    await expect(page.locator('#report-verdict').textContent()).resolves.toBe(
+      `1 of ${card.rules.length} rules broken, over 2 requests (#${first} to #${second}).`,
+    )
+    const rows = await page.$$eval('#report-rules tr[data-rule]', (trs) =>
+      trs.map((tr) => [tr.getAttribute('data-rule'), tr.children[2]!.textContent]),
+    )
+    expect(rows).toEqual(card.rules.map((r) => [r.rule, r.passed ? 'kept' : 'broken']))
+    const finding = page.locator('#report-rules tr[data-rule="key-on-every-request"] li')
+    await expect(finding.textContent()).resolves.toBe(
+      `#${second} GET /activations/list?limit=100 carried no Authorization: Api-Key <key> #${second} `,
+    )
+    const met = await page.$$eval('#report-edges tr[data-edge]', (trs) =>
+      trs.filter((tr) => tr.children[2]!.textContent === 'met').map((tr) => tr.getAttribute('data-edge')),
+    )
+    expect(met).toEqual(card.edgeCases.filter((c) => c.seen).map((c) => c.edgeCase))
+    expect(met).toContain('401')
+    // A request's number goes to the journal's tab.
+    await finding.getByRole('link', { name: `#${second}` }).click()
+    await page.waitForSelector('#view-journal:not([hidden])')
+  })
 })

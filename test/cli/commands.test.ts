@@ -63,7 +63,7 @@ describe('--list-scenarios, --version, --help', () => {
   })
 
   it('prints each example of --help whole on a line of its own at 80 columns, so it can be copied', async () => {
-    for (const command of [[], ['dump'], ['verify'], ['record']]) {
+    for (const command of [[], ['dump'], ['verify'], ['record'], ['replay']]) {
       const help = await runCli([...command, '--help'], { COLUMNS: '80' })
       expect(help.code).toBe(0)
       const lines = help.stdout.trimEnd().split('\n')
@@ -78,7 +78,7 @@ describe('--list-scenarios, --version, --help', () => {
   })
 
   it('keeps each example whole on its line in a narrower terminal (60 columns)', async () => {
-    for (const command of [[], ['dump'], ['verify'], ['record'], ['openapi']]) {
+    for (const command of [[], ['dump'], ['verify'], ['record'], ['openapi'], ['replay']]) {
       const help = await runCli([...command, '--help'], { COLUMNS: '60' })
       const lines = help.stdout.trimEnd().split('\n')
       const examples = lines.slice(lines.indexOf('Examples:') + 1)
@@ -89,7 +89,7 @@ describe('--list-scenarios, --version, --help', () => {
     expect(record.stdout).toContain('\n    activation-emulator record --from URL --api-key KEY --anonymize -o w.json\n')
   })
 
-  it.each([[], ['dump'], ['openapi'], ['verify'], ['record']])(
+  it.each([[], ['dump'], ['openapi'], ['verify'], ['record'], ['replay']])(
     'mentions in %j --help only flags that command takes, each among the options it lists',
     async (...command) => {
       const help = await runCli([...command, '--help'])

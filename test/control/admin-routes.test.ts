@@ -22,6 +22,8 @@ const DOCUMENTED: Record<string, string> = {
   '/faults/:id': 'DELETE',
   '/requests': 'GET, DELETE',
   '/requests/:seq/body': 'GET',
+  '/report': 'GET',
+  '/bundle': 'GET',
   '/activations/:id/entries': 'POST',
   '/activations': 'POST',
   '/dump': 'GET',

@@ -150,9 +150,10 @@ describe.each(MODES)('control through one handle (%s)', (mode) => {
     const [first] = requests
     expect(first).toMatchObject({ at: NOW, method: 'GET', query: { limit: ['2'] }, fault: null })
     expect(typeof first!.next).toBe('string')
+    expect(first!.items).toBe(2)
     expect(Object.keys(first!)).toEqual([
       ...['seq', 'at', 'realAt', 'method', 'path', 'query', 'endpoint', 'key', 'account', 'status', 'durationMs'],
-      ...['fault', 'next'],
+      ...['fault', 'next', 'items'],
     ])
     expect((await api.requests({ endpoint: 'activation' })).map((r) => r.seq)).toEqual([s + 1])
     expect((await api.requests({ status: 404, limit: 1 })).map((r) => r.seq)).toEqual([s + 2])
@@ -216,6 +217,21 @@ describe.each(MODES)('control through one handle (%s)', (mode) => {
     const again = await api.addEntries(id, 2)
     await api.reset()
     expect(await api.addEntries(id, 2)).toEqual(again)
+  })
+
+  it("report and bundle: the client's card and a bundle of the run, keys named, the same in every mode", async () => {
+    await get('/activations/list?limit=100')
+    const card = await api.report()
+    expect([card.passed, card.requests.count]).toEqual([true, 1])
+    expect(card.edgeCases.filter((c) => c.seen).map((c) => c.edgeCase)).toEqual(['single-page'])
+    await api.clock.advance('1h')
+    const bundle = await api.bundle()
+    expect(bundle.format).toBe('activation-emulator/bundle@1')
+    expect(bundle.journal.requests.map((r) => [r.path, r.status, r.key])).toEqual([
+      ['/activations/list', 200, 'key:demo:1'],
+    ])
+    expect(bundle.changes.list.map((c) => [c.change, 'now' in c ? c.now : undefined])).toEqual([['clock', at(HOUR)]])
+    expect(JSON.stringify(bundle)).not.toContain(api.apiKey)
   })
 
   it('after each test, the handle puts everything back: this test starts where the first did', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -41,10 +41,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+/** The whole recipe of a guide. */
+function recipeOf(file: string): string {
+  return readDocBlocks(file).find((b) => b.source.startsWith('#!') && b.source.includes('emulator.log'))!.source
+}
+
 /** Runs a script in the scratch folder: its exit code and output. */
-function bash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { cwd: dir, env: cleanEnv({}), timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile('bash', ['-c', script], { cwd: dir, env: cleanEnv(env), timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     )
   })
@@ -63,7 +71,10 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     // The shell opens `> emulator.log` in the started process, which may come after the wait's first
     // grep: the old log's banner would then end the wait before this server said anything.
     const recipe = startOf(file).split('\n')
-    const before = recipe.slice(0, recipe.findIndex((line) => line.includes('> emulator.log')))
+    const before = recipe.slice(
+      0,
+      recipe.findIndex((line) => line.includes('> emulator.log')),
+    )
     writeFileSync(join(dir, 'emulator.log'), ' listening on http://127.0.0.1:1\n')
     const run = await bash(before.join('\n'))
     expect(run.code).toBe(0)
@@ -90,5 +101,38 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     expect(run.code).not.toBe(0)
     expect(run.stdout).not.toContain('reached the tests')
     expect(run.stderr).toMatch(/^activation-emulator: .*no-such-scenario/m)
+    // The server's own line, and no shell's complaint about a process that is gone.
+    expect(run.stderr).not.toContain('No such process')
+  }, 90_000)
+
+  it("keeps the journal and the report card when the client's tests fail, and fails with them", async () => {
+    // `npm test` stands for the client's tests: one page read with the key, one without, then a failure (exit 3).
+    const bin = join(dir, 'bin')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(
+      join(bin, 'npm'),
+      [
+        '#!/bin/sh',
+        'curl -s -H "Authorization: Api-Key $API_KEY" "$API_URL/activations/list?limit=5" > /dev/null',
+        'curl -s "$API_URL/activations/list?limit=5" > /dev/null',
+        'echo "the client tests: 1 failed"; exit 3',
+      ].join('\n'),
+      { mode: 0o755 },
+    )
+    rmSync(join(dir, 'journal.json'), { force: true })
+    rmSync(join(dir, 'client-report.xml'), { force: true })
+    const script = recipeOf(file).replaceAll('4010', String(decoyPort))
+    const run = await bash(script, {
+      PATH: `${bin}:${process.env['PATH']}`,
+      GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    })
+    expect(run.code).toBe(3)
+    const journal = JSON.parse(readFileSync(join(dir, 'journal.json'), 'utf8')) as {
+      requests: Array<{ key: string | null }>
+    }
+    expect(journal.requests.map((r) => r.key)).toEqual(['demo-key', null])
+    expect(readFileSync(join(dir, 'client-report.xml'), 'utf8')).toMatch(
+      /<testsuites name="activation-emulator client report" tests="21" failures="1" /,
+    )
   }, 90_000)
 })

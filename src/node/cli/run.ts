@@ -21,6 +21,7 @@ import { namedAsGiven, unknownVariables } from './env-variables.js'
 import { typedNames } from './flag-checks.js'
 import { openApiCommand, type OpenApiArgs } from './openapi.js'
 import { recordCommand, type RecordArgs } from './record.js'
+import { replayCommand, replayFlags, type ReplayArgs } from './replay.js'
 import { serveCommand, type ServeArgs } from './serve.js'
 import { verifyCommand, type VerifyArgs } from './verify.js'
 
@@ -79,7 +80,7 @@ function oneLine(message: string): string {
  */
 export async function run(argv: string[], started = performance.now()): Promise<number> {
   const v = version()
-  const tables = [serveFlags, dumpFlags, recordFlags, verifyFlags, openApiFlags]
+  const tables = [serveFlags, dumpFlags, recordFlags, verifyFlags, openApiFlags, replayFlags]
   for (const line of unknownVariables(process.env, tables)) process.stderr.write(`activation-emulator: ${line}\n`)
   // What a command that ends with a verdict (verify) resolves to; 0 for the others.
   let code = 0
@@ -171,6 +172,21 @@ export async function run(argv: string[], started = performance.now()): Promise<
         ]),
       async (args) => {
         code = await verifyCommand(args as unknown as VerifyArgs)
+      },
+    )
+    .command(
+      'replay <bundle>',
+      'Stand a bundle (GET /__emulator/bundle, emulator.bundle()) up again and compare every answer with the one recorded',
+      (y) =>
+        withExamples(
+          flagsOf(y, replayFlags).positional('bundle', { type: 'string', describe: 'The bundle file' }),
+          [
+            ['Replay a bundle: exit 1 at the first answer that differs', '$0 replay bundle.json'],
+            ['Then serve the world as it stood when the bundle was made', '$0 replay bundle.json --serve --port 4010'],
+          ],
+        ),
+      async (args) => {
+        code = await replayCommand(args as unknown as ReplayArgs)
       },
     )
     .fail((message, error) => {

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises'
+import { parseBundle } from '../replay/bundle-file.js'
+import { replayBundle } from '../replay/replay.js'
+import { readWorldFile } from '../world-file.js'
+import { serve } from '../serve-on-call.js'
+import { integer, needs, type FlagTable } from './flag-parsers.js'
+
+/** The flags of `replay`. */
+export const replayFlags: FlagTable = {
+  serve: {
+    type: 'boolean',
+    describe: 'After the replay, serve the world as it stood when the bundle was made (its clock frozen there)',
+  },
+  port: {
+    alias: 'p',
+    type: 'string',
+    defaultDescription: '4010',
+    describe: 'With --serve: the port to listen on; 0 picks a free one',
+    coerce: integer('port', 0, 65535),
+  },
+  data: {
+    type: 'string',
+    describe: 'The world file a bundle of a served dump was made over (its records are not in the bundle)',
+    coerce: needs('data', 'a file written by activation-emulator dump', (text) => text),
+  },
+}
+
+export type ReplayArgs = { bundle: string; serve?: boolean; port?: number; data?: string }
+
+/** The most characters of each body shown with a difference. */
+const SHOWN_CHARS = 2000
+
+/**
+ * `activation-emulator replay <bundle>`: stands the bundle's emulator up, sends its requests in order
+ * and compares every answer with the one recorded. 0 when all match; 1, naming the first request that
+ * differs and how, with both bodies where the bundle kept the recorded one. With --serve, then serves
+ * the world as it stood when the bundle was made, until Ctrl-C.
+ */
+export async function replayCommand(args: ReplayArgs): Promise<number> {
+  let text: string
+  try {
+    text = await readFile(args.bundle, 'utf8')
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new Error(`Failed to read the bundle ${args.bundle}: ${why}`, { cause: error })
+  }
+  const bundle = parseBundle(text, args.bundle)
+  let data: unknown
+  if (bundle.world.data !== undefined) {
+    if (args.data === undefined) {
+      throw new Error(`The bundle ${args.bundle} was made over a world file: give it with --data FILE`)
+    }
+    const file = await readWorldFile(args.data)
+    if (file.head) throw new Error(`${args.data} is too large to replay a bundle over`)
+    data = file.text !== undefined ? (JSON.parse(file.text) as unknown) : file.data
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+  // With --serve, every request is sent and every change applied: the world as it stood at the end.
+  const result = await replayBundle(bundle, { ...(data === undefined ? {} : { data }), all: args.serve === true })
+  const { first, sent, skipped } = result
+  if (!bundle.journal.complete) {
+    out(
+      'replay: the journal of the bundle does not begin with the first request (it dropped or cleared some): counts of rate limits and fault rules may differ',
+    )
+  }
+  if (skipped.length)
+    out(
+      `replay: ${skipped.length} request(s) whose path or query the journal cut were sent but not compared: #${skipped.join(', #')}`,
+    )
+  let code = 0
+  if (first) {
+    const { request, difference } = first
+    const query = new URLSearchParams(
+      Object.entries(request.query).flatMap(([k, vs]) => vs.map((v) => [k, v])),
+    ).toString()
+    out(
+      `replay: request #${request.seq} ${request.method} ${request.path}${query ? `?${query}` : ''} differs: ${difference.what}`,
+    )
+    if (difference.bodies) {
+      out(`recorded body: ${difference.bodies.recorded.slice(0, SHOWN_CHARS)}`)
+      out(`replayed body: ${difference.bodies.replayed.slice(0, SHOWN_CHARS)}`)
+    }
+    code = 1
+  } else {
+    const bodies = bundle.journal.requests.filter((r) => r.body !== undefined).length
+    out(
+      `replay: ${sent} request(s) replayed, every answer as recorded (${bodies} compared byte for byte, the others by status, next and items)`,
+    )
+  }
+  if (!args.serve) return code
+  // Where it stood when the bundle was made: every change applied, the clock at the bundle's instant.
+  const emulator = result.emulator
+  emulator.set({ now: bundle.state.clock.now })
+  const server = await serve(emulator, { port: args.port ?? 4010 })
+  out(
+    `replay: serving the world as it stood at ${bundle.state.clock.now} on ${server.url} (keys as the bundle names them: ${emulator.accounts.flatMap((a) => a.apiKeys).join(', ')}); Ctrl-C stops`,
+  )
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  await server.close()
+  return code
+}

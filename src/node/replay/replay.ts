@@ -1,0 +1,100 @@
+import { getResponse } from 'msw'
+import { createEmulator } from '../../emulator/emulator.js'
+import type { Emulator } from '../../emulator/emulator-type.js'
+import type { Bundle, BundledRequest } from '../../emulator/bundle.js'
+import type { LoggedChange } from '../../emulator/control-log.js'
+import type { FaultRuleInput } from '../../emulator/fault-rules.js'
+import type { NewActivation } from '../../world/add-data.js'
+import { answerDifference, type Difference } from './differences.js'
+
+/** What a replay found: how many requests it sent, and the first whose answer differs (none: all match). */
+type Replayed = {
+  emulator: Emulator
+  sent: number
+  /** Requests whose answer could not be compared (their path or query was cut in the journal). */
+  skipped: number[]
+  first: { request: BundledRequest; difference: Difference } | undefined
+}
+
+/** The request's URL under the base URL, its query rebuilt from each parameter's values in order. */
+function urlOf(baseUrl: string, request: BundledRequest): string {
+  const query = new URLSearchParams()
+  for (const [name, values] of Object.entries(request.query)) for (const value of values) query.append(name, value)
+  const text = query.toString()
+  return `${baseUrl}${request.path}${text ? `?${text}` : ''}`
+}
+
+/** Applies one change of the bundle, at its instant. */
+async function apply(emulator: Emulator, change: LoggedChange): Promise<void> {
+  emulator.set({ now: change.at })
+  switch (change.change) {
+    case 'set':
+      emulator.set(change.settings as Parameters<Emulator['set']>[0])
+      return
+    case 'clock':
+      return
+    case 'addEntries':
+      await emulator.addEntries(change.activationId, change.count)
+      return
+    case 'addActivation':
+      await emulator.addActivation(change.activation as NewActivation)
+      return
+    case 'faultAdded':
+      emulator.faults.add(change.rule as FaultRuleInput)
+      return
+    case 'faultRemoved':
+      emulator.faults.remove(change.id)
+      return
+    case 'faultsCleared':
+      emulator.faults.clear()
+  }
+}
+
+/**
+ * Stands the bundle's emulator up at its first instant and sends the journal's requests in order:
+ * the clock set to each request's instant (frozen), each change applied where it happened, the rate
+ * limit's real time that of each request; each answer compared with the one recorded (status, error,
+ * `next`, items, and the body's SHA-256 where the bundle kept the body). Stops at the first that
+ * differs, unless `all` (then every request is sent, and every change applied, and `first` is still
+ * the first that differed). `data`: the records of a world the bundle served from a dump.
+ * @example const { first } = await replayBundle(bundle)
+ */
+export async function replayBundle(bundle: Bundle, options: { data?: unknown; all?: boolean } = {}): Promise<Replayed> {
+  const requests = bundle.journal.requests
+  const base = requests[0]?.realAt ?? 0
+  let realNow = 0
+  const emulator = await createEmulator({
+    ...(bundle.options as Record<string, never>),
+    ...(options.data === undefined
+      ? { scenario: bundle.world.scenario as never, now: bundle.world.builtAt }
+      : { data: options.data, now: bundle.world.builtAt }),
+    clock: 'frozen',
+    realTime: () => realNow,
+  })
+  const changes = [...bundle.changes.list]
+  const skipped: number[] = []
+  let sent = 0
+  let first: Replayed['first']
+  for (const request of requests) {
+    while (changes.length && changes[0]!.afterSeq < request.seq) await apply(emulator, changes.shift()!)
+    emulator.set({ now: request.at })
+    realNow = request.realAt - base
+    const headers: Record<string, string> = request.key === null ? {} : { authorization: `Api-Key ${request.key}` }
+    const asked = new Request(urlOf(emulator.baseUrl, request), { method: request.method, headers })
+    const response = await getResponse(emulator.handlers, asked)
+    const bytes = response ? new Uint8Array(await response.arrayBuffer()).slice() : new Uint8Array()
+    sent++
+    if (request.cut?.some((field) => field === 'path' || field === 'query')) {
+      skipped.push(request.seq)
+      continue
+    }
+    const replayed = emulator.journal.entries().at(-1)
+    const difference = first ? undefined : await answerDifference(request, replayed, bytes)
+    if (difference) {
+      first = { request, difference }
+      if (!options.all) return { emulator, sent, skipped, first }
+    }
+  }
+  for (const change of changes) await apply(emulator, change)
+  return { emulator, sent, skipped, first }
+}

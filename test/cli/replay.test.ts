@@ -1,0 +1,86 @@
+/**
+ * `activation-emulator replay <bundle>` as a user runs it, over a bundle from a server started as a user
+ * starts it (`GET /__emulator/bundle`): exit 0 when every answer is as recorded, 1 naming the first that
+ * differs, and one line for a file that is not a bundle.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, startCli, type CliServer } from '../support/cli.js'
+
+const NOW = '2026-06-01T12:00:00.000Z'
+const dir = mkdtempSync(join(tmpdir(), 'ae-replay-'))
+let cli: CliServer
+let bundle: { journal: { requests: Array<{ seq: number; status: number; path: string }> } }
+
+beforeAll(async () => {
+  cli = await startCli(['--scenario', 'default', '--now', NOW, '--rate-limit', '3'])
+  const admin = `${new URL(cli.url).origin}/__emulator`
+  const ask = (path: string) => fetch(`${cli.url}${path}`, { headers: { authorization: 'Api-Key demo-key' } })
+  const list = (await (await ask('/activations/list?state=running&limit=2')).json()) as {
+    activations: Array<{ id: string }>
+  }
+  const id = list.activations[0]!.id
+  const post = (path: string, body: unknown) =>
+    fetch(`${admin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  await post(`/activations/${id}/entries`, { count: 2 })
+  await post('/faults', { endpoint: 'activation', times: 1, status: 500 })
+  await ask(`/activations/${id}?limit=5`) // 500
+  await ask(`/activations/${id}?limit=5`) // 200, with the 2 added entries
+  await ask('/activations/list?limit=1') // 429
+  await post('/clock', { advance: '1m' })
+  await ask('/activations/list?limit=1') // 200
+  bundle = (await (await fetch(`${admin}/bundle`)).json()) as typeof bundle
+  writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle))
+})
+afterAll(async () => {
+  await cli?.stop()
+})
+
+describe('replay', () => {
+  it('exits 0 when every answer is as recorded, and says how many it compared', async () => {
+    expect(bundle.journal.requests.map((r) => r.status)).toEqual([200, 500, 200, 429, 200])
+    const run = await runCli(['replay', join(dir, 'bundle.json')])
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toBe(
+      'replay: 5 request(s) replayed, every answer as recorded (3 compared byte for byte, the others by status, next and items)\n',
+    )
+    expect(run.code).toBe(0)
+  })
+
+  it('exits 1 naming the first request that differs and how', async () => {
+    const changed = structuredClone(bundle)
+    changed.journal.requests[3]!.status = 200
+    writeFileSync(join(dir, 'changed.json'), JSON.stringify(changed))
+    const run = await runCli(['replay', join(dir, 'changed.json')])
+    const { seq } = changed.journal.requests[3]!
+    expect(run.stdout).toBe(
+      `replay: request #${seq} GET /activations/list?limit=1 differs: its status was 200 and is now 429\n`,
+    )
+    expect(run.code).toBe(1)
+  })
+
+  it('refuses in one line a file that is missing, not JSON, or not a bundle', async () => {
+    writeFileSync(join(dir, 'text.json'), 'hello')
+    writeFileSync(join(dir, 'other.json'), '{"format":"something else"}')
+    const missing = await runCli(['replay', join(dir, 'nope.json')])
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      `activation-emulator: Failed to read the bundle ${join(dir, 'nope.json')}: no such file\n`,
+    ])
+    const text = await runCli(['replay', join(dir, 'text.json')])
+    expect(text.code).toBe(1)
+    expect(text.stderr).toMatch(/^activation-emulator: \S+text\.json is not JSON: .+\n$/)
+    const other = await runCli(['replay', join(dir, 'other.json')])
+    expect(other.code).toBe(1)
+    expect(other.stderr).toMatch(
+      /^activation-emulator: \S+other\.json is not a bundle: format must be "activation-emulator\/bundle@1", got "something else"\n$/,
+    )
+    expect(other.stderr.split('\n').length).toBe(2)
+  })
+})

@@ -1,0 +1,142 @@
+/**
+ * A bundle stands the emulator where it stood: its world, its options, its changes at their places
+ * among the requests, and its journal, with keys named. Replaying it sends the same requests and gets
+ * the same answers; an answer that differs is named, with what differs.
+ */
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createEmulator, type Bundle, type Emulator } from '../src/index.js'
+import { listenOptions } from '../src/node/msw-listen-options.js'
+import { replayBundle } from '../src/node/replay/replay.js'
+
+const NOW = '2026-06-01T12:00:00.000Z'
+
+let emulator: Emulator
+const server = setupServer()
+beforeAll(async () => {
+  emulator = await createEmulator({ scenario: 'default', now: NOW, rateLimit: { limit: 4, windowSeconds: 60 } })
+  server.resetHandlers(...emulator.handlers)
+  server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
+})
+afterEach(() => emulator.reset())
+afterAll(() => server.close())
+
+const KEY = 'demo-key'
+const ask = async (path: string, key: string | null = KEY) => {
+  const response = await fetch(
+    `${emulator.baseUrl}${path}`,
+    key === null ? {} : { headers: { authorization: `Api-Key ${key}` } },
+  )
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** A run with a bit of everything a bundle must carry: changes between requests, faults, a rate limit, a moved clock. */
+async function aRun(): Promise<{ id: string }> {
+  const list = await ask('/activations/list?state=running&limit=5')
+  const id = (list.body['activations'] as Array<{ id: string }>)[0]!.id
+  await ask(`/activations/${id}?limit=2`)
+  await emulator.addEntries(id, 3)
+  emulator.faults.add({ endpoint: 'activation', after: 1, times: 1, status: 503 })
+  await ask(`/activations/${id}?limit=2`) // matched, not fired (after: 1)
+  await ask(`/activations/${id}?limit=2`) // 503
+  await ask('/activations/list?limit=1') // 429: the fourth in the window
+  await ask('/activations/list?limit=1', 'no-such-key') // 401
+  emulator.clock.advance('61s')
+  emulator.set({ premium: false })
+  await ask(`/activations/${id}?limit=1000`) // a new window: 200, with the 3 added entries
+  await ask('/experience/participants?limit=5') // 403
+  return { id }
+}
+
+describe('emulator.bundle()', () => {
+  it('holds the world, the options, every change at its place, the journal with its bodies, and names every key', async () => {
+    const { id } = await aRun()
+    const bundle = await emulator.bundle()
+    const text = JSON.stringify(bundle)
+    expect(text).not.toContain(KEY)
+    expect(text).not.toContain('no-such-key')
+    expect(bundle.format).toBe('activation-emulator/bundle@1')
+    expect(bundle.world.builtAt).toBe(NOW)
+    const statuses = bundle.journal.requests.map((r) => [r.status, r.key])
+    expect(statuses).toEqual([
+      [200, 'key:demo:1'],
+      [200, 'key:demo:1'],
+      [200, 'key:demo:1'],
+      [503, 'key:demo:1'],
+      [429, 'key:demo:1'],
+      [401, 'key:unknown:1'],
+      [200, 'key:demo:1'],
+      [403, 'key:demo:1'],
+    ])
+    const first = bundle.journal.requests[0]!.seq
+    expect(bundle.changes.list.map((c) => [c.change, c.afterSeq - first])).toEqual([
+      ['addEntries', 1],
+      ['faultAdded', 1],
+      ['clock', 5],
+      ['set', 5],
+    ])
+    expect(bundle.changes.list[0]).toMatchObject({ change: 'addEntries', activationId: id, count: 3 })
+    expect(bundle.journal.complete).toBe(true)
+    // A 200's body is kept with its hash; an error's is not (its message is in the entry).
+    expect(bundle.journal.requests[0]!.body!.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(bundle.journal.requests[3]!.body).toBeUndefined()
+    expect(bundle.state.accounts[0]!.apiKeys).toEqual(['key:demo:1'])
+  })
+
+  it('after a reset holds none of the changes before it, and says when the journal lost requests', async () => {
+    await aRun()
+    await emulator.reset()
+    await ask('/activations/list?limit=1')
+    const bundle = await emulator.bundle()
+    expect(bundle.changes.list).toEqual([])
+    expect(bundle.journal.requests.length).toBe(1)
+    expect(bundle.journal.complete).toBe(true)
+    emulator.journal.clear()
+    await ask('/activations/list?limit=1')
+    expect((await emulator.bundle()).journal.complete).toBe(false)
+  })
+})
+
+describe('replayBundle', () => {
+  it('gets every answer as recorded, status, next, items and body bytes', async () => {
+    await aRun()
+    const bundle = await emulator.bundle()
+    const replayed = await replayBundle(JSON.parse(JSON.stringify(bundle)) as Bundle)
+    expect(replayed.first).toBeUndefined()
+    expect(replayed.sent).toBe(8)
+    expect(replayed.emulator.journal.entries().map((e) => e.status)).toEqual([200, 200, 200, 503, 429, 401, 200, 403])
+  })
+
+  it('names the first request whose answer differs, and how: a status, then a body', async () => {
+    await aRun()
+    const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
+    const statusChanged = structuredClone(bundle)
+    statusChanged.journal.requests[4]!.status = 200
+    const one = await replayBundle(statusChanged)
+    expect(one.first!.request.seq).toBe(bundle.journal.requests[4]!.seq)
+    expect(one.first!.difference.what).toBe('its status was 200 and is now 429')
+
+    // An answer whose bytes changed (as a new version of the package might): the body's first difference named.
+    const bodyChanged = structuredClone(bundle)
+    const recorded = bodyChanged.journal.requests[1]!
+    const body = JSON.parse(recorded.body!.text) as { entries: Array<{ id: string }> }
+    body.entries[0]!.id = 'another-id'
+    recorded.body = { sha256: '0'.repeat(64), text: JSON.stringify(body) }
+    const two = await replayBundle(bodyChanged)
+    expect(two.first!.request.seq).toBe(recorded.seq)
+    expect(two.first!.difference.what).toMatch(
+      /^its body differs in entries \(1 added \(\S+\); 1 gone \(another-id\)\); first at \$\.entries\[0\]\.id: recorded "another-id", replayed "\S+"$/,
+    )
+    expect(two.first!.difference.bodies!.recorded).toBe(recorded.body.text)
+  })
+
+  it('with `all`, sends every request and applies every change, the first difference still named', async () => {
+    await aRun()
+    const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
+    bundle.journal.requests[0]!.status = 500
+    const replayed = await replayBundle(bundle, { all: true })
+    expect(replayed.sent).toBe(8)
+    expect(replayed.first!.request.seq).toBe(bundle.journal.requests[0]!.seq)
+    expect(replayed.emulator.accounts[0]!.premium).toBe(false)
+  })
+})
