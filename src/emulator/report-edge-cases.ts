@@ -1,4 +1,5 @@
 import type { ListLimits } from '../contract/defaults.js'
+import { countUpTo } from '../store/sorted.js'
 import type { JournalEntry } from './journal.js'
 import type { Walk } from './report-walks.js'
 
@@ -101,16 +102,10 @@ export function edgeCasesOf(
   })
 }
 
-/** Whether one of `instants` (ascending) falls after `from` and at or before `to`: a binary search. */
+/** Whether one of `instants` (ascending) falls after `from` and at or before `to`. */
 function changedBetween(instants: readonly number[], from: number, to: number): boolean {
-  let lo = 0
-  let hi = instants.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (instants[mid]! <= from) lo = mid + 1
-    else hi = mid
-  }
-  return lo < instants.length && instants[lo]! <= to
+  const after = countUpTo(instants, from)
+  return after < instants.length && instants[after]! <= to
 }
 
 /** The world's edge cases: a walk over which the clock moved, and what changed meanwhile. */
