@@ -29,11 +29,7 @@ export {
   expectRespectedRateLimit,
   type WalkSelector,
 } from './emulator/journal-checks.js'
-export type { ReportCard, ReportFinding, ReportOptions, ReportRule } from './emulator/report-card.js'
-export type { EdgeCaseName } from './emulator/report-edge-cases.js'
-export { reportAsJUnit, reportAsMarkdown } from './emulator/report-formats.js'
-export type { Bundle, BundledRequest } from './emulator/bundle.js'
-export type { LoggedChange } from './emulator/control-log.js'
+export type { ReportCard } from './emulator/report-card.js'
 export {
   defineScenario,
   type Account,

@@ -68,7 +68,9 @@ describe("a bracket's first page", () => {
       const loop = countTurns()
       const answer = await fetchText(inTurns, path)
       const { turns, worst } = loop.stop()
-      expect(turns).toBeGreaterThan(3)
+      // Not in one piece (before: no turn at all); how many turns depends on the machine's speed,
+      // the worst wait between two of them does not: it is a step's, never the whole work's.
+      expect(turns).toBeGreaterThan(1)
       expect(worst).toBeLessThan(baseline * WORST_PART)
       expect(answer.text).toBe(expected.text)
       await inTurns.close()

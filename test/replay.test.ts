@@ -5,7 +5,8 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator, type Bundle, type Emulator } from '../src/index.js'
+import { createEmulator, type Emulator } from '../src/index.js'
+import type { Bundle } from '../src/emulator/bundle.js'
 import { listenOptions } from '../src/node/msw-listen-options.js'
 import { replayBundle } from '../src/node/replay/replay.js'
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { expectReportPassed, reportAsJUnit, reportAsMarkdown } from '../src/index.js'
-import type { JournalEntry, ReportCard, ReportRule } from '../src/index.js'
+import { expectReportPassed } from '../src/index.js'
+import type { JournalEntry, ReportCard } from '../src/index.js'
+import type { ReportRule } from '../src/emulator/report-card.js'
 import { reportCard } from '../src/emulator/report-card.js'
+import { reportAsJUnit, reportAsMarkdown } from '../src/emulator/report-formats.js'
 
 // The report card over hand-made journals: a client that keeps every rule, and each way one breaks
 // a rule, at the rule's boundary and on each side of it.

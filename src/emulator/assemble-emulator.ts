@@ -25,8 +25,7 @@ import type { EmulatorState } from './emulator-state.js'
 import { countsAt } from './counts-at.js'
 import { ControlLog, loggedClock } from './control-log.js'
 import { makeBundle } from './bundle.js'
-import { type ReportFormat, reportText } from './report-formats.js'
-import type { ReportOptions } from './report-card.js'
+import { reportText } from './report-formats.js'
 import { journalReport } from './report-world.js'
 import type { Assembled, Parts } from './emulator-parts.js'
 import { openSandbox } from './open-sandbox.js'
@@ -244,6 +243,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
       settle()
       return journalReport(journal, store.index, endpointOptions.defaultLimits, reportOptions)
     },
+    reportText: (format, reportOptions) => reportText(emulator.report(reportOptions), format),
     addEntries: async (activationId, count) => {
       const where = log.here()
       const added = await adder.addEntries(activationId, count)
@@ -280,13 +280,9 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   const control = Object.create(emulator, {
     catchUp: { value: catchUp },
     sandboxes: { value: sandboxes },
-    reportText: {
-      value: (format: ReportFormat, reportOptions: ReportOptions) => reportText(emulator.report(reportOptions), format),
-    },
   }) as Emulator<S> & {
     catchUp: typeof catchUp
     sandboxes: EmulatorSandboxList
-    reportText(format: ReportFormat, reportOptions: ReportOptions): string
   }
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {
     baseUrl,

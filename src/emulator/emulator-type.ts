@@ -6,6 +6,7 @@ import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { Journal } from './journal.js'
 import type { ReportCard, ReportOptions } from './report-card.js'
+import type { ReportFormat } from './report-formats.js'
 import type { Bundle } from './bundle.js'
 import type { Scenario } from '../world/scenario.js'
 import type { CollectionStore, Store } from '../store/store.js'
@@ -112,6 +113,12 @@ export type Emulator<Db extends Store = CollectionStore> = {
    * @example expectReportPassed(emulator.report())
    */
   report(options?: ReportOptions): ReportCard
+  /**
+   * The report card as text: `junit` (JUnit XML, for a CI's test report), `markdown` (a CI job's
+   * summary) or `json`, as `GET /__emulator/report?format=` answers it.
+   * @example writeFileSync('client-report.xml', emulator.reportText('junit'))
+   */
+  reportText(format: ReportFormat, options?: ReportOptions): string
   /**
    * A reproduction bundle: the world (its scenario, seed and instant), the options that shape answers,
    * the changes since the start or the last reset at their places among the requests, the journal with

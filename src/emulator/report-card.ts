@@ -31,7 +31,7 @@ const REPORT_RULES = {
 export type ReportRule = keyof typeof REPORT_RULES
 
 /** One thing the client did against a rule, and the requests (their `seq`) that show it. */
-export type ReportFinding = { message: string; requests: number[] }
+type ReportFinding = { message: string; requests: number[] }
 
 /** The report card of a client, read from the journal. */
 export type ReportCard = {

@@ -204,9 +204,9 @@ describe('the inspector', () => {
     await page.keyboard.press('ArrowLeft')
     await expect(page.locator('#view-overview').isVisible()).resolves.toBe(true)
     await page.keyboard.press('ArrowLeft')
-    await expect(page.locator('#view-sandboxes').isVisible()).resolves.toBe(true)
+    await expect(page.locator('#view-report').isVisible()).resolves.toBe(true)
     await page.keyboard.press('ArrowLeft')
-    await expect(page.locator('#view-faults').isVisible()).resolves.toBe(true)
+    await expect(page.locator('#view-sandboxes').isVisible()).resolves.toBe(true)
   })
 
   it.each([

@@ -80,10 +80,12 @@ describe('the API report (each entry point’s exported names)', () => {
   it('matches __snapshots__/api-surface.txt, and the root stays narrow', { timeout: TEST_MS.long }, async () => {
     const { report, counts } = await surface()
     await expect(report).toMatchFileSnapshot('./__snapshots__/api-surface.txt')
-    // At most 60 names from the root, types counted: each mode's handle type is its function's return
+    // At most 62 names from the root, types counted: each mode's handle type is its function's return
     // type, a function's parameter types are its parameters', and the store's own shapes stay internal
-    // (the root names `Store`, what every emulator's `db` is).
+    // (the root names `Store`, what every emulator's `db` is). The report card adds two: its check
+    // (`expectReportPassed`) and its type; its text is a method (`reportText`), and a bundle's and the
+    // card's parts are the types of what `bundle()` and `report()` return.
     const root = counts['activation-emulator']!
-    expect(root.values + root.types).toBeLessThanOrEqual(60)
+    expect(root.values + root.types).toBeLessThanOrEqual(62)
   })
 })

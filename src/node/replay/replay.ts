@@ -1,4 +1,4 @@
-import { getResponse } from 'msw'
+import { answerFrom } from '../../../handlers/msw-adapter.js'
 import { createEmulator } from '../../emulator/emulator.js'
 import type { Emulator } from '../../emulator/emulator-type.js'
 import type { Bundle, BundledRequest } from '../../emulator/bundle.js'
@@ -81,7 +81,7 @@ export async function replayBundle(bundle: Bundle, options: { data?: unknown; al
     realNow = request.realAt - base
     const headers: Record<string, string> = request.key === null ? {} : { authorization: `Api-Key ${request.key}` }
     const asked = new Request(urlOf(emulator.baseUrl, request), { method: request.method, headers })
-    const response = await getResponse(emulator.handlers, asked)
+    const response = await answerFrom(emulator.handlers, asked)
     const bytes = response ? new Uint8Array(await response.arrayBuffer()).slice() : new Uint8Array()
     sent++
     if (request.cut?.some((field) => field === 'path' || field === 'query')) {
