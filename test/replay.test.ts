@@ -131,6 +131,20 @@ describe('replayBundle', () => {
     expect(two.first!.difference.bodies!.recorded).toBe(recorded.body.text)
   })
 
+  it('closes a rate-limit window where it closed in real time, on a frozen clock, as the run did', async () => {
+    emulator.set({ rateLimit: { limit: 1, windowSeconds: 1 } })
+    await ask('/activations/list?limit=1') // 200
+    await ask('/activations/list?limit=1') // 429
+    // The clock stands still: the window closes by real time alone (a wait of at least its length).
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    await ask('/activations/list?limit=1') // 200
+    const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
+    expect(bundle.journal.requests.map((r) => r.status)).toEqual([200, 429, 200])
+    const replayed = await replayBundle(bundle)
+    expect(replayed.first).toBeUndefined()
+    expect(replayed.emulator.journal.entries().map((e) => e.status)).toEqual([200, 429, 200])
+  })
+
   it('with `all`, sends every request and applies every change, the first difference still named', async () => {
     await aRun()
     const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
