@@ -54,31 +54,18 @@ function digitsOf(text: string): Digits | undefined {
  * name or one list of words.
  */
 function piecesOf(faker: Faker, pattern: string, names: NameTables | undefined): Piece[] | undefined {
-  const pieces: Piece[] = []
-  let rest = pattern
-  for (;;) {
-    const start = rest.search(/{{[a-z]/)
-    const end = rest.indexOf('}}', start)
-    if (start === -1 || end === -1) {
-      if (rest.includes('{')) return undefined
-      if (rest !== '') pieces.push(rest)
-      return pieces
-    }
-    const before = rest.substring(0, start)
-    if (before.includes('{')) return undefined
-    if (before !== '') pieces.push(before)
-    const expression = rest.substring(start + 2, end)
+  const pieces = compilePattern<Piece>(faker, pattern, (expression) => {
     if (expression === 'person.firstName' || expression === 'person.lastName') {
-      if (!names?.braceless) return undefined
-      pieces.push(expression === 'person.firstName' ? FIRST_NAME : LAST_NAME)
-    } else {
-      const compiled = compilePattern(faker, `{{${expression}}}`)
-      const list = compiled?.length === 1 ? compiled[0] : undefined
-      if (list === undefined || typeof list === 'string') return undefined
-      pieces.push(list)
+      if (!names?.braceless) return null
+      return expression === 'person.firstName' ? FIRST_NAME : LAST_NAME
     }
-    rest = rest.substring(end + 2)
-  }
+    const compiled = compilePattern(faker, `{{${expression}}}`)
+    const list = compiled?.length === 1 ? compiled[0] : undefined
+    return list === undefined || typeof list === 'string' ? null : list
+  })
+  // A brace in the text after the last expression could make an expression of what is filled before it.
+  if (pieces === null || pieces.some((piece) => typeof piece === 'string' && piece.includes('{'))) return undefined
+  return pieces
 }
 
 /**

@@ -54,11 +54,17 @@ export function withCompiledPatterns<F extends Faker>(faker: F): F {
  * The pieces of a pattern, split as faker's `fake` finds its expressions (the first `{{` and a
  * lower-case letter, to the next `}}`), or null when filling them one after the other could differ from
  * faker's way of filling the first and looking again at the whole text: a `{` in the text before an
- * expression or in a word could make a new expression out of what was filled.
+ * expression or in a word could make a new expression out of what was filled. Each expression is the
+ * piece `pieceOf` makes of it (null: the pattern is not read); by default, its one list of words.
  * @example compilePattern(faker, '{{person.last_name.generic}}') // [the locale's last names]
  */
-export function compilePattern(faker: Faker, pattern: string): Piece[] | null {
-  const pieces: Piece[] = []
+export function compilePattern<P = readonly string[]>(
+  faker: Faker,
+  pattern: string,
+  pieceOf: (expression: string) => P | null = (expression) =>
+    (PATH.test(expression) ? wordsOf(faker, expression) : null) as P | null,
+): Array<string | P> | null {
+  const pieces: Array<string | P> = []
   let rest = pattern
   for (;;) {
     const start = rest.search(/{{[a-z]/)
@@ -70,10 +76,9 @@ export function compilePattern(faker: Faker, pattern: string): Piece[] | null {
     const before = rest.substring(0, start)
     if (before.includes('{')) return null
     if (before !== '') pieces.push(before)
-    const expression = rest.substring(start + 2, end)
-    const list = PATH.test(expression) ? wordsOf(faker, expression) : null
-    if (list === null) return null
-    pieces.push(list)
+    const piece = pieceOf(rest.substring(start + 2, end))
+    if (piece === null) return null
+    pieces.push(piece)
     rest = rest.substring(end + 2)
   }
 }
