@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createEmulator, expectEveryPageOnce, expectKeyOnEveryRequest, expectRespectedRateLimit } from '../src/index.js'
 import type { Emulator, JournalEntry } from '../src/index.js'
 import { call, NOW_ISO } from './support/api.js'
+import { pageEntry, type PageEntryInput } from './support/journal-record.js'
 
 // Hand-made journals: what a well-behaved client leaves, and each way a misbehaving one differs.
 
@@ -9,26 +10,7 @@ const T0 = Date.parse('2026-06-01T12:00:00.000Z')
 let seq = 0
 
 /** A journal entry: a 200 list page of participants unless `over` says otherwise. */
-function entry(over: Partial<JournalEntry> & { cursor?: string }): JournalEntry {
-  const { cursor, ...rest } = over
-  seq++
-  return {
-    seq,
-    at: new Date(T0 + seq * 1000).toISOString(),
-    realAt: T0 + seq * 1000,
-    method: 'GET',
-    path: '/experience/participants',
-    query: { limit: ['2'], ...(cursor === undefined ? {} : { next: [cursor] }) },
-    endpoint: 'participants',
-    key: 'demo-key',
-    account: 'demo',
-    status: 200,
-    durationMs: 1,
-    fault: null,
-    next: null,
-    ...rest,
-  }
-}
+const entry = (over: PageEntryInput): JournalEntry => pageEntry(++seq, T0, over)
 
 /** A walk of three pages: first, next=B, next=C (the last). */
 function goodWalk(): JournalEntry[] {

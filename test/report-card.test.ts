@@ -4,32 +4,16 @@ import type { JournalEntry, ReportCard } from '../src/index.js'
 import type { ReportRule } from '../src/emulator/report-card.js'
 import { reportCard } from '../src/emulator/report-card.js'
 import { reportAsJUnit, reportAsMarkdown } from '../src/emulator/report-formats.js'
+import { pageEntry, type PageEntryInput } from './support/journal-record.js'
 
 // The report card over hand-made journals: a client that keeps every rule, and each way one breaks
 // a rule, at the rule's boundary and on each side of it.
 
 const T0 = Date.parse('2026-06-01T12:00:00.000Z')
 
-/** Journal entries numbered from 1, each a second after the one before unless it says its own `realAt`. */
-function journal(...entries: Array<Partial<JournalEntry> & { cursor?: string }>): JournalEntry[] {
-  return entries.map(({ cursor, ...over }, i) => ({
-    seq: i + 1,
-    at: new Date(T0 + (i + 1) * 1000).toISOString(),
-    realAt: T0 + (i + 1) * 1000,
-    method: 'GET',
-    path: '/experience/participants',
-    query: { limit: ['2'], ...(cursor === undefined ? {} : { next: [cursor] }) },
-    endpoint: 'participants',
-    key: 'demo-key',
-    account: 'demo',
-    status: 200,
-    durationMs: 5,
-    fault: null,
-    next: null,
-    items: 1,
-    ...over,
-  }))
-}
+/** Journal entries numbered from 1, each a second after the one before unless it says its own `realAt`; each page holds 1 item. */
+const journal = (...entries: PageEntryInput[]): JournalEntry[] =>
+  entries.map((over, i) => pageEntry(i + 1, T0, { durationMs: 5, items: 1, ...over }))
 
 /** A walk of three pages: the first, next=B, next=C (the last, of 1 item). */
 const WALK = [
