@@ -65,6 +65,29 @@ describe('replay', () => {
     expect(run.code).toBe(1)
   })
 
+  it('--serve: after the replay, serves the world as it stood when the bundle was made, with the keys it names', async () => {
+    const served = await startCli(['replay', join(dir, 'bundle.json'), '--serve'])
+    try {
+      expect(served.stdout()).toMatch(/^replay: 5 request\(s\) replayed, every answer as recorded/)
+      expect(served.stdout()).toContain(', listening on http://127.0.0.1:')
+      const admin = `${new URL(served.url).origin}/__emulator`
+      const clock = (await (await fetch(`${admin}/clock`)).json()) as { now: string; frozen: boolean }
+      expect(clock).toEqual({
+        now: (bundle as unknown as { state: { clock: { now: string } } }).state.clock.now,
+        frozen: true,
+      })
+      // The two entries the run added are there: the activation's page as the run's last read of it.
+      const page = bundle.journal.requests[2]!
+      const answer = await fetch(`${served.url}${page.path}?limit=5`, {
+        headers: { authorization: 'Api-Key key:demo:1' },
+      })
+      expect(answer.status).toBe(200)
+      expect(await answer.text()).toBe((page as unknown as { body: { text: string } }).body.text)
+    } finally {
+      expect((await served.stop('SIGINT')).code).toBe(0)
+    }
+  })
+
   it('refuses in one line a file that is missing, not JSON, or not a bundle', async () => {
     writeFileSync(join(dir, 'text.json'), 'hello')
     writeFileSync(join(dir, 'other.json'), '{"format":"something else"}')

@@ -3,7 +3,8 @@ import { parseBundle } from '../replay/bundle-file.js'
 import { replayBundle } from '../replay/replay.js'
 import { readWorldFile } from '../world-file.js'
 import { serve } from '../serve-on-call.js'
-import { integer, needs, type FlagTable } from './flag-parsers.js'
+import { needs, type FlagTable } from './flag-parsers.js'
+import { serveFlags } from './serve-flags.js'
 
 /** The flags of `replay`. */
 export const replayFlags: FlagTable = {
@@ -11,13 +12,8 @@ export const replayFlags: FlagTable = {
     type: 'boolean',
     describe: 'After the replay, serve the world as it stood when the bundle was made (its clock frozen there)',
   },
-  port: {
-    alias: 'p',
-    type: 'string',
-    defaultDescription: '4010',
-    describe: 'With --serve: the port to listen on; 0 picks a free one',
-    coerce: integer('port', 0, 65535),
-  },
+  // serve's own --port (its parsing and bounds), said of --serve.
+  port: { ...serveFlags['port'], describe: 'With --serve: the port to listen on; 0 picks a free one' },
   data: {
     type: 'string',
     describe: 'The world file a bundle of a served dump was made over (its records are not in the bundle)',
@@ -93,7 +89,7 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   emulator.set({ now: bundle.state.clock.now })
   const server = await serve(emulator, { port: args.port ?? 4010 })
   out(
-    `replay: serving the world as it stood at ${bundle.state.clock.now} on ${server.url} (keys as the bundle names them: ${emulator.accounts.flatMap((a) => a.apiKeys).join(', ')}); Ctrl-C stops`,
+    `replay: the world as it stood at ${bundle.state.clock.now}, listening on ${server.url} (keys as the bundle names them: ${emulator.accounts.flatMap((a) => a.apiKeys).join(', ')}); Ctrl-C stops`,
   )
   await new Promise<void>((resolve) => {
     const stop = () => resolve()
