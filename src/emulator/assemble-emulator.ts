@@ -105,6 +105,11 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     if (live.behindBy(now) <= CATCH_UP_GAP_MS && !live.readsEntriesBy(now)) return undefined
     return (catching = catchUpTo(now))
   }
+  // An add reads the world at the clock's instant: the catch-up it needs goes first, in turns, in the
+  // adds' own order (an add or a reset called after it waits for it).
+  const caughtUpInTurn = (): void => {
+    void adder.inTurn(catchUp).catch(() => {})
+  }
   store.watchActivations(() => live.replan())
   const adder = new DataAdder(
     scenario,
@@ -246,12 +251,14 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     reportText: (format, reportOptions) => reportText(emulator.report(reportOptions), format),
     addEntries: async (activationId, count) => {
       const where = log.here()
+      caughtUpInTurn()
       const added = await adder.addEntries(activationId, count)
       log.add({ change: 'addEntries', activationId, count }, where)
       return added
     },
     addActivation: async (activation) => {
       const where = log.here()
+      caughtUpInTurn()
       const added = await adder.addActivation(activation)
       log.add({ change: 'addActivation', activation: JSON.parse(JSON.stringify(activation)) as unknown }, where)
       return added
@@ -263,7 +270,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
     sandboxes,
     get handle() {
-      return (handle ??= inProcessHandle(emulator))
+      return (handle ??= inProcessHandle(emulator, catchUp))
     },
     close: () => {
       if (parts.sandboxOf) parts.sandboxOf.registry.end(parts.sandboxOf.id)

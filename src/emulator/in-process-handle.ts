@@ -9,10 +9,21 @@ import { asJson, type EmulatorHandle } from './handle.js'
 
 /**
  * An emulator's handle (`emulator.handle`): its own methods behind the shape every mode shares, each
- * async, each answering what the admin API would answer (as JSON), with the admin API's checks.
+ * async, each answering what the admin API would answer (as JSON), with the admin API's checks. As
+ * the admin API does, a read first waits for the world's catch-up in turns (`catchUp`: a clock moved
+ * far, a contest's end), and a move of the clock starts it, so that the read after finds it done.
  */
-export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
-  const clockTo = async (body: Record<string, unknown>) => steerClock(emulator.clock, body)
+export function inProcessHandle(emulator: Emulator<Store>, catchUp: () => Promise<void> | undefined): EmulatorHandle {
+  const clockTo = async (body: Record<string, unknown>) => {
+    const reading = steerClock(emulator.clock, body)
+    await catchUp()
+    return reading
+  }
+  /** `read`'s value once the world is caught up with the clock. */
+  const caughtUp = async <T>(read: () => T | Promise<T>): Promise<T> => {
+    await catchUp()
+    return read()
+  }
   return {
     get baseUrl() {
       return emulator.baseUrl
@@ -45,9 +56,9 @@ export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
     },
     reset: async () => {
       await emulator.reset()
-      return asJson(emulator.state())
+      return caughtUp(() => asJson(emulator.state()))
     },
-    state: async () => asJson(emulator.state()),
+    state: () => caughtUp(() => asJson(emulator.state())),
     requests: async (filter = {}) => {
       const params = new URLSearchParams()
       for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value))
@@ -59,11 +70,11 @@ export function inProcessHandle(emulator: Emulator<Store>): EmulatorHandle {
         throw error
       }
     },
-    report: async (options) => asJson(emulator.report(options)),
+    report: (options) => caughtUp(() => asJson(emulator.report(options))),
     bundle: async () => asJson(await emulator.bundle()),
     clearRequests: async () => emulator.journal.clear(),
     addEntries: async (activationId, count) => asJson(await emulator.addEntries(activationId, count)),
     addActivation: async (activation) => asJson(await emulator.addActivation(activation)),
-    dump: async () => JSON.parse([...emulator.dump()].join('')) as WorldDump,
+    dump: () => caughtUp(() => JSON.parse([...emulator.dump()].join('')) as WorldDump),
   }
 }
