@@ -3,6 +3,7 @@ import type { Emulator } from '../emulator/emulator.js'
 import { createEmulator } from '../emulator/emulator.js'
 import type { EmulatorOptions } from '../emulator/emulator-options.js'
 import type { EmulatorHandle } from '../emulator/handle.js'
+import { withFailureBundle, type BundleOnFailure } from './failure-bundle.js'
 import { listenOptions, type UnhandledRequestStrategy } from './msw-listen-options.js'
 
 /** msw's server for Node, as `setupServer` returns it (msw 2 and 3 name its type differently). */
@@ -32,6 +33,12 @@ export type UseEmulatorOptions = EmulatorOptions & {
    * milliseconds: the hooks' timeout, passed as their second argument. Default 30,000, as `useSandbox`'s.
    */
   timeout?: number
+  /**
+   * Where a reproduction bundle of a failed test is written (Vitest and Jest; see
+   * docs/library-and-test-suites.md): a folder, or `false` for none. Default: the folder
+   * `activation-emulator-bundles` under the system's temporary folder.
+   */
+  bundleOnFailure?: BundleOnFailure
 }
 
 /**
@@ -50,6 +57,7 @@ export type InProcessHandle = EmulatorHandle & {
  * Ties an emulator to a test file, for any runner: creates it and starts msw's `setupServer` before
  * all tests, puts the world and the handlers back as they were after each (`reset()`: the clock, the
  * data, the journal, the fault rules, and any `server.use()` override), and closes the server after all.
+ * When a test fails (Vitest, Jest), a reproduction bundle of it is written first (`bundleOnFailure`).
  * Its handle has the shape `useServer`'s and `useSandbox`'s have: a file changes mode by changing this line.
  * @example
  * import { afterAll, afterEach, beforeAll } from 'vitest'
@@ -60,7 +68,7 @@ export type InProcessHandle = EmulatorHandle & {
  * })
  */
 export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks): InProcessHandle {
-  const { onUnhandledRequest = 'warn', timeout = 30_000, ...emulatorOptions } = options
+  const { onUnhandledRequest = 'warn', timeout = 30_000, bundleOnFailure, ...emulatorOptions } = options
   let started: { emulator: Emulator; server: MswServer } | undefined
   const running = () => {
     if (!started) throw new Error('The emulator starts in beforeAll: read useEmulator() fields inside tests or hooks')
@@ -75,11 +83,14 @@ export function useEmulator(options: UseEmulatorOptions, hooks: LifecycleHooks):
     server.listen(listenOptions(onUnhandledRequest) as Parameters<MswServer['listen']>[0])
     started = { emulator, server }
   }, timeout)
-  hooks.afterEach(async () => {
+  const putBack = async () => {
     if (!started) return
     started.server.resetHandlers()
     await started.emulator.reset()
-  }, timeout)
+  }
+  // A failed test's bundle is made before the reset, of the emulator as the test left it.
+  const bundle = async () => (started ? started.emulator.bundle() : undefined)
+  hooks.afterEach(withFailureBundle(bundleOnFailure, bundle, putBack), timeout)
   hooks.afterAll(() => {
     started?.server.close()
     started = undefined

@@ -1,4 +1,5 @@
 import type { SandboxInfo, SandboxOptions } from '../emulator/emulator.js'
+import { runnerState, withFailureBundle, type BundleOnFailure } from './failure-bundle.js'
 import { adminCall, adminHeaders, httpHandle, type HttpHandle } from './http-handle.js'
 import { unreachable } from './unreachable.js'
 
@@ -30,6 +31,12 @@ export type UseSandboxOptions = SandboxOptions & {
   per?: 'test' | 'file'
   /** How long opening or ending a sandbox may take, in milliseconds (the hooks' timeout). Default 30,000. */
   timeout?: number
+  /**
+   * Where a reproduction bundle of a failed test (its sandbox's, made before the sandbox ends) is
+   * written, with Vitest and Jest: a folder, or `false` for none. Default: the folder
+   * `activation-emulator-bundles` under the system's temporary folder.
+   */
+  bundleOnFailure?: BundleOnFailure
 }
 
 /**
@@ -45,24 +52,14 @@ export type SandboxHandle = HttpHandle & {
 
 type Opened = { info: SandboxInfo; baseUrl: string; adminUrl: string; apiKey: string }
 
-/** Vitest's or Jest's `expect`, wherever the runner keeps it, for the test's name and file. */
-function runnerState(): { currentTestName?: string; testPath?: string } {
-  const holder = globalThis as Record<PropertyKey, unknown>
-  const expect = (holder[Symbol.for('expect-global')] ?? holder['expect']) as
-    { getState?: () => { currentTestName?: string; testPath?: string } } | undefined
-  try {
-    return expect?.getState?.() ?? {}
-  } catch {
-    return {}
-  }
-}
-
 const HOOK_NAMES = ['beforeEach', 'afterEach', 'beforeAll', 'afterAll'] as const
 
 /** The hooks given, else the runner's globals: a hook is one only when it is a function. */
 function hooksOf(given: SandboxHooks | undefined): SandboxHooks {
   const holder = (given ?? globalThis) as Record<string, unknown>
-  return Object.fromEntries(HOOK_NAMES.flatMap((name) => (typeof holder[name] === 'function' ? [[name, holder[name]]] : [])))
+  return Object.fromEntries(
+    HOOK_NAMES.flatMap((name) => (typeof holder[name] === 'function' ? [[name, holder[name]]] : [])),
+  )
 }
 
 /** The hooks of `wanted` that `hooks` lacks. */
@@ -84,7 +81,8 @@ function missingHooks(hooks: SandboxHooks, given: boolean, per: 'test' | 'file')
  * Gives each test (or each test file) a sandbox of its own on a running emulator, over HTTP: opened
  * before it (`POST /__emulator/sandboxes`, labelled with the test's name) and ended after it. Tests
  * in parallel workers then share one server and nothing else: clock, fault rules, settings, added
- * data and journal are each sandbox's own. The server's URL comes from `url` or the
+ * data and journal are each sandbox's own. When a test fails (Vitest, Jest), a reproduction bundle of
+ * its sandbox is written first (`bundleOnFailure`). The server's URL comes from `url` or the
  * ACTIVATION_EMULATOR_URL variable (a global setup that starts the server sets it).
  * @example
  * import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
@@ -95,7 +93,7 @@ function missingHooks(hooks: SandboxHooks, given: boolean, per: 'test' | 'file')
  * })
  */
 export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks): SandboxHandle {
-  const { url: given, adminToken: token, per = 'test', timeout = 30_000, ...sandboxOptions } = options
+  const { url: given, adminToken: token, per = 'test', timeout = 30_000, bundleOnFailure, ...sandboxOptions } = options
   const found = hooksOf(hooks)
   let opened: Opened | undefined
   const current = (): Opened => {
@@ -139,26 +137,34 @@ export function useSandbox(options: UseSandboxOptions = {}, hooks?: SandboxHooks
       throw new Error(`DELETE ${adminUrl} answered ${response.status}: ${await response.text()}`)
   }
 
+  const handle = httpHandle(() => ({ ...current(), apiKeys: current().info.apiKeys }), token)
+  // A failed test's bundle is its sandbox's, made before the sandbox ends.
+  const bundle = async () => (opened ? handle.bundle() : undefined)
   const { beforeEach, afterEach, beforeAll, afterAll } = found
   const fileName = () => runnerState().testPath?.split(/[\\/]/).pop()
   if (per === 'file' && beforeAll && afterAll) {
     beforeAll(() => open(fileName()), timeout)
+    // The file's sandbox lives on: a failed test's bundle is of the sandbox as it stands then.
+    afterEach?.(
+      withFailureBundle(bundleOnFailure, bundle, async () => {}),
+      timeout,
+    )
     afterAll(end, timeout)
   } else if (per === 'test' && beforeEach && afterEach) {
     beforeEach(() => open(runnerState().currentTestName), timeout)
-    afterEach(end, timeout)
+    afterEach(withFailureBundle(bundleOnFailure, bundle, end), timeout)
   } else if (per === 'test' && beforeAll && afterEach && afterAll) {
     // Without beforeEach, each test's sandbox is opened ahead of it: the first in beforeAll, each
     // next one after the test before it ends its own; the one opened after the last test is ended unused.
     beforeAll(() => open(fileName()), timeout)
-    afterEach(async () => {
+    const next = async () => {
       await end()
       await open(fileName())
-    }, timeout)
+    }
+    afterEach(withFailureBundle(bundleOnFailure, bundle, next), timeout)
     afterAll(end, timeout)
   } else throw missingHooks(found, hooks !== undefined, per)
 
-  const handle = httpHandle(() => ({ ...current(), apiKeys: current().info.apiKeys }), token)
   return Object.defineProperties(handle, {
     id: { get: () => current().info.id, enumerable: true },
     info: { get: () => current().info, enumerable: true },

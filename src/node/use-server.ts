@@ -1,4 +1,5 @@
 import type { EmulatorState } from '../emulator/emulator.js'
+import { withFailureBundle, type BundleOnFailure } from './failure-bundle.js'
 import { adminCall, httpHandle, type HandleTarget, type HttpHandle } from './http-handle.js'
 import type { LifecycleHooks } from './use-emulator.js'
 import { URL_VARIABLE } from './use-sandbox.js'
@@ -21,6 +22,12 @@ export type UseServerOptions = ConnectOptions & {
   url?: string | (() => string)
   /** How long connecting (before all tests) or resetting the server (after each) may take, in milliseconds. Default 30,000. */
   timeout?: number
+  /**
+   * Where a reproduction bundle of a failed test (the server's, made before the reset) is written,
+   * with Vitest and Jest: a folder, or `false` for none. Default: the folder
+   * `activation-emulator-bundles` under the system's temporary folder.
+   */
+  bundleOnFailure?: BundleOnFailure
 }
 
 /** The target of a server's handle: the URL it printed, its admin API, and its keys as its state says them. */
@@ -64,7 +71,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
  * it('moves time', async () => expect((await api.clock.advance('2h')).frozen).toBe(true))
  */
 export function useServer(options: UseServerOptions, hooks: LifecycleHooks): ServerHandle {
-  const { url: given, adminToken: token, timeout = 30_000 } = options
+  const { url: given, adminToken: token, timeout = 30_000, bundleOnFailure } = options
   let target: HandleTarget | undefined
   const current = (): HandleTarget => {
     if (!target) throw new Error('useServer connects in beforeAll: read its fields inside tests or hooks')
@@ -76,9 +83,12 @@ export function useServer(options: UseServerOptions, hooks: LifecycleHooks): Ser
     if (!url) throw new Error(`useServer needs the emulator's URL: pass { url }, or set ${URL_VARIABLE}`)
     target = await targetOf(url, token)
   }, timeout)
-  hooks.afterEach(async () => {
+  // A failed test's bundle is made before the reset, of the server as the test left it.
+  const bundle = async () => (target ? handle.bundle() : undefined)
+  const putBack = async () => {
     if (target) await handle.reset()
-  }, timeout)
+  }
+  hooks.afterEach(withFailureBundle(bundleOnFailure, bundle, putBack), timeout)
   hooks.afterAll(() => {
     target = undefined
   }, timeout)
