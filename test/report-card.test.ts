@@ -85,6 +85,18 @@ describe('the report card', () => {
     ).not.toContain('respected-rate-limit')
   })
 
+  it("respected-rate-limit: a fault rule's 429 whose message names a wait is waited out as the limit's is, at the boundary and on each side of it", () => {
+    const at = (ms: number) => ({ realAt: T0 + ms, at: new Date(T0 + ms).toISOString() })
+    const refused = (error: string) => ({ status: 429, next: undefined, fault: 'rule-1', error, ...at(0) })
+    const said = refused('Too many requests. Retry in 5 seconds.')
+    expect(broken(reportCard(journal(said, { ...at(5_000) })))).toEqual([])
+    expect(broken(reportCard(journal(said, { ...at(4_999) })))).toEqual(['respected-rate-limit'])
+    expect(broken(reportCard(journal(refused('retry in 1 second'), { ...at(999) })))).toEqual(['respected-rate-limit'])
+    // A 429 that names no wait, or one past six digits, announces none the card checks.
+    expect(broken(reportCard(journal(refused('Slow down'), { ...at(1) })))).toEqual([])
+    expect(broken(reportCard(journal(refused('Retry in 1000000 seconds'), { ...at(1) })))).toEqual([])
+  })
+
   it("within-rate-limit: every 429 of the limit counts, one finding a key; a fault rule's 429 does not", () => {
     const card = reportCard(
       journal(

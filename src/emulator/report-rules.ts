@@ -82,9 +82,23 @@ const waited = (a: JournalEntry, b: JournalEntry): number =>
   Math.max(b.realAt - a.realAt, Date.parse(b.at) - Date.parse(a.at))
 
 /**
- * After each 429 of the rate limit, nothing more with that key until the seconds its message
- * announced had passed (on the emulator's clock or in real time: the window closes with whichever
- * comes first). The messages are `expectRespectedRateLimit`'s.
+ * The wait in a 429's message ("Retry in 5 seconds."), as a client reads it. A fault rule's 429 that
+ * says one is waited out as the API's is: the client cannot tell them apart. Six digits hold the
+ * longest window (a day); a longer number is no wait the card checks.
+ */
+const RETRY_IN = /\bretry in (\d{1,6}) seconds?\b/i
+
+/** The seconds a 429 told the client to wait: the rate limit's, or those its message names; undefined for none. */
+function announcedWait(e: JournalEntry): number | undefined {
+  if (e.retryInSeconds !== undefined || e.status !== 429 || e.error === undefined) return e.retryInSeconds
+  const said = RETRY_IN.exec(e.error)
+  return said ? Number(said[1]) : undefined
+}
+
+/**
+ * After each 429 that announced a wait (the rate limit's, or a fault rule's whose message names one),
+ * nothing more with that key until those seconds had passed (on the emulator's clock or in real time:
+ * the window closes with whichever comes first). The messages are `expectRespectedRateLimit`'s.
  */
 export function respectedRateLimit(entries: readonly JournalEntry[], key?: string): RuleFinding[] {
   const findings: RuleFinding[] = []
@@ -92,8 +106,9 @@ export function respectedRateLimit(entries: readonly JournalEntry[], key?: strin
     if (k === null || (key !== undefined && k !== key)) continue
     for (let i = 0; i + 1 < mine.length; i++) {
       const refused = mine[i]!
-      if (refused.retryInSeconds === undefined) continue
-      const wait = refused.retryInSeconds * 1000
+      const seconds = announcedWait(refused)
+      if (seconds === undefined) continue
+      const wait = seconds * 1000
       const next = mine[i + 1]!
       if (waited(refused, next) < wait) {
         findings.push({

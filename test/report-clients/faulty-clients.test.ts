@@ -1,0 +1,62 @@
+/**
+ * The report card on real clients: each faulty client (test/support/faulty-clients.ts) walks the API
+ * through msw with its one defect, in a world that makes it show, and is flagged by exactly its rule;
+ * the reference client (a paging loop with back-off) keeps every rule in each of those worlds.
+ */
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEmulator, type Emulator, type ReportCard } from '../../src/index.js'
+import { listenOptions } from '../../src/node/msw-listen-options.js'
+import type { Api } from '../support/api-client.js'
+import * as faulty from '../support/faulty-clients.js'
+import { referenceRun } from '../support/reference-client.js'
+import { WORLDS, type ReportWorld } from '../support/report-worlds.js'
+
+const NOW = '2026-06-01T12:00:00.000Z'
+
+/** Each faulty client, the rule it breaks, and the world in which it shows. */
+const FAULTY = [
+  { rule: 'respected-rate-limit', client: faulty.ignoresRetryAfter, world: WORLDS.retryIn5 },
+  { rule: 'backs-off', client: faulty.noBackOff, world: WORLDS.repeated429 },
+  { rule: 'within-rate-limit', client: faulty.exceedsRateLimit, world: WORLDS.rateLimited },
+  { rule: 'concurrency-per-key', client: faulty.tooManyAtOnce, world: WORLDS.slow },
+  { rule: 'every-page-once', client: faulty.asksPagesTwice, world: WORLDS.plain },
+  { rule: 'next-as-given', client: faulty.madeUpNext, world: WORLDS.plain },
+  { rule: 'walks-to-the-end', client: faulty.stopsEarly, world: WORLDS.plain },
+  { rule: 'key-on-every-request', client: faulty.omitsTheKey, world: WORLDS.plain },
+  { rule: 'stops-after-401', client: faulty.retriesA401, world: WORLDS.revokedKey },
+  { rule: 'no-retry-of-403', client: faulty.retriesThe403, world: WORLDS.noPremium },
+] as const
+
+const broken = (card: ReportCard): string[] => card.rules.filter((r) => !r.passed).map((r) => r.rule)
+
+describe('the report card of real clients, in-process', () => {
+  let emulator: Emulator
+  const server = setupServer()
+  beforeAll(async () => {
+    emulator = await createEmulator({ scenario: 'default', now: NOW })
+    server.resetHandlers(...emulator.adminHandlers, ...emulator.handlers)
+    server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
+  })
+  afterAll(() => server.close())
+
+  /** Runs `client` from a fresh emulator in `world`, and answers its report card. */
+  async function run(world: ReportWorld, client: (api: Api) => Promise<void>): Promise<ReportCard> {
+    await emulator.reset()
+    await world.setUp(emulator.handle)
+    const key = world.key ?? emulator.accounts[0]!.apiKeys[0]!
+    await client({ baseUrl: emulator.baseUrl, key, sleep: async (ms) => void emulator.clock.advance(ms) })
+    return emulator.report()
+  }
+
+  it.each(FAULTY)('a client that breaks $rule is flagged by it alone', async ({ rule, client, world }) => {
+    const card = await run(world, client)
+    expect(broken(card), JSON.stringify(card.rules.filter((r) => !r.passed))).toEqual([rule])
+  })
+
+  it.each<ReportWorld>(Object.values(WORLDS))('the reference client keeps every rule in $name', async (world) => {
+    const card = await run(world, (api) => referenceRun(api, world.rateLimit))
+    expect(broken(card), JSON.stringify(card.rules.filter((r) => !r.passed))).toEqual([])
+    expect(card.requests.count).toBeGreaterThan(world === WORLDS.revokedKey ? 0 : 5)
+  })
+})
