@@ -7,6 +7,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator } from '../src/index.js'
 import type { Bundle } from '../src/emulator/bundle.js'
+import { requestsOf, type RequestRow } from '../src/emulator/bundle-journal.js'
 import { listenOptions } from '../src/node/msw-listen-options.js'
 import { replayBundle } from '../src/node/replay/replay.js'
 
@@ -50,7 +51,7 @@ async function aRun(): Promise<{ id: string }> {
 }
 
 describe('emulator.bundle()', () => {
-  it('holds the world, the options, every change at its place, the journal with its bodies, and names every key', async () => {
+  it('holds the world, the options, every change at its place, the journal with its body hashes, and names every key', async () => {
     const { id } = await aRun()
     const bundle = await emulator.bundle()
     const text = JSON.stringify(bundle)
@@ -58,7 +59,8 @@ describe('emulator.bundle()', () => {
     expect(text).not.toContain('no-such-key')
     expect(bundle.format).toBe('activation-emulator/bundle@1')
     expect(bundle.world.builtAt).toBe(NOW)
-    const statuses = bundle.journal.requests.map((r) => [r.status, r.key])
+    const requests = requestsOf(bundle.journal)
+    const statuses = requests.map((r) => [r.status, r.key])
     expect(statuses).toEqual([
       [200, 'key:demo:1'],
       [200, 'key:demo:1'],
@@ -69,7 +71,7 @@ describe('emulator.bundle()', () => {
       [200, 'key:demo:1'],
       [403, 'key:demo:1'],
     ])
-    const first = bundle.journal.requests[0]!.seq
+    const first = requests[0]!.seq
     expect(bundle.changes.list.map((c) => [c.change, c.afterSeq - first])).toEqual([
       ['addEntries', 1],
       ['faultAdded', 1],
@@ -78,9 +80,30 @@ describe('emulator.bundle()', () => {
     ])
     expect(bundle.changes.list[0]).toMatchObject({ change: 'addEntries', activationId: id, count: 3 })
     expect(bundle.journal.complete).toBe(true)
-    // A 200's body is kept with its hash; an error's is not (its message is in the entry).
-    expect(bundle.journal.requests[0]!.body!.sha256).toMatch(/^[0-9a-f]{64}$/)
-    expect(bundle.journal.requests[3]!.body).toBeUndefined()
+    // A 200's body by its hash, the same as the journal's; an error's has none (its message is in the entry).
+    expect(requests[0]!.bodyHash).toMatch(/^[0-9a-f]{16}$/)
+    expect(requests[0]!.bodyHash).toBe(emulator.journal.entries()[0]!.bodyHash)
+    expect(requests[3]!.bodyHash).toBeUndefined()
+    expect(requests[3]!).toMatchObject({ status: 503, fault: 'rule-1' })
+    expect(requests[1]!.path).toBe(`/activations/${id}`)
+    expect(requests[1]!.search).toBe('limit=2')
+    // Each row read back is the journal's entry, its key named and its real time counted from the first.
+    const entries = emulator.journal.entries()
+    requests.forEach((r, i) => {
+      const entry = entries[i]!
+      expect([r.seq, r.at, r.method, r.status, r.next, r.items, r.retryInSeconds, r.error]).toEqual([
+        entry.seq,
+        entry.at,
+        entry.method,
+        entry.status,
+        entry.next,
+        entry.items,
+        entry.retryInSeconds,
+        entry.error,
+      ])
+      expect(r.realMs).toBe(entry.realAt - entries[0]!.realAt)
+    })
+    expect(bundle.journal.bodies).toEqual({})
     expect(bundle.state.accounts[0]!.apiKeys).toEqual(['key:demo:1'])
   })
 
@@ -90,7 +113,7 @@ describe('emulator.bundle()', () => {
     await ask('/activations/list?limit=1')
     const bundle = await emulator.bundle()
     expect(bundle.changes.list).toEqual([])
-    expect(bundle.journal.requests.length).toBe(1)
+    expect(bundle.journal.rows.length).toBe(1)
     expect(bundle.journal.complete).toBe(true)
     emulator.journal.clear()
     await ask('/activations/list?limit=1')
@@ -111,24 +134,58 @@ describe('replayBundle', () => {
   it('names the first request whose answer differs, and how: a status, then a body', async () => {
     await aRun()
     const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
+    const seqs = requestsOf(bundle.journal).map((r) => r.seq)
     const statusChanged = structuredClone(bundle)
-    statusChanged.journal.requests[4]!.status = 200
+    ;(statusChanged.journal.rows[4] as Array<RequestRow[number]>)[4] = 200
     const one = await replayBundle(statusChanged)
-    expect(one.first!.request.seq).toBe(bundle.journal.requests[4]!.seq)
+    expect(one.first!.request.seq).toBe(seqs[4])
     expect(one.first!.difference.what).toBe('its status was 200 and is now 429')
 
-    // An answer whose bytes changed (as a new version of the package might): the body's first difference named.
-    const bodyChanged = structuredClone(bundle)
-    const recorded = bodyChanged.journal.requests[1]!
-    const body = JSON.parse(recorded.body!.text) as { entries: Array<{ id: string }> }
+    // An answer whose bytes changed (as a new version of the package might), the bundle without its
+    // text: the hashes named, and the body replayed.
+    const hashChanged = structuredClone(bundle)
+    ;(hashChanged.journal.rows[1] as Array<RequestRow[number]>)[6] = '0'.repeat(16)
+    const two = await replayBundle(hashChanged)
+    expect(two.first!.request.seq).toBe(seqs[1])
+    expect(two.first!.difference.what).toMatch(
+      /^its body differs \(hash 0{16} recorded, [0-9a-f]{16} replayed\); the bundle kept no text of it/,
+    )
+    expect(JSON.parse(two.first!.difference.replayed!)).toHaveProperty('entries')
+  })
+
+  it('with the texts of the last bodies kept, diffs a body that changed: its first difference named', async () => {
+    await aRun()
+    const bundle = JSON.parse(JSON.stringify(await emulator.bundle({ bodies: 8 }))) as Bundle
+    const seq = requestsOf(bundle.journal)[1]!.seq
+    // Every 200's text of the run (4 of its 8 answers; errors have no body kept).
+    expect(Object.keys(bundle.journal.bodies).length).toBe(4)
+    const body = JSON.parse(bundle.journal.bodies[seq]!) as { entries: Array<{ id: string }> }
     body.entries[0]!.id = 'another-id'
-    recorded.body = { sha256: '0'.repeat(64), text: JSON.stringify(body) }
-    const two = await replayBundle(bodyChanged)
-    expect(two.first!.request.seq).toBe(recorded.seq)
+    bundle.journal.bodies[seq] = JSON.stringify(body)
+    ;(bundle.journal.rows[1] as Array<RequestRow[number]>)[6] = '0'.repeat(16)
+    const two = await replayBundle(bundle)
+    expect(two.first!.request.seq).toBe(seq)
     expect(two.first!.difference.what).toMatch(
       /^its body differs in entries \(1 added \(\S+\); 1 gone \(another-id\)\); first at \$\.entries\[0\]\.id: recorded "another-id", replayed "\S+"$/,
     )
-    expect(two.first!.difference.bodies!.recorded).toBe(recorded.body.text)
+    expect(two.first!.difference.bodies!.recorded).toBe(bundle.journal.bodies[seq])
+    // Two kept: the last two 200s.
+    const two200s = (await emulator.bundle({ bodies: 2 })).journal.bodies
+    expect(Object.keys(two200s).map(Number)).toEqual(
+      requestsOf(bundle.journal)
+        .filter((r) => r.status === 200)
+        .slice(-2)
+        .map((r) => r.seq),
+    )
+  })
+
+  it('refuses a bodies option out of its bounds, naming it', async () => {
+    await expect(emulator.bundle({ bodies: 501 })).rejects.toThrow(
+      'bodies must be a whole number from 0 to 500, got 501',
+    )
+    await expect(emulator.bundle({ bodies: -1 })).rejects.toThrow('bodies must be a whole number from 0 to 500')
+    await expect(emulator.bundle({ bodies: 1.5 })).rejects.toThrow('bodies must be a whole number from 0 to 500')
+    expect(Object.keys((await emulator.bundle({ bodies: 500 })).journal.bodies)).toEqual([])
   })
 
   it('closes a rate-limit window where it closed in real time, on a frozen clock, as the run did', async () => {
@@ -139,7 +196,7 @@ describe('replayBundle', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100))
     await ask('/activations/list?limit=1') // 200
     const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
-    expect(bundle.journal.requests.map((r) => r.status)).toEqual([200, 429, 200])
+    expect(requestsOf(bundle.journal).map((r) => r.status)).toEqual([200, 429, 200])
     const replayed = await replayBundle(bundle)
     expect(replayed.first).toBeUndefined()
     expect(replayed.emulator.journal.entries().map((e) => e.status)).toEqual([200, 429, 200])
@@ -148,10 +205,10 @@ describe('replayBundle', () => {
   it('with `all`, sends every request and applies every change, the first difference still named', async () => {
     await aRun()
     const bundle = JSON.parse(JSON.stringify(await emulator.bundle())) as Bundle
-    bundle.journal.requests[0]!.status = 500
+    ;(bundle.journal.rows[0] as Array<RequestRow[number]>)[4] = 500
     const replayed = await replayBundle(bundle, { all: true })
     expect(replayed.sent).toBe(8)
-    expect(replayed.first!.request.seq).toBe(bundle.journal.requests[0]!.seq)
+    expect(replayed.first!.request.seq).toBe(bundle.journal.firstSeq)
     expect(replayed.emulator.accounts[0]!.premium).toBe(false)
   })
 })

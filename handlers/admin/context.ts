@@ -55,7 +55,7 @@ export type AdminControl = {
     options: { concurrency?: number; slowMs?: number; key?: string },
   ): string
   /** A reproduction bundle of the emulator as it stands (see src/emulator/bundle.ts). */
-  bundle(): Promise<unknown>
+  bundle(options: { bodies?: number }): Promise<unknown>
   /** The world at the clock's instant, as a dump's JSON text in pieces. */
   dump(): Iterable<string>
   /** Opens a sandbox (the options unchecked: it checks them); what `sandboxes.list()` says of it. */

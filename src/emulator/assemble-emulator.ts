@@ -24,7 +24,7 @@ import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
 import { countsAt } from './counts-at.js'
 import { ControlLog, loggedClock } from './control-log.js'
-import { makeBundle } from './bundle.js'
+import { bundleBodies, makeBundle } from './bundle.js'
 import { reportText } from './report-formats.js'
 import { journalReport } from './report-world.js'
 import type { Assembled, Parts } from './emulator-parts.js'
@@ -231,8 +231,9 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         faults: rules.list(),
       }
     },
-    bundle: () =>
+    bundle: async (bundleOptions) =>
       makeBundle({
+        bodies: bundleBodies(bundleOptions),
         options,
         scenario,
         builtAt,

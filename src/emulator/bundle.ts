@@ -3,7 +3,10 @@ import type { Scenario } from '../world/scenario.js'
 import type { LoggedChange } from './control-log.js'
 import type { EmulatorOptions } from './emulator-options.js'
 import type { EmulatorState } from './emulator-state.js'
-import type { Journal, JournalEntry } from './journal.js'
+import type { Journal } from './journal.js'
+import { ANSWERED_BODIES } from './answered-bodies.js'
+import { EmulatorError } from '../contract/emulator-error.js'
+import { journalRows, type BundleJournal } from './bundle-journal.js'
 
 // A reproduction bundle: one JSON value that stands an emulator where it stood. Its world as its
 // scenario, seed and instant (a world served from a dump: its scenario and counts, the records being
@@ -14,11 +17,32 @@ import type { Journal, JournalEntry } from './journal.js'
 
 export const BUNDLE_FORMAT = 'activation-emulator/bundle@1'
 
-/** A request of the journal as the bundle keeps it: its key named, and the body answered while it was kept. */
-export type BundledRequest = Omit<JournalEntry, 'key'> & {
-  key: string | null
-  /** The body answered (a 200's), while the journal kept it: its SHA-256 (hex) and its text. */
-  body?: { sha256: string; text: string }
+/** The most bodies a bundle keeps as text: every body the journal keeps (see answered-bodies.ts). */
+const MOST_BODIES = ANSWERED_BODIES
+
+/** What `bundle()` takes. */
+export type BundleOptions = {
+  /**
+   * How many of the last bodies answered to keep as text, for a replay's diff of the first answer
+   * that differs (0 to 500, while the journal keeps them; default 0: every answer is compared by its
+   * hash, and a differing body is shown as replayed).
+   */
+  bodies?: number
+}
+
+/** The options checked: an EmulatorError naming what is wrong. */
+export function bundleBodies(options: BundleOptions = {}): number {
+  const { bodies = 0, ...rest } = options
+  const unknown = Object.keys(rest)
+  if (unknown.length)
+    throw new EmulatorError('bad_option', `Unknown bundle option ${JSON.stringify(unknown[0])}: it takes bodies`)
+  if (!Number.isInteger(bodies) || bodies < 0 || bodies > MOST_BODIES) {
+    throw new EmulatorError(
+      'bad_option',
+      `bodies must be a whole number from 0 to ${MOST_BODIES}, got ${JSON.stringify(bodies)}`,
+    )
+  }
+  return bodies
 }
 
 export type Bundle = {
@@ -38,10 +62,11 @@ export type Bundle = {
   /** The changes since the start or the last reset, in order; `complete` false when some were dropped. */
   changes: { complete: boolean; list: LoggedChange[] }
   /**
-   * The requests since the start or the last reset, oldest first; `complete` false when the journal
-   * dropped or cleared some of them (the first one kept is then not the first made).
+   * The requests since the start or the last reset, oldest first, as rows (read them with
+   * `requestsOf`); `complete` false when the journal dropped or cleared some of them (the first one
+   * kept is then not the first made).
    */
-  journal: { complete: boolean; requests: BundledRequest[] }
+  journal: BundleJournal
   /** Where the emulator stood when the bundle was made, its keys named. */
   state: EmulatorState
 }
@@ -90,14 +115,6 @@ class KeyNames {
   }
 }
 
-/** The SHA-256 of bytes, as lowercase hex (Web Crypto: the same in Node and in a browser). */
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
-  let hex = ''
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0')
-  return hex
-}
-
 const UTF8 = new TextDecoder()
 
 /** What a bundle is made of: the emulator's pieces, read when it is made. */
@@ -115,36 +132,40 @@ type BundleSource = {
   /** The number of the last request before the start or the last reset. */
   startSeq: number
   state: EmulatorState
+  /** How many of the last answers' bodies to keep as text, while the journal keeps them (for a replay's diff). */
+  bodies: number
 }
 
 /**
  * A bundle of the emulator as it stands: see `Bundle`.
- * @example writeFileSync('bundle.json', JSON.stringify(await makeBundle(source)))
+ * @example writeFileSync('bundle.json', JSON.stringify(makeBundle(source)))
  */
-export async function makeBundle(source: BundleSource): Promise<Bundle> {
+export function makeBundle(source: BundleSource): Bundle {
   const names = new KeyNames([...source.scenario.accounts, ...source.accounts])
   const options: Record<string, unknown> = {}
   for (const name of ANSWER_OPTIONS) if (source.options[name] !== undefined) options[name] = source.options[name]
   const { journal } = source
-  const requests: BundledRequest[] = []
-  for (const entry of journal.entries()) {
-    const request: BundledRequest = { ...entry, key: entry.key === null ? null : names.name(entry.key) }
-    const body = journal.body(entry.seq)
-    if (body.kept) request.body = { sha256: await sha256(body.bytes), text: UTF8.decode(body.bytes) }
-    requests.push(request)
+  const entries = journal.entries()
+  const bodies: Record<string, string> = {}
+  for (let i = entries.length - 1, wanted = source.bodies; i >= 0 && wanted > 0; i--) {
+    const body = journal.body(entries[i]!.seq)
+    if (!body.kept) continue
+    bodies[entries[i]!.seq] = UTF8.decode(body.bytes)
+    wanted--
   }
   const complete = journal.clearedAfter <= source.startSeq && journal.oldestSeq === source.startSeq + 1
+  const builtAt = new Date(source.builtAt).toISOString()
   return {
     format: BUNDLE_FORMAT,
     madeAt: new Date().toISOString(),
     world: {
-      builtAt: new Date(source.builtAt).toISOString(),
+      builtAt,
       scenario: names.named(source.scenario),
       ...(source.data ? { data: source.data } : {}),
     },
     options: names.named(options),
     changes: { complete: source.changesComplete, list: names.named([...source.changes]) },
-    journal: { complete, requests },
+    journal: journalRows(entries, (key) => names.name(key), builtAt, complete, bodies),
     state: names.named(source.state),
   }
 }

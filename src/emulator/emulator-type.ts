@@ -7,7 +7,7 @@ import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { Journal } from './journal.js'
 import type { ReportCard, ReportOptions } from './report-card.js'
 import type { ReportFormat } from './report-formats.js'
-import type { Bundle } from './bundle.js'
+import type { Bundle, BundleOptions } from './bundle.js'
 import type { Scenario } from '../world/scenario.js'
 import type { CollectionStore, Store } from '../store/store.js'
 import type { SandboxOptions } from './sandbox-options.js'
@@ -122,10 +122,11 @@ export type Emulator<Db extends Store = CollectionStore> = {
   /**
    * A reproduction bundle: the world (its scenario, seed and instant), the options that shape answers,
    * the changes since the start or the last reset at their places among the requests, the journal with
-   * the bodies answered, and the state now; API keys named. `activation-emulator replay` stands it up again.
+   * each answer's status and body hash (and the texts of the last `bodies`), and the state now; API
+   * keys named. `activation-emulator replay` stands it up again.
    * @example writeFileSync('bundle.json', JSON.stringify(await emulator.bundle()))
    */
-  bundle(): Promise<Bundle>
+  bundle(options?: BundleOptions): Promise<Bundle>
   /** Adds `count` entries, entered now, to a running activation; the ids made. */
   addEntries(activationId: string, count: number): Promise<Added>
   /** Adds an activation (with `entries` generated entries) around the clock's instant; the ids made. */

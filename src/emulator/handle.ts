@@ -6,7 +6,7 @@ import type { EmulatorSettings } from './emulator-options.js'
 import type { FaultRule, FaultRuleInput } from './fault-rules.js'
 import type { JournalEntry } from './journal.js'
 import type { ReportCard, ReportOptions } from './report-card.js'
-import type { Bundle } from './bundle.js'
+import type { Bundle, BundleOptions } from './bundle.js'
 
 /** Where a clock stands: what every clock operation of a handle answers, as `POST /__emulator/clock` does. */
 export type ClockReading = { now: string; frozen: boolean }
@@ -64,7 +64,7 @@ export type EmulatorHandle = {
   /** The report card of the client, read from the journal, as `GET /__emulator/report` answers it. */
   report(options?: ReportOptions): Promise<ReportCard>
   /** A reproduction bundle, as `GET /__emulator/bundle` answers it. */
-  bundle(): Promise<Bundle>
+  bundle(options?: BundleOptions): Promise<Bundle>
   /** Empties the journal (its `seq` goes on). */
   clearRequests(): Promise<void>
   /** Adds `count` entries, entered now, to a running activation; answers the ids made. */

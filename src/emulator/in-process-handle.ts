@@ -71,7 +71,7 @@ export function inProcessHandle(emulator: Emulator<Store>, catchUp: () => Promis
       }
     },
     report: (options) => caughtUp(() => asJson(emulator.report(options))),
-    bundle: async () => asJson(await emulator.bundle()),
+    bundle: async (options) => asJson(await emulator.bundle(options)),
     clearRequests: async () => emulator.journal.clear(),
     addEntries: async (activationId, count) => asJson(await emulator.addEntries(activationId, count)),
     addActivation: async (activation) => asJson(await emulator.addActivation(activation)),

@@ -1,5 +1,6 @@
 import type { EndpointName, RequestRecord } from '../../handlers/context.js'
 import { ANSWERED_BODIES, ANSWERED_BODY_BYTES, AnsweredBodies, type AnsweredBody } from './answered-bodies.js'
+import { BodyHashes } from './body-hash.js'
 
 /** Which API operation a request reached. */
 export type JournalEndpoint = EndpointName
@@ -12,6 +13,11 @@ export type JournalEntry = {
    * reconnects with the `Last-Event-ID` it saw before a reset is sent the requests made since.
    */
   seq: number
+  /**
+   * A 200's body as answered, hashed (16 hex digits: see body-hash.ts), kept after the body itself is
+   * dropped: a replay compares its answer with it. Absent for an answer without a body kept (an error, a HEAD).
+   */
+  bodyHash?: string
 } & RequestRecord
 
 /**
@@ -66,6 +72,7 @@ export class Journal {
   /** What each follower does when the journal ends (its sandbox ended). */
   readonly #enders = new Set<() => void>()
   readonly #bodies: AnsweredBodies
+  readonly #hashes = new BodyHashes()
 
   constructor(
     size: number,
@@ -103,8 +110,11 @@ export class Journal {
    * or bytes; `body`: the bytes it was answered, kept as they are (not copied) among the last bodies.
    */
   add(entry: Omit<JournalEntry, 'seq'>, body?: Uint8Array): JournalEntry {
-    const recorded = { seq: ++this.#seq, ...entry }
-    if (body !== undefined) this.#bodies.keep(recorded.seq, body)
+    const recorded: JournalEntry = { seq: ++this.#seq, ...entry }
+    if (body !== undefined) {
+      recorded.bodyHash = this.#hashes.of(body)
+      this.#bodies.keep(recorded.seq, body)
+    }
     const bytes = bytesOf(recorded)
     this.#entries.push(recorded)
     this.#bytesOf.push(bytes)

@@ -111,7 +111,8 @@ export function httpHandle(target: () => HandleTarget, token: string | undefined
       const query = params.toString()
       return call('GET', `/report${query ? `?${query}` : ''}`)
     },
-    bundle: () => call('GET', '/bundle'),
+    bundle: (options = {}) =>
+      call('GET', options.bodies === undefined ? '/bundle' : `/bundle?bodies=${options.bodies}`),
     clearRequests: async () => void (await call('DELETE', '/requests')),
     addEntries: (activationId, count) =>
       call('POST', `/activations/${encodeURIComponent(activationId)}/entries`, { count }),

@@ -8,6 +8,7 @@ import { useEmulator, useSandbox, useServer, type EmulatorHandle } from '../../s
 import { NOW_ISO as NOW } from '../support/api.js'
 import { startCli, type CliServer } from '../support/cli.js'
 import { TEST_MS } from '../support/timeouts.js'
+import { requestsOf } from '../../src/emulator/bundle-journal.js'
 
 const HOUR = 3_600_000
 const at = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString()
@@ -153,7 +154,7 @@ describe.each(MODES)('control through one handle (%s)', (mode) => {
     expect(first!.items).toBe(2)
     expect(Object.keys(first!)).toEqual([
       ...['seq', 'at', 'realAt', 'method', 'path', 'query', 'endpoint', 'key', 'account', 'status', 'durationMs'],
-      ...['fault', 'next', 'items'],
+      ...['fault', 'next', 'items', 'bodyHash'],
     ])
     expect((await api.requests({ endpoint: 'activation' })).map((r) => r.seq)).toEqual([s + 1])
     expect((await api.requests({ status: 404, limit: 1 })).map((r) => r.seq)).toEqual([s + 2])
@@ -227,7 +228,7 @@ describe.each(MODES)('control through one handle (%s)', (mode) => {
     await api.clock.advance('1h')
     const bundle = await api.bundle()
     expect(bundle.format).toBe('activation-emulator/bundle@1')
-    expect(bundle.journal.requests.map((r) => [r.path, r.status, r.key])).toEqual([
+    expect(requestsOf(bundle.journal).map((r) => [r.path, r.status, r.key])).toEqual([
       ['/activations/list', 200, 'key:demo:1'],
     ])
     expect(bundle.changes.list.map((c) => [c.change, 'now' in c ? c.now : undefined])).toEqual([['clock', at(HOUR)]])

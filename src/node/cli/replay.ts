@@ -66,22 +66,18 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   let code = 0
   if (first) {
     const { request, difference } = first
-    const query = new URLSearchParams(
-      Object.entries(request.query).flatMap(([k, vs]) => vs.map((v) => [k, v])),
-    ).toString()
     out(
-      `replay: request #${request.seq} ${request.method} ${request.path}${query ? `?${query}` : ''} differs: ${difference.what}`,
+      `replay: request #${request.seq} ${request.method} ${request.path}${request.search ? `?${request.search}` : ''} differs: ${difference.what}`,
     )
     if (difference.bodies) {
       out(`recorded body: ${difference.bodies.recorded.slice(0, SHOWN_CHARS)}`)
       out(`replayed body: ${difference.bodies.replayed.slice(0, SHOWN_CHARS)}`)
+    } else if (difference.replayed !== undefined) {
+      out(`replayed body: ${difference.replayed.slice(0, SHOWN_CHARS)}`)
     }
     code = 1
   } else {
-    const bodies = bundle.journal.requests.filter((r) => r.body !== undefined).length
-    out(
-      `replay: ${sent} request(s) replayed, every answer as recorded (${bodies} compared byte for byte, the others by status, next and items)`,
-    )
+    out(`replay: ${sent} request(s) replayed, every answer as recorded (status, error, next, items and body)`)
   }
   if (!args.serve) return code
   // Where it stood when the bundle was made: every change applied, the clock at the bundle's instant.

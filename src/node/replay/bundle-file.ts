@@ -1,19 +1,32 @@
 import * as z from 'zod'
 import { problemLines } from '../../contract/problems.js'
 import { BUNDLE_FORMAT, type Bundle } from '../../emulator/bundle.js'
+import { REQUEST_COLUMNS } from '../../emulator/bundle-journal.js'
 
 // A bundle file as `replay` reads it: checked in its outline (what replay reads of it), each problem named.
 
-const requestSchema = z.looseObject({
-  seq: z.number().int().min(1),
-  at: z.iso.datetime(),
-  realAt: z.number(),
-  method: z.string().min(1),
-  path: z.string(),
-  query: z.record(z.string(), z.array(z.string())),
-  key: z.string().nullable(),
-  status: z.number().int(),
-  body: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), text: z.string() }).optional(),
+/** A row: its request (`METHOD /path?query`), its instant's step, real time, key and status; the rest optional. */
+const rowSchema = z
+  .tuple([
+    z.string().regex(/^[A-Z]+ \//, 'must begin with a method and a path'),
+    z.number(),
+    z.number(),
+    z.number().int().min(0).nullable(),
+    z.number().int(),
+  ])
+  .rest(z.unknown())
+
+const journalSchema = z.object({
+  complete: z.boolean(),
+  firstSeq: z.number().int().min(1),
+  startedAt: z.number(),
+  from: z.iso.datetime(),
+  columns: z.array(z.string()).refine((c) => c.join() === REQUEST_COLUMNS.join(), {
+    message: `must be ${REQUEST_COLUMNS.join(', ')}`,
+  }),
+  keys: z.array(z.string()),
+  rows: z.array(rowSchema),
+  bodies: z.record(z.string(), z.string()),
 })
 
 const bundleSchema = z.looseObject({
@@ -24,7 +37,7 @@ const bundleSchema = z.looseObject({
     complete: z.boolean(),
     list: z.array(z.looseObject({ change: z.string(), afterSeq: z.number(), at: z.iso.datetime() })),
   }),
-  journal: z.object({ complete: z.boolean(), requests: z.array(requestSchema) }),
+  journal: journalSchema,
   state: z.looseObject({ clock: z.looseObject({ now: z.iso.datetime() }) }),
 })
 

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import type { BundledRequest } from '../../emulator/bundle.js'
+import type { BundledRequest } from '../../emulator/bundle-journal.js'
 import type { JournalEntry } from '../../emulator/journal.js'
 import { bodyDifference } from '../../inspector/body-diff.js'
 
@@ -8,6 +7,8 @@ export type Difference = {
   what: string
   /** The body recorded and the body replayed, as text, when the bundle kept the recorded one. */
   bodies?: { recorded: string; replayed: string }
+  /** The body replayed, when the bundle kept no text of the one recorded. */
+  replayed?: string
 }
 
 const UTF8 = new TextDecoder()
@@ -50,35 +51,41 @@ const parsed = (text: string): unknown => {
 
 /**
  * How the replayed answer (its journal entry and bytes) differs from the recorded one; undefined when
- * they are the same: the status, the error's message, `next`, how many items, and the body where the
- * bundle kept it (by its SHA-256).
+ * they are the same: the status, the error's message, `next`, how many items, and the body by its
+ * hash. `recordedText`: the recorded body's text, when the bundle kept it (then the two are diffed).
  */
-export async function answerDifference(
+export function answerDifference(
   recorded: BundledRequest,
+  recordedText: string | undefined,
   replayed: JournalEntry | undefined,
   bytes: Uint8Array,
-): Promise<Difference | undefined> {
+): Difference | undefined {
   if (!replayed) return { what: 'the request was not answered by the API' }
   const fields: Array<[string, unknown, unknown]> = [
     ['status', recorded.status, replayed.status],
     ['error', recorded.error, replayed.error],
     ['next', recorded.next, replayed.next],
     ['items', recorded.items, replayed.items],
+    ['body', recorded.bodyHash === undefined ? 'none' : 'some', replayed.bodyHash === undefined ? 'none' : 'some'],
   ]
   for (const [name, was, is] of fields) {
     if (was !== is) return { what: `its ${name} was ${shown(was)} and is now ${shown(is)}` }
   }
-  if (recorded.body === undefined) return undefined
-  const sha256 = createHash('sha256').update(bytes).digest('hex')
-  if (sha256 === recorded.body.sha256) return undefined
+  if (recorded.bodyHash === replayed.bodyHash) return undefined
   const text = UTF8.decode(bytes)
-  const was = parsed(recorded.body.text)
+  if (recordedText === undefined) {
+    return {
+      what: `its body differs (hash ${recorded.bodyHash} recorded, ${replayed.bodyHash} replayed); the bundle kept no text of it to compare (make it with bodies)`,
+      replayed: text,
+    }
+  }
+  const was = parsed(recordedText)
   const is = parsed(text)
   const where = firstDifference(was, is)
   // The summary of the inspector's comparison: the top-level fields, and the ids of a list of records.
   const inWhat = /differs from the one answered in (.*)\.$/.exec(bodyDifference(was, is))?.[1]
   return {
     what: `its body differs${inWhat ? ` in ${inWhat}` : ''}${where ? `; first at ${where}` : ''}`,
-    bodies: { recorded: recorded.body.text, replayed: text },
+    bodies: { recorded: recordedText, replayed: text },
   }
 }

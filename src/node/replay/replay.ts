@@ -1,7 +1,8 @@
 import { answerFrom } from '../../../handlers/msw-adapter.js'
 import { createEmulator } from '../../emulator/emulator.js'
 import type { Emulator } from '../../emulator/emulator-type.js'
-import type { Bundle, BundledRequest } from '../../emulator/bundle.js'
+import type { Bundle } from '../../emulator/bundle.js'
+import { requestsOf, type BundledRequest } from '../../emulator/bundle-journal.js'
 import type { LoggedChange } from '../../emulator/control-log.js'
 import type { FaultRuleInput } from '../../emulator/fault-rules.js'
 import type { NewActivation } from '../../world/add-data.js'
@@ -16,13 +17,9 @@ type Replayed = {
   first: { request: BundledRequest; difference: Difference } | undefined
 }
 
-/** The request's URL under the base URL, its query rebuilt from each parameter's values in order. */
-function urlOf(baseUrl: string, request: BundledRequest): string {
-  const query = new URLSearchParams()
-  for (const [name, values] of Object.entries(request.query)) for (const value of values) query.append(name, value)
-  const text = query.toString()
-  return `${baseUrl}${request.path}${text ? `?${text}` : ''}`
-}
+/** The request's URL under the base URL. */
+const urlOf = (baseUrl: string, request: BundledRequest): string =>
+  `${baseUrl}${request.path}${request.search ? `?${request.search}` : ''}`
 
 /** Applies one change of the bundle, at its instant. */
 async function apply(emulator: Emulator, change: LoggedChange): Promise<void> {
@@ -54,14 +51,14 @@ async function apply(emulator: Emulator, change: LoggedChange): Promise<void> {
  * Stands the bundle's emulator up at its first instant and sends the journal's requests in order:
  * the clock set to each request's instant (frozen), each change applied where it happened, the rate
  * limit's real time that of each request; each answer compared with the one recorded (status, error,
- * `next`, items, and the body's SHA-256 where the bundle kept the body). Stops at the first that
+ * `next`, items, and the body by its hash). Stops at the first that
  * differs, unless `all` (then every request is sent, and every change applied, and `first` is still
  * the first that differed). `data`: the records of a world the bundle served from a dump.
  * @example const { first } = await replayBundle(bundle)
  */
 export async function replayBundle(bundle: Bundle, options: { data?: unknown; all?: boolean } = {}): Promise<Replayed> {
-  const requests = bundle.journal.requests
-  const base = requests[0]?.realAt ?? 0
+  const requests = requestsOf(bundle.journal)
+  const bodies = bundle.journal.bodies
   let realNow = 0
   const emulator = await createEmulator({
     ...(bundle.options as Record<string, never>),
@@ -78,7 +75,7 @@ export async function replayBundle(bundle: Bundle, options: { data?: unknown; al
   for (const request of requests) {
     while (changes.length && changes[0]!.afterSeq < request.seq) await apply(emulator, changes.shift()!)
     emulator.set({ now: request.at })
-    realNow = request.realAt - base
+    realNow = request.realMs
     const headers: Record<string, string> = request.key === null ? {} : { authorization: `Api-Key ${request.key}` }
     const asked = new Request(urlOf(emulator.baseUrl, request), { method: request.method, headers })
     const response = await answerFrom(emulator.handlers, asked)
@@ -89,7 +86,7 @@ export async function replayBundle(bundle: Bundle, options: { data?: unknown; al
       continue
     }
     const replayed = emulator.journal.entries().at(-1)
-    const difference = first ? undefined : await answerDifference(request, replayed, bytes)
+    const difference = first ? undefined : answerDifference(request, bodies[request.seq], replayed, bytes)
     if (difference) {
       first = { request, difference }
       if (!options.all) return { emulator, sent, skipped, first }
