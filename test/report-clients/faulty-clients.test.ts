@@ -8,25 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator, type ReportCard } from '../../src/index.js'
 import { listenOptions } from '../../src/node/msw-listen-options.js'
 import type { Api } from '../support/api-client.js'
-import * as faulty from '../support/faulty-clients.js'
 import { referenceRun } from '../support/reference-client.js'
-import { WORLDS, type ReportWorld } from '../support/report-worlds.js'
+import { FAULTY, WORLDS, type ReportWorld } from '../support/report-worlds.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 
-/** Each faulty client, the rule it breaks, and the world in which it shows. */
-const FAULTY = [
-  { rule: 'respected-rate-limit', client: faulty.ignoresRetryAfter, world: WORLDS.retryIn5 },
-  { rule: 'backs-off', client: faulty.noBackOff, world: WORLDS.repeated429 },
-  { rule: 'within-rate-limit', client: faulty.exceedsRateLimit, world: WORLDS.rateLimited },
-  { rule: 'concurrency-per-key', client: faulty.tooManyAtOnce, world: WORLDS.slow },
-  { rule: 'every-page-once', client: faulty.asksPagesTwice, world: WORLDS.plain },
-  { rule: 'next-as-given', client: faulty.madeUpNext, world: WORLDS.plain },
-  { rule: 'walks-to-the-end', client: faulty.stopsEarly, world: WORLDS.plain },
-  { rule: 'key-on-every-request', client: faulty.omitsTheKey, world: WORLDS.plain },
-  { rule: 'stops-after-401', client: faulty.retriesA401, world: WORLDS.revokedKey },
-  { rule: 'no-retry-of-403', client: faulty.retriesThe403, world: WORLDS.noPremium },
-] as const
 
 const broken = (card: ReportCard): string[] => card.rules.filter((r) => !r.passed).map((r) => r.rule)
 

@@ -1,4 +1,5 @@
 import type { EmulatorHandle } from '../../src/index.js'
+import * as faulty from './faulty-clients.js'
 
 // The worlds in which the report card's test clients run: each makes one defect show (a 429 whose
 // message names its wait, 429s that repeat, a low rate limit, slow answers, a revoked key, the
@@ -31,7 +32,11 @@ export const WORLDS = {
     setUp: (h) => h.set({ rateLimit: RATE_LIMIT }),
     rateLimit: RATE_LIMIT,
   },
-  slow: { name: 'every answer 30 ms late', setUp: (h) => h.faults.add({ delay: 30 }) },
+  slow: {
+    // Long enough that requests sent together overlap however loaded the machine: each is held this long.
+    name: "an activation's entries answered 300 ms late",
+    setUp: (h) => h.faults.add({ endpoint: 'activation', delay: 300 }),
+  },
   revokedKey: { name: 'a key the API does not know', setUp: async () => undefined, key: 'revoked-key' },
   noPremium: { name: 'the premium feature off', setUp: (h) => h.set({ premium: false }) },
   failing: {
@@ -39,3 +44,17 @@ export const WORLDS = {
     setUp: (h) => h.faults.add({ status: 503, error: 'Service unavailable', after: 1, times: 2 }),
   },
 } satisfies Record<string, ReportWorld>
+
+/** Each faulty client, the rule it breaks, and the world in which it shows. */
+export const FAULTY = [
+  { rule: 'respected-rate-limit', client: faulty.ignoresRetryAfter, world: WORLDS.retryIn5 },
+  { rule: 'backs-off', client: faulty.noBackOff, world: WORLDS.repeated429 },
+  { rule: 'within-rate-limit', client: faulty.exceedsRateLimit, world: WORLDS.rateLimited },
+  { rule: 'concurrency-per-key', client: faulty.tooManyAtOnce, world: WORLDS.slow },
+  { rule: 'every-page-once', client: faulty.asksPagesTwice, world: WORLDS.plain },
+  { rule: 'next-as-given', client: faulty.madeUpNext, world: WORLDS.plain },
+  { rule: 'walks-to-the-end', client: faulty.stopsEarly, world: WORLDS.plain },
+  { rule: 'key-on-every-request', client: faulty.omitsTheKey, world: WORLDS.plain },
+  { rule: 'stops-after-401', client: faulty.retriesA401, world: WORLDS.revokedKey },
+  { rule: 'no-retry-of-403', client: faulty.retriesThe403, world: WORLDS.noPremium },
+] as const
