@@ -7,6 +7,7 @@ import type { StoredActivation, StoredEntry, StoredParticipant } from '../contra
 import { lazyList } from '../store/lazy-list.js'
 import { RecentCache } from '../store/recent-cache.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
+import { firstTimes } from './first-times.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
 import { peopleIndex, peopleIndexInSteps, type PeopleIndex } from './planned-index.js'
 import { compareStrings, countUpTo } from '../store/sorted.js'
@@ -63,6 +64,8 @@ export class PlannedPeople {
   #skeletons: readonly EntrySkeleton[] | undefined
   #start: FirstPeople | undefined
   #index: PeopleIndex | undefined
+  /** Each person's first entry, ascending (not the order): what `enteredBy` counts past the start. */
+  #firsts: Float64Array | undefined
   #byPlace: PersonEntries | undefined
   /** Each activation's place in `source.activations`, by id: made at the first `hasEntered`. */
   #activationIndex: Map<string, number> | undefined
@@ -90,8 +93,8 @@ export class PlannedPeople {
   /**
    * Makes in turns what reading the list needs (its start, or with `whole` its whole order), so that
    * no read makes it in one piece: undefined when it is made already, else a promise shared by every
-   * read that asks meanwhile. It reads only the skeletons, which nothing writes. Counting those who
-   * entered by `nowIso` needs the whole order when it falls past the start and before the plan's now.
+   * read that asks meanwhile. It reads only the skeletons, which nothing writes. Reading the list at
+   * `nowIso` needs the whole order when it falls past the start and before the plan's now.
    */
   ordered(whole: boolean, nowIso?: string): Promise<void> | undefined {
     if (this.#index !== undefined) return undefined
@@ -106,10 +109,7 @@ export class PlannedPeople {
     return ordering.then(() => this.ordered(whole, nowIso))
   }
 
-  /**
-   * The steps that make the whole order, for a reader that gives the event loop its turns between them
-   * (`ordered`; a dump's stream): none once made. Readers share one build, each step going on with it.
-   */
+  /** The whole order's steps, for a reader that yields between them (`ordered`, a dump): none once made; one build shared. */
   *orderedInSteps(): Generator<undefined, void> {
     const build = (this.#building ??= this.#order(true))
     while (this.#index === undefined && build.next().done !== true) yield
@@ -178,10 +178,7 @@ export class PlannedPeople {
     return found
   }
 
-  /**
-   * When a person's entries were made, in the order `#entriesOf` gives them: read off the whole index
-   * once it is made (a dump's pass over every participant), else found by place.
-   */
+  /** When a person's entries were made, in `#entriesOf`'s order: off the whole index once made, else by place. */
   #timesOf(person: number): ArrayLike<number> {
     const index = this.#index
     const slot = index?.slotOf(person)
@@ -246,10 +243,7 @@ export class PlannedPeople {
     return this.#personById(id) !== undefined
   }
 
-  /**
-   * Whether a person has an entry in an activation: by their place in its permutation of the pool
-   * (a person entered it if their place is among its first-time entries), without its skeleton.
-   */
+  /** Whether a person has an entry in an activation: their place in its permutation is among its firsts (no skeleton). */
   hasEntered(id: string, activationId: string): boolean {
     const index = this.#source.indexOf(id)
     if (index === undefined) return false
@@ -286,12 +280,15 @@ export class PlannedPeople {
     return activations.map((j, e) => this.#source.activations[j]!.entry(numbers[e]!))
   }
 
-  /** How many of the list first entered at or before `nowIso`. */
+  /** How many of the list first entered at or before `nowIso`: counted off the first entries' times, the list not ordered. */
   enteredBy(nowIso: string): number {
     const at = Date.parse(nowIso)
     if (this.#source.now !== undefined && at >= this.#source.now) return this.list.length
     const start = this.#firstPeople()
-    return countUpTo(at <= start.through ? start.firsts : this.#whole().firstsInOrder, at)
+    if (at <= start.through) return countUpTo(start.firsts, at)
+    const firsts =
+      this.#index?.firstsInOrder ?? (this.#firsts ??= firstTimes(this.#skeletonsNow(), this.#source.poolSize))
+    return countUpTo(firsts, at)
   }
 
   /** When a participant first entered; undefined for anyone who has not entered. */
