@@ -4,7 +4,7 @@
  * each world, a dropped connection too (drop rules act over HTTP only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connect, type ReportCard, type ServerHandle } from '../../src/index.js'
+import { connect, type ReportCard } from '../../src/index.js'
 import type { Api } from '../support/api-client.js'
 import { startCli, type CliServer } from '../support/cli.js'
 import { referenceRun } from '../support/reference-client.js'
@@ -22,7 +22,7 @@ const DROPPED: ReportWorld = {
 
 describe('the report card of real clients, over HTTP', () => {
   let cli: CliServer
-  let handle: ServerHandle
+  let handle: Awaited<ReturnType<typeof connect>>
   beforeAll(async () => {
     cli = await startCli(['--scenario', 'default', '--now', NOW])
     handle = await connect(cli.url)
