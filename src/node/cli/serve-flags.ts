@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import type { Options } from 'yargs'
 import { parseInstant } from '../../time/clock.js'
 import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_SECONDS } from '../../contract/rate-limit.js'
@@ -213,8 +215,9 @@ export const serveFlags: FlagTable = {
     type: 'string',
     describe:
       "How many bytes of entries' JSON the emulator keeps for pages read again: a size such as 64MB, 512KB or 0 (at most 1GB), or recent (4MB) (default 24MB)",
-    coerce: needs('body-cache', "a size such as 64MB, or recent", (text) => {
-      if (bodyCacheBytes(text) === undefined) throw new UsageError(`--body-cache ${BODY_CACHE_RULE}, got ${JSON.stringify(text)}`)
+    coerce: needs('body-cache', 'a size such as 64MB, or recent', (text) => {
+      if (bodyCacheBytes(text) === undefined)
+        throw new UsageError(`--body-cache ${BODY_CACHE_RULE}, got ${JSON.stringify(text)}`)
       return text
     }),
   },
@@ -236,6 +239,21 @@ export const serveFlags: FlagTable = {
           `--sandbox-ttl must be a duration such as 15m, 2h or 90s, milliseconds, or 0 for never, of at most ${MAX_SANDBOX_TTL}, got ${JSON.stringify(text)}`,
         )
       }
+      return text
+    }),
+  },
+  'bundle-on-exit': {
+    type: 'string',
+    describe:
+      'When the server stops (Ctrl-C, SIGTERM), write a reproduction bundle of it to FILE, for `activation-emulator replay FILE`',
+    coerce: needs('bundle-on-exit', 'a file to write', (text) => {
+      // Checked at the start, not found missing when the server stops with the run's journal in hand.
+      const folder = dirname(resolve(text))
+      const kind = statSync(resolve(text), { throwIfNoEntry: false })
+      if (kind?.isDirectory())
+        throw new UsageError(`--bundle-on-exit must name a file, got the folder ${JSON.stringify(text)}`)
+      if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+        throw new UsageError(`--bundle-on-exit ${JSON.stringify(text)}: the folder ${folder} does not exist`)
       return text
     }),
   },

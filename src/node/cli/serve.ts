@@ -3,6 +3,7 @@ import type { ListOrder } from '../../contract/defaults.js'
 import { createEmulator } from '../../emulator/emulator.js'
 import { serve } from '../server/serve.js'
 import { banner } from './banner.js'
+import { writeExitBundle } from './exit-bundle.js'
 import { createEmulatorFor, emulatorOptions, type WorldArgs } from './emulator-options.js'
 import { UsageError } from './flags.js'
 import { stopWhenNpxIsGone } from './npm-parent.js'
@@ -31,6 +32,8 @@ export type ServeArgs = WorldArgs & {
   maxSandboxes?: number | undefined
   /** --sandbox-ttl as typed: a duration, checked. */
   sandboxTtl?: string | undefined
+  /** --bundle-on-exit: the file a bundle is written to when the server stops (its folder checked). */
+  bundleOnExit?: string | undefined
 }
 
 /** `activation-emulator [serve]`: builds the world, listens, prints the banner, logs requests, stops on a signal. */
@@ -118,16 +121,24 @@ export async function serveCommand(args: ServeArgs, version: string, started: nu
   }).catch((error: unknown) => {
     throw portInUse(error, args.host ?? '127.0.0.1', args.port ?? 4010) ?? error
   })
-  process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
 
+  let stopping = false
   const stop = () => {
-    // Exit 0 once open connections are done, and within a second whatever they do.
-    setTimeout(() => process.exit(0), 1000).unref()
-    void running.close().then(() => process.exit(0))
+    if (stopping) return
+    stopping = true
+    // Exit 0 once open connections are done, and within a second whatever they do; with
+    // --bundle-on-exit, once the bundle of the run, every request answered, is written.
+    const closed = Promise.race([running.close(), new Promise((done) => setTimeout(done, 1000))])
+    const bundled = closed.then(() =>
+      args.bundleOnExit === undefined ? 0 : writeExitBundle(emulator, args.bundleOnExit),
+    )
+    void bundled.then((code) => process.exit(code))
   }
+  // Listened for before the banner says Ctrl-C stops: a signal sent as soon as it shows finds them.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   stopWhenNpxIsGone(stop)
+  process.stdout.write(banner(emulator, running.url, version, started, cors, running.adminUrl, args.sandboxTtl))
 }
 
 /** The activation id a request path names (`/activations/<id>`, decoded), or undefined when it names none or cannot be decoded. */
