@@ -140,6 +140,10 @@ export class IndexedRecords implements StoreIndex {
     return this.servingOrder.listsReady(activationId)
   }
 
+  entryListsInSteps(activationId: string): Generator<void, void> | undefined {
+    return this.servingOrder.listsInSteps(activationId)
+  }
+
   /** The serving position of an entry: later entries have larger ones. */
   seqOf(entry: StoredEntry): number {
     return this.servingOrder.seqOf(entry)

@@ -116,6 +116,8 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
       nextSeq: next,
       listsReady: (activationId) =>
         activations.has(activationId) ? runOf.get(activationId)?.run.listsInTurns() : undefined,
+      listsInSteps: (activationId) =>
+        activations.has(activationId) ? runOf.get(activationId)?.run.listsInSteps() : undefined,
       entriesBy: (activationId, nowIso) =>
         activations.has(activationId) ? runOf.get(activationId)?.run.enteredBy(Date.parse(nowIso)) : undefined,
     },

@@ -43,6 +43,8 @@ export type PlannedEntryRun = {
   lists(): EntryLists
   /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
   listsInTurns(): Promise<void> | undefined
+  /** `listsInTurns`' steps, for a reader that yields between them itself; undefined when there are none. */
+  listsInSteps(): Generator<void, void> | undefined
   /** An entry by id, with its place. */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }

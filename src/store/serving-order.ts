@@ -23,6 +23,8 @@ export type ServingBase = {
   entriesBy?(activationId: string, nowIso: string): number | undefined
   /** Makes in turns the lists of an activation whose first read would read every entry at once (see `ServingOrder.listsReady`). */
   listsReady?(activationId: string): Promise<void> | undefined
+  /** `listsReady`'s steps, for a reader that yields between them itself (see `ServingOrder.listsInSteps`). */
+  listsInSteps?(activationId: string): Generator<void, void> | undefined
 }
 
 /**
@@ -62,6 +64,7 @@ export class ServingOrder {
         return nextSeq()
       },
       listsReady: (activationId) => this.listsReady(activationId),
+      listsInSteps: (activationId) => this.listsInSteps(activationId),
     }
   }
 
@@ -100,6 +103,11 @@ export class ServingOrder {
    */
   listsReady(activationId: string): Promise<void> | undefined {
     return this.#lists.owns(activationId) ? undefined : this.#base?.listsReady?.(activationId)
+  }
+
+  /** What `listsReady` makes, as steps for a reader that yields between them itself (a dump's stream); undefined when there are none. */
+  listsInSteps(activationId: string): Generator<void, void> | undefined {
+    return this.#lists.owns(activationId) ? undefined : this.#base?.listsInSteps?.(activationId)
   }
 
   hasLists(activationId: string): boolean {

@@ -49,6 +49,8 @@ export interface StoreIndex {
    * (the event loop has its turns meanwhile), else undefined.
    */
   entryListsReady(activationId: string): Promise<void> | undefined
+  /** `entryListsReady`'s work as steps, for a reader that yields between them itself (a dump's stream); undefined when there are none. */
+  entryListsInSteps(activationId: string): Generator<void, void> | undefined
   seqOf(entry: StoredEntry): number
   activationPosition(activation: StoredActivation): number
   entryPosition(list: readonly StoredEntry[], entry: StoredEntry): number

@@ -65,6 +65,9 @@ export function* worldDumpChunks(db: WritableStore, scenario: Scenario, at: numb
     'entries',
     (function* () {
       for (const a of activations) {
+        // A planned bracket's lists are made from every entry first, in steps, an empty piece each.
+        const steps = db.index.entryListsInSteps(a.id)
+        while (steps?.next().done === false) yield undefined
         const all = db.index.entryListsOf(a.id).all
         for (let i = 0; i < all.length; i++) {
           const e = all[i]!
@@ -117,11 +120,16 @@ export function* worldDumpText(dump: WorldDump): Generator<string> {
   yield '\n}\n'
 }
 
-function* listChunks(key: string, records: Iterable<object>): Generator<string> {
+/** A JSON list of `records` in chunks; an undefined among them is a step of other work, an empty chunk (a stream's turn may end there). */
+function* listChunks(key: string, records: Iterable<object | undefined>): Generator<string> {
   yield `"${key}":[`
   let chunk = ''
   let count = 0
   for (const record of records) {
+    if (record === undefined) {
+      yield ''
+      continue
+    }
     chunk += `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`
     if (chunk.length > 1 << 16) {
       yield chunk

@@ -47,6 +47,8 @@ export type PlannedRun = {
   lists(): EntryLists
   /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
   listsInTurns(): Promise<void> | undefined
+  /** `listsInTurns`' steps, for a reader that yields between them itself (a dump's stream); undefined when there are none. */
+  listsInSteps(): Generator<void, void> | undefined
   /** The entry with this id and its place, if the activation has it (built then, if it was not kept). */
   found(id: string): { entry: StoredEntry; n: number } | undefined
 }
@@ -78,6 +80,17 @@ export function plannedRun(source: RunSource): PlannedRun {
   const allByVotes = () => lazyList(source.skeleton().length, at, source.entryId)
   /** A bracket's lists being made in turns (see `listsInTurns`), shared by every wait for them. */
   let making: Promise<void> | undefined
+  /** A bracket's lists being made in steps, taken on by whichever reader steps it next (a wait, a dump). */
+  let building: Generator<void, EntryLists> | undefined
+  function* listsInSteps(): Generator<void, void> {
+    const build = (building ??= placedLists(activation, allByVotes(), unkept))
+    while (lists === undefined) {
+      const step = build.next()
+      if (step.done === true) lists = step.value
+      else yield
+    }
+    building = undefined
+  }
   return {
     activationId: activation.id,
     count: source.count,
@@ -89,7 +102,7 @@ export function plannedRun(source: RunSource): PlannedRun {
       if (lists) return lists
       const rules = TYPE_RULES[activation.type]
       // A bracket's lists sort its entries by their votes: made from its entries once (in turns where
-      // `listsInTurns` was awaited first), then kept as places.
+      // `listsInTurns` was awaited or `listsInSteps` stepped first), then kept as places.
       if (byVotes) return (lists = atOnce(placedLists(activation, allByVotes(), unkept)))
       const skeleton = source.skeleton()
       const all = lazyList(skeleton.length, at, source.entryId)
@@ -122,8 +135,9 @@ export function plannedRun(source: RunSource): PlannedRun {
     },
     listsInTurns() {
       if (lists || !byVotes) return undefined
-      return (making ??= inTurns(placedLists(activation, allByVotes(), unkept)).then((made) => void (lists ??= made)))
+      return (making ??= inTurns(listsInSteps()))
     },
+    listsInSteps: () => (lists || !byVotes ? undefined : listsInSteps()),
     found(id) {
       const n = numberOf(id)
       return n === undefined ? undefined : { entry: at(n), n }
