@@ -14,7 +14,8 @@ type Hook = (fn: () => Promise<void>, timeout?: number) => unknown
  * The hooks `useSandbox` can use, Vitest's and Jest's, passed in or (with globals on) found on
  * `globalThis`: a sandbox for each test takes `beforeEach` and `afterEach`, or else `beforeAll`,
  * `afterEach` and `afterAll` (each test's sandbox then opens ahead of it); `per: 'file'` takes
- * `beforeAll` and `afterAll`. Any other hooks given are left unused.
+ * `beforeAll` and `afterAll`, and `afterEach` when it is there, for a failed test's bundle. Any other
+ * hooks given are left unused.
  */
 export type SandboxHooks = { beforeEach?: Hook; afterEach?: Hook; beforeAll?: Hook; afterAll?: Hook }
 
