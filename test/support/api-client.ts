@@ -23,15 +23,19 @@ export type Body = {
 /** An answer: its status and its JSON body (status 0: the connection dropped before an answer). */
 export type Answer = { status: number; body: Body }
 
-/** GET `path` (under the base URL) with `Authorization: Api-Key <key>`; `key` null sends no header. */
+/**
+ * GET `path` (under the base URL) with `Authorization: Api-Key <key>`; `key` null sends no header. A
+ * connection dropped before the answer or within its body is status 0.
+ */
 export async function ask(api: Api, path: string, key: string | null = api.key): Promise<Answer> {
   let response: Response
+  let text: string
   try {
     response = await fetch(`${api.baseUrl}${path}`, key === null ? {} : { headers: { Authorization: `Api-Key ${key}` } })
+    text = await response.text()
   } catch {
     return { status: 0, body: {} }
   }
-  const text = await response.text()
   let body: Body = {}
   try {
     body = JSON.parse(text) as Body
