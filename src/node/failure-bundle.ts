@@ -50,19 +50,26 @@ function appendTo(error: unknown, line: string): void {
   held.message = message
 }
 
-type VitestTask = { name?: string; fullTestName?: string; result?: { state?: string; errors?: unknown[] } }
-type JestTest = { name?: string; errors?: unknown[] }
+type VitestTask = {
+  name?: string
+  fullTestName?: string
+  fails?: boolean
+  result?: { state?: string; errors?: unknown[] }
+}
+type JestTest = { name?: string; errors?: unknown[]; failing?: boolean }
 
 /**
  * The test that just ran, if it failed: Vitest gives afterEach the test's context (its `task.result`
  * is final by then); Jest has no public API, and jest-circus keeps the running test, whose `errors`
  * hold its failures during afterEach, in its state on the global under `Symbol('JEST_STATE_SYMBOL')`.
- * Other runners: undefined.
+ * A test declared to fail (Vitest's `it.fails`, Jest's `test.failing`) is not a failure. Other
+ * runners: undefined.
  */
 function failedTest(context: unknown): FailedTest | undefined {
   const task = (context as { task?: VitestTask } | undefined)?.task
   if (task?.result !== undefined) {
-    if (task.result.state !== 'fail') return undefined
+    // A test declared to fail (`it.fails`) that failed passes: its result is turned over after the hooks.
+    if (task.result.state !== 'fail' || task.fails) return undefined
     const errors = task.result.errors ?? []
     return {
       name: task.fullTestName ?? task.name ?? 'a test',
@@ -73,7 +80,7 @@ function failedTest(context: unknown): FailedTest | undefined {
   if (symbol === undefined) return undefined
   const test = (globalThis as Record<symbol, { currentlyRunningTest?: JestTest | null } | undefined>)[symbol]
     ?.currentlyRunningTest
-  if (!test?.errors?.length) return undefined
+  if (!test?.errors?.length || test.failing) return undefined
   const errors = test.errors
   return {
     name: runnerState().currentTestName ?? test.name ?? 'a test',
