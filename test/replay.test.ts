@@ -10,6 +10,8 @@ import type { Bundle } from '../src/emulator/bundle.js'
 import { requestsOf, type RequestRow } from '../src/emulator/bundle-journal.js'
 import { listenOptions } from '../src/node/msw-listen-options.js'
 import { replayBundle } from '../src/node/replay/replay.js'
+import { answerFrom } from '../handlers/msw-adapter.js'
+import { scenarios } from '../scenarios/index.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 
@@ -91,12 +93,11 @@ describe('emulator.bundle()', () => {
     const entries = emulator.journal.entries()
     requests.forEach((r, i) => {
       const entry = entries[i]!
-      expect([r.seq, r.at, r.method, r.status, r.next, r.items, r.retryInSeconds, r.error]).toEqual([
+      expect([r.seq, r.at, r.method, r.status, r.items, r.retryInSeconds, r.error]).toEqual([
         entry.seq,
         entry.at,
         entry.method,
         entry.status,
-        entry.next,
         entry.items,
         entry.retryInSeconds,
         entry.error,
@@ -118,6 +119,33 @@ describe('emulator.bundle()', () => {
     emulator.journal.clear()
     await ask('/activations/list?limit=1')
     expect((await emulator.bundle()).journal.complete).toBe(false)
+  })
+})
+
+describe('a bundle of a scenario whose activations have keys of their own', () => {
+  it('names its API keys only, and replays with every answer as recorded', async () => {
+    const edge = await createEmulator({ scenario: 'edge-cases', now: NOW })
+    const key = edge.accounts[0]!.apiKeys[0]!
+    const asked = (path: string) =>
+      answerFrom(edge.handlers, new Request(`${edge.baseUrl}${path}`, { headers: { authorization: `Api-Key ${key}` } }))
+    let next: string | null = null
+    do {
+      const page = (await (await asked(`/activations/list?limit=3${next ? `&next=${next}` : ''}`))!.json()) as {
+        next: string | null
+      }
+      next = page.next
+    } while (next)
+    const bundle = JSON.parse(JSON.stringify(await edge.bundle())) as Bundle
+    // The scenario as it was, but each account's API keys, named.
+    const scenario = structuredClone(scenarios['edge-cases']) as {
+      accounts: Array<{ name: string; apiKeys: string[] }>
+    }
+    for (const account of scenario.accounts)
+      account.apiKeys = account.apiKeys.map((_, i) => `key:${account.name}:${i + 1}`)
+    expect(bundle.world.scenario).toMatchObject(JSON.parse(JSON.stringify(scenario)) as object)
+    const replayed = await replayBundle(bundle)
+    expect(replayed.first).toBeUndefined()
+    expect(replayed.sent).toBeGreaterThan(3)
   })
 })
 

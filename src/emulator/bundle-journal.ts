@@ -14,7 +14,6 @@ export const REQUEST_COLUMNS = [
   'durationMs',
   'bodyHash',
   'items',
-  'next',
   'retryInSeconds',
   'fault',
   'error',
@@ -43,9 +42,8 @@ export type BundledRequest = {
   durationMs: number
   /** A 200's body, hashed (see body-hash.ts). */
   bodyHash?: string
-  /** A list page's count of items and its `next`. */
+  /** A list page's count of items (its `next` is in its body, compared by the hash). */
   items?: number
-  next?: string | null
   retryInSeconds?: number
   fault: string | null
   error?: string
@@ -73,12 +71,12 @@ export type BundleJournal = {
   bodies: Record<string, string>
 }
 
-/** The request as a row's text: its method and path, and its query string when it has one. */
+/** The request as a row's text: its path and query string, after its method and a space unless it is a GET. */
 function requestText(entry: JournalEntry): string {
   const query = new URLSearchParams()
   for (const [name, values] of Object.entries(entry.query)) for (const value of values) query.append(name, value)
   const search = query.toString()
-  return `${entry.method} ${entry.path}${search ? `?${search}` : ''}`
+  return `${entry.method === 'GET' ? '' : `${entry.method} `}${entry.path}${search ? `?${search}` : ''}`
 }
 
 /**
@@ -116,7 +114,6 @@ export function journalRows(
       Math.round(entry.durationMs),
       entry.bodyHash ?? null,
       entry.items ?? null,
-      entry.next === undefined ? null : (entry.next ?? ''),
       entry.retryInSeconds ?? null,
       entry.fault,
       entry.error ?? null,
@@ -141,7 +138,7 @@ const number = (row: RequestRow, column: number): number | undefined => {
 }
 
 /**
- * The requests of a bundle's journal, read from its rows (a row's `next` of `''` is a last page's null).
+ * The requests of a bundle's journal, read from its rows.
  * @example for (const request of requestsOf(bundle.journal)) send(request)
  */
 export function requestsOf(journal: BundleJournal): BundledRequest[] {
@@ -149,32 +146,31 @@ export function requestsOf(journal: BundleJournal): BundledRequest[] {
   let realMs = 0
   return journal.rows.map((row, i) => {
     const target = text(row, 0) ?? ''
-    const space = target.indexOf(' ')
+    // A GET's is its path alone: a path begins with a slash, and no method does.
+    const space = target.startsWith('/') ? -1 : target.indexOf(' ')
     const url = target.slice(space + 1)
     const mark = url.indexOf('?')
     at += number(row, 1) ?? 0
     realMs += number(row, 2) ?? 0
     const key = number(row, 3)
-    const next = text(row, 8)
-    const cut = row[12]
+    const cut = row[11]
     const request: BundledRequest = {
       seq: journal.firstSeq + i,
       at: new Date(at).toISOString(),
       realMs,
-      method: target.slice(0, space),
+      method: space < 0 ? 'GET' : target.slice(0, space),
       path: mark < 0 ? url : url.slice(0, mark),
       search: mark < 0 ? '' : url.slice(mark + 1),
       key: key === undefined ? null : (journal.keys[key] ?? null),
       status: number(row, 4) ?? 0,
       durationMs: number(row, 5) ?? 0,
-      fault: text(row, 10) ?? null,
+      fault: text(row, 9) ?? null,
     }
     const optional: Partial<BundledRequest> = {
       bodyHash: text(row, 6),
       items: number(row, 7),
-      next: next === undefined ? undefined : next === '' ? null : next,
-      retryInSeconds: number(row, 9),
-      error: text(row, 11),
+      retryInSeconds: number(row, 8),
+      error: text(row, 10),
       cut: Array.isArray(cut) ? (cut as string[]) : undefined,
     }
     for (const [name, value] of Object.entries(optional))

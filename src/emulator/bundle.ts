@@ -103,7 +103,10 @@ class KeyNames {
     return name
   }
 
-  /** A value with every `key` and `apiKeys` field named, at any depth (rules, accounts, settings). */
+  /**
+   * A value with every `key` and `apiKeys` field named, at any depth (rules, accounts, settings): for
+   * values where every `key` is an API key (not a scenario, whose activations have keys of their own).
+   */
   named<T>(value: T): T {
     return JSON.parse(JSON.stringify(value), (field, v: unknown) =>
       field === 'key' && typeof v === 'string'
@@ -160,7 +163,14 @@ export function makeBundle(source: BundleSource): Bundle {
     madeAt: new Date().toISOString(),
     world: {
       builtAt,
-      scenario: names.named(source.scenario),
+      // Only its accounts' keys: an activation's `key` in a scenario is no API key, and seeds its records.
+      scenario: {
+        ...source.scenario,
+        accounts: source.scenario.accounts.map((account) => ({
+          ...account,
+          apiKeys: account.apiKeys.map((key) => names.name(key)),
+        })),
+      },
       ...(source.data ? { data: source.data } : {}),
     },
     options: names.named(options),

@@ -5,10 +5,10 @@ import { REQUEST_COLUMNS } from '../../emulator/bundle-journal.js'
 
 // A bundle file as `replay` reads it: checked in its outline (what replay reads of it), each problem named.
 
-/** A row: its request (`METHOD /path?query`), its instant's step, real time, key and status; the rest optional. */
+/** A row: its request (`/path?query`, `HEAD /path`), its instant's step, real time, key and status; the rest optional. */
 const rowSchema = z
   .tuple([
-    z.string().regex(/^[A-Z]+ \//, 'must begin with a method and a path'),
+    z.string().regex(/^([A-Z]+ )?\//, 'must be a path, after its method and a space unless a GET'),
     z.number(),
     z.number(),
     z.number().int().min(0).nullable(),

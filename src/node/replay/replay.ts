@@ -51,7 +51,7 @@ async function apply(emulator: Emulator, change: LoggedChange): Promise<void> {
  * Stands the bundle's emulator up at its first instant and sends the journal's requests in order:
  * the clock set to each request's instant (frozen), each change applied where it happened, the rate
  * limit's real time that of each request; each answer compared with the one recorded (status, error,
- * `next`, items, and the body by its hash). Stops at the first that
+ * items, and the body by its hash). Stops at the first that
  * differs, unless `all` (then every request is sent, and every change applied, and `first` is still
  * the first that differed). `data`: the records of a world the bundle served from a dump.
  * @example const { first } = await replayBundle(bundle)
