@@ -43,7 +43,7 @@ export type EndpointOptions = {
 /** Which API operation a request reached. */
 export type EndpointName = 'list' | 'activation' | 'latest' | 'participants'
 
-/** What a status or drop fault rule does to one request. */
+/** What a status, drop or answer fault rule does to one request. */
 export type FaultDecision = {
   /** The rule that fired. */
   id: string
@@ -52,6 +52,11 @@ export type FaultDecision = {
   error?: string
   /** Destroy the connection before any byte, or after the headers and half the body. */
   drop?: 'connection' | 'body'
+  /**
+   * Answer with this status, these headers (names and values, as a list: a name may be `__proto__`)
+   * and this body, as they are (the rule's own answer).
+   */
+  answer?: { status: number; headers: ReadonlyArray<[string, string]>; body: Uint8Array }
 }
 
 /** One answered API request, as the journal records it (without its place in the journal). */
@@ -121,10 +126,10 @@ export type HandlerContext = {
   catchUp(): Promise<void> | undefined
   readonly options: EndpointOptions
   readonly rateLimiter: RateLimiter
-  /** The delay rules' wait for a request as it arrives, with the key it sent (null: none). */
-  delayFor(endpoint: EndpointName, key: string | null): { id: string; delayMs: number } | null
-  /** The status or drop rule that fires for a request past the key and rate-limit checks (null: none). */
-  faultFor(endpoint: EndpointName, key: string): FaultDecision | null
+  /** The delay rules' wait for a request as it arrives, with the key it sent (null: none) and its path under the base URL. */
+  delayFor(endpoint: EndpointName, key: string | null, path: string): { id: string; delayMs: number } | null
+  /** The status, drop or answer rule that fires for a request past the key and rate-limit checks (null: none). */
+  faultFor(endpoint: EndpointName, key: string, path: string): FaultDecision | null
   /** Hears every API request once it is answered (the journal), with the body of a 200 as sent. */
   record(request: RequestRecord, body?: Uint8Array): void
   /** The account an API key belongs to. */

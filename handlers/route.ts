@@ -3,6 +3,7 @@ import { apiKeyOf } from '../src/contract/api-key.js'
 import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
+import { faultAnswer } from './fault-answer.js'
 import { KEPT_CHARS, keptQuery, keptText } from './journal-kept.js'
 import { ApiError, apiError, errorBytes, errorResponse, jsonResponse, methodNotAllowed } from './errors.js'
 import type { MadeBodies } from './json.js'
@@ -36,7 +37,7 @@ function keyProblem(request: ApiRequest): ApiError {
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
 /** The journal's name of each endpoint's path. */
-const ENDPOINT_NAMES: Record<string, EndpointName> = {
+export const ENDPOINT_NAMES: Readonly<Record<string, EndpointName>> = {
   '/activations/list': 'list',
   '/activations/latest': 'latest',
   '/activations/:id': 'activation',
@@ -139,6 +140,11 @@ function keyOf(request: ApiRequest, record: RequestRecord): string | null {
   return record.cut?.includes('key') ? apiKeyOf(request.headers.get('authorization')) : record.key
 }
 
+/** The path a request was sent to under the base URL, whole: its record's, or read again when the record's is cut. */
+function pathOf(ctx: HandlerContext, request: ApiRequest, record: RequestRecord): string {
+  return record.cut?.includes('path') ? urlOf(request).pathname.slice(ctx.basePath.length) || '/' : record.path
+}
+
 const NEXT_KEY = new TextEncoder().encode('],"next":')
 const UTF8_DECODER = new TextDecoder()
 
@@ -226,7 +232,7 @@ function concluded(
 /**
  * One endpoint at `path` under the base URL. Every request goes through the checks in one order, so a
  * request with several faults gets a predictable answer: method (405), key (401), rate limit (429),
- * the status and drop fault rules (`errorRate` is one), plan (403), then the endpoint's
+ * the status, drop and answer fault rules (`errorRate` is one), plan (403), then the endpoint's
  * own parameters (400) and lookups (404). A delay rule holds the request before all of them. `answer`
  * returns the body's bytes, or a promise of them for work done in turns (the event loop answers other
  * requests meanwhile). Each request is recorded.
@@ -278,9 +284,10 @@ export function endpoint(
           )
         }
       }
-      const fault = name === null ? null : ctx.faultFor(name, key)
+      const fault = name === null ? null : ctx.faultFor(name, key, pathOf(ctx, request, record))
       if (fault) {
         record.fault = fault.id
+        if (fault.answer) return faultAnswer(ctx, request, record, started, fault.answer)
         if (fault.status !== undefined) throw apiError(fault.status, fault.error ?? '')
         drop = fault.drop
       }
@@ -307,7 +314,7 @@ export function endpoint(
     const now = ctx.instant()
     const record = arrival(ctx, request, urlOf(request), name, now)
     // A delay rule holds the request first; it is then answered as things stand after the wait.
-    const delay = name === null ? null : ctx.delayFor(name, keyOf(request, record))
+    const delay = name === null ? null : ctx.delayFor(name, keyOf(request, record), pathOf(ctx, request, record))
     if (!delay) return respond(request, params, record, started, now, record.at)
     record.fault = delay.id
     if (delay.delayMs <= 0) return respond(request, params, record, started, now, record.at)

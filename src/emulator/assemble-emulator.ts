@@ -131,8 +131,8 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     catchUp,
     options: endpointOptions,
     rateLimiter,
-    delayFor: (endpoint, key) => rules.delayFor(endpoint, key),
-    faultFor: (endpoint, key) => rules.decide(endpoint, key),
+    delayFor: (endpoint, key, path) => rules.delayFor(endpoint, key, path),
+    faultFor: (endpoint, key, path) => rules.decide(endpoint, key, path),
     record: (request, body) => journal.add(request, body),
     accountOfKey: (key) => {
       const own = accounts.accountOfKey(key)

@@ -4,6 +4,8 @@ import { parseDuration } from '../time/clock.js'
 import { problemLines } from '../contract/problems.js'
 import { deriveSeed } from '../time/random.js'
 import { EmulatorError } from '../contract/emulator-error.js'
+import { answerSchema, heldAnswer, listedAnswer, type AnswerInput, type HeldAnswer } from './fault-answer.js'
+import { pathProblem, PathPattern } from './fault-path.js'
 
 const ENDPOINTS = ['list', 'activation', 'latest', 'participants', 'any'] as const
 const MAX_DELAY_MS = 600_000
@@ -22,6 +24,11 @@ export type FaultRuleInput = {
   id?: string
   /** Which endpoint's requests it applies to: `list`, `activation`, `latest`, `participants`, or `any` (the default). */
   endpoint?: EndpointName | 'any'
+  /**
+   * Only requests to this path under the base URL, as sent (its query not matched): exact, or with `*`
+   * for any one segment (`/activations/*`). With `endpoint`, both must match.
+   */
+  path?: string
   /** Only requests with this API key; any key by default. */
   key?: string
   /** Skip the first N matching requests. */
@@ -33,6 +40,8 @@ export type FaultRuleInput = {
   delay?: number | string | { min: number; max: number }
   /** Standalone: destroy the socket before any byte (`connection`), or after the headers and half the body (`body`). */
   drop?: 'connection' | 'body'
+  /** Answer with this status (200 to 599), these headers and this body (default empty), as they are. */
+  answer?: AnswerInput
   /** Fire this many times, then the rule is spent; without it, every matching request. */
   times?: number
   /** Fire on this share (0 to 1) of matching requests, by a seeded draw. */
@@ -43,12 +52,14 @@ export type FaultRuleInput = {
 export type FaultRule = {
   id: string
   endpoint: EndpointName | 'any'
+  path: string | null
   key: string | null
   after: number
   status: number | null
   error: string | null
   delay: { min: number; max: number } | null
   drop: 'connection' | 'body' | null
+  answer: Required<AnswerInput> | null
   times: number | null
   probability: number | null
   /** Matching requests seen (those skipped by `after` included). */
@@ -66,24 +77,28 @@ const ruleSchema = z
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'id must be 1 to 64 letters, digits, _, . or -')
       .optional(),
     endpoint: z.enum(ENDPOINTS).optional(),
+    path: z.string().optional(),
     key: z.string().min(1).optional(),
     after: z.number().int().min(0).optional(),
     status: z.number().int().min(400).max(599).optional(),
     error: z.string().min(1).optional(),
     delay: delaySchema.optional(),
     drop: z.enum(['connection', 'body']).optional(),
+    answer: answerSchema.optional(),
     times: z.number().int().min(1).optional(),
     probability: z.number().min(0).max(1).optional(),
   })
   .superRefine((r, ctx) => {
-    const effects = (['status', 'delay', 'drop'] as const).filter((k) => r[k] !== undefined)
+    const effects = (['status', 'delay', 'drop', 'answer'] as const).filter((k) => r[k] !== undefined)
     if (effects.length !== 1) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: `a rule needs exactly one effect, status, delay or drop, got ${effects.length ? effects.join(' and ') : 'none'}`,
+        message: `a rule needs exactly one effect, status, delay, drop or answer, got ${effects.length ? effects.join(' and ') : 'none'}`,
       })
     }
+    const problem = r.path === undefined ? undefined : pathProblem(r.path, r.endpoint ?? 'any')
+    if (problem) ctx.addIssue({ code: 'custom', path: ['path'], message: problem })
     if (r.error !== undefined && r.status === undefined) {
       ctx.addIssue({ code: 'custom', path: ['error'], message: 'error is the message of a status: give status too' })
     }
@@ -117,16 +132,19 @@ function checkRule(input: unknown): FaultRuleInput & { delayRange?: { min: numbe
   return { ...rule, ...(delayRange ? { delayRange } : {}) }
 }
 
+/** A rule as it is held: as listed (its counts changing), with its path's matcher and its own answer. */
+type Held = { rule: FaultRule; path: PathPattern | null; answer: HeldAnswer | null }
+
 /**
  * The fault rules of an emulator, checked in the order they were added. Delay rules hold a request as
  * it arrives (every matching one adds its delay), and the request is then answered as things stand
- * after the wait; status and drop rules are checked for each API request that passed the key and
- * rate-limit checks, and the first that fires ends it. Probabilities and delay
+ * after the wait; status, drop and answer rules are checked for each API request that passed the key
+ * and rate-limit checks, and the first that fires ends it. Probabilities and delay
  * ranges are seeded draws, one sequence per rule, so that the same seed replays the same faults.
  */
 export class FaultRules {
   readonly #seed: number
-  #rules: FaultRule[] = []
+  #rules: Held[] = []
   #made = 0
 
   constructor(seed: number) {
@@ -137,36 +155,39 @@ export class FaultRules {
   add(input: FaultRuleInput): FaultRule {
     const rule = checkRule(input)
     const id = rule.id ?? this.#nextId()
-    if (this.#rules.some((r) => r.id === id))
+    if (this.#rules.some((r) => r.rule.id === id))
       throw new EmulatorError('bad_input', `Invalid fault rule: id ${JSON.stringify(id)} is already taken`)
+    const answer = rule.answer ? heldAnswer(rule.answer) : null
     const added: FaultRule = {
       id,
       endpoint: rule.endpoint ?? 'any',
+      path: rule.path ?? null,
       key: rule.key ?? null,
       after: rule.after ?? 0,
       status: rule.status ?? null,
       error: rule.status === undefined ? null : (rule.error ?? `A fault injected by the emulator (rule ${id})`),
       delay: rule.delayRange ?? null,
       drop: rule.drop ?? null,
+      answer: answer?.listed ?? null,
       times: rule.times ?? null,
       probability: rule.probability ?? null,
       matched: 0,
       fired: 0,
       spent: false,
     }
-    this.#rules.push(added)
-    return { ...added }
+    this.#rules.push({ rule: added, path: rule.path === undefined ? null : new PathPattern(rule.path), answer })
+    return copied(added)
   }
 
   /** Every rule, in the order they are checked, with its counts. */
   list(): FaultRule[] {
-    return this.#rules.map((r) => ({ ...r, ...(r.delay ? { delay: { ...r.delay } } : {}) }))
+    return this.#rules.map((r) => copied(r.rule))
   }
 
   /** Removes a rule; false when there is none with that id. */
   remove(id: string): boolean {
     const before = this.#rules.length
-    this.#rules = this.#rules.filter((r) => r.id !== id)
+    this.#rules = this.#rules.filter((r) => r.rule.id !== id)
     return this.#rules.length < before
   }
 
@@ -182,14 +203,16 @@ export class FaultRules {
   }
 
   /**
-   * The delay rules' wait for a request to `endpoint` with `key` (as sent, checked or not), decided
-   * as it arrives: every matching delay rule that fires adds its delay. Null when none fires.
+   * The delay rules' wait for a request to `endpoint` at `path` (under the base URL) with `key` (as
+   * sent, checked or not), decided as it arrives: every matching delay rule that fires adds its delay.
+   * Null when none fires.
    */
-  delayFor(endpoint: EndpointName, key: string | null): { id: string; delayMs: number } | null {
+  delayFor(endpoint: EndpointName, key: string | null, path: string): { id: string; delayMs: number } | null {
     let delayMs = 0
     let id: string | null = null
-    for (const rule of this.#rules) {
-      if (!rule.delay || !this.#fires(rule, endpoint, key)) continue
+    for (const held of this.#rules) {
+      const rule = held.rule
+      if (!rule.delay || !this.#fires(held, endpoint, key, path)) continue
       const { min, max } = rule.delay
       delayMs += min + Math.floor(this.#draw(rule.id, 'delay', rule.fired) * (max - min + 1))
       id ??= rule.id
@@ -198,27 +221,31 @@ export class FaultRules {
   }
 
   /**
-   * The status or drop rule that fires for a request to `endpoint` with `key` that passed the key and
-   * rate-limit checks: the first in order; the rules after it do not see the request. Null when none
-   * fires. Synchronous, so concurrent requests are counted one by one.
+   * The status, drop or answer rule that fires for a request to `endpoint` at `path` with `key` that
+   * passed the key and rate-limit checks: the first in order; the rules after it do not see the
+   * request. Null when none fires. Synchronous, so concurrent requests are counted one by one.
    */
-  decide(endpoint: EndpointName, key: string): FaultDecision | null {
-    for (const rule of this.#rules) {
-      if (rule.delay || !this.#fires(rule, endpoint, key)) continue
+  decide(endpoint: EndpointName, key: string, path: string): FaultDecision | null {
+    for (const held of this.#rules) {
+      const rule = held.rule
+      if (rule.delay || !this.#fires(held, endpoint, key, path)) continue
       return {
         id: rule.id,
         ...(rule.status !== null ? { status: rule.status, error: rule.error ?? '' } : {}),
         ...(rule.drop !== null ? { drop: rule.drop } : {}),
+        ...(held.answer ? { answer: held.answer.sent } : {}),
       }
     }
     return null
   }
 
   /** Whether a rule fires for this request, counting it: it matches, is past `after`, wins its draw and is not spent. */
-  #fires(rule: FaultRule, endpoint: EndpointName, key: string | null): boolean {
+  #fires(held: Held, endpoint: EndpointName, key: string | null, path: string): boolean {
+    const rule = held.rule
     if (rule.spent) return false
     if (rule.endpoint !== 'any' && rule.endpoint !== endpoint) return false
     if (rule.key !== null && rule.key !== key) return false
+    if (held.path !== null && !held.path.matches(path)) return false
     rule.matched++
     if (rule.matched <= rule.after) return false
     if (rule.probability !== null && this.#draw(rule.id, 'chance', rule.matched) >= rule.probability) return false
@@ -230,13 +257,22 @@ export class FaultRules {
   #nextId(): string {
     let id: string
     do id = `rule-${++this.#made}`
-    while (this.#rules.some((r) => r.id === id))
+    while (this.#rules.some((r) => r.rule.id === id))
     return id
   }
 
   /** A seeded draw in [0, 1) of a rule's sequence. */
   #draw(id: string, what: string, n: number): number {
     return deriveSeed(this.#seed, 'fault', id, what, n) / 2 ** 32
+  }
+}
+
+/** A copy of a rule as listed, for a caller that may change it. */
+function copied(rule: FaultRule): FaultRule {
+  return {
+    ...rule,
+    ...(rule.delay ? { delay: { ...rule.delay } } : {}),
+    ...(rule.answer ? { answer: listedAnswer(rule.answer) } : {}),
   }
 }
 

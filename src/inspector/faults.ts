@@ -19,7 +19,7 @@ function faultRow(f: Json): HTMLElement {
       say(`Removed the rule ${f.id}`)
     }),
   )
-  const appliesTo = [f.endpoint, f.key !== null ? `key ${f.key}` : '', f.after ? `after ${f.after}` : '']
+  const appliesTo = [f.endpoint, f.path ?? '', f.key !== null ? `key ${f.key}` : '', f.after ? `after ${f.after}` : '']
     .filter(Boolean)
     .join(', ')
   const effect =
@@ -27,7 +27,9 @@ function faultRow(f: Json): HTMLElement {
       ? `status ${f.status}${f.error !== null ? ` "${f.error}"` : ''}`
       : f.drop !== null
         ? `drop ${f.drop}`
-        : `delay ${f.delay.min === f.delay.max ? f.delay.min : `${f.delay.min} to ${f.delay.max}`} ms`
+        : f.answer
+          ? `answer ${f.answer.status} (${f.answer.body.length} characters)`
+          : `delay ${f.delay.min === f.delay.max ? f.delay.min : `${f.delay.min} to ${f.delay.max}`} ms`
   const often =
     [
       f.times === null ? '' : f.times === 1 ? 'once' : `${f.times} times`,

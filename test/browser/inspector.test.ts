@@ -126,6 +126,16 @@ describe('the inspector', () => {
     expect(emulator.faults.list()).toEqual([])
   })
 
+  it('lists a rule with a path and an answer of its own, and its effect', async () => {
+    await emulator.reset()
+    emulator.faults.add({ path: '/activations/*', answer: { status: 502, body: '<html>bad gateway</html>' } })
+    page = await rig.open('#faults', { reset: false })
+    const row = page.locator('#faults tr[data-rule="rule-1"]')
+    await row.waitFor()
+    await expect(row.textContent()).resolves.toContain('any, /activations/*answer 502 (24 characters)')
+    emulator.faults.clear()
+  })
+
   it("says the admin API's error when a rule is wrong, and adds nothing", async () => {
     await open('faults')
     await page.locator('#fault-form [name=effect]').selectOption('delay')

@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { keptAnswerOf, type KeptAnswer } from '../../../handlers/body-bytes.js'
 import { notFound } from '../../../handlers/errors.js'
+import { FaultAnswerResponse } from '../../../handlers/fault-answer.js'
 import { DROP_HEADER } from '../../../handlers/route.js'
 import { StreamedResponse } from '../../../handlers/streamed-response.js'
 import { bodyOf, dropBody, send, streamBody } from './bodies.js'
@@ -18,8 +19,8 @@ const GZIP_MIN_BYTES = 1024
 /**
  * The answer stage: writes the handlers' answer, or a 404 when none answered. A fault rule's drop
  * destroys the socket before any byte, or after the headers and half the body; a stream (server-sent
- * events) is sent as it comes, a StreamedResponse (a dump) as it is made; any other body whole,
- * gzipped when the client accepts it and it is large enough to pay for it. Returns the status sent
+ * events) is sent as it comes, a StreamedResponse (a dump) as it is made, a fault rule's own answer
+ * as it is; any other body whole, gzipped when the client accepts it and it is large enough to pay for it. Returns the status sent
  * (0 for a dropped connection): at once for an answer the handlers kept and that goes out as it is
  * (a page's usual way), else once it is sent.
  */
@@ -38,6 +39,7 @@ export function sendAnswer(
   if (kept === undefined && response?.headers.has(DROP_HEADER)) return dropBody(res, response)
   if (!response) return ctx.refuse(404, notFound((ctx.url as URL).pathname).message)
   const exposes = served.cors !== false && corsHeaders === served.corsHeaders
+  if (response instanceof FaultAnswerResponse) return sendOwn(ctx, response, exposes)
   if (kept && (head || kept.body.byteLength < GZIP_MIN_BYTES || !acceptsGzip(ctx)))
     return sendKept(ctx, response.status, kept, exposes)
   return sendWhole(ctx, response, kept, exposes)
@@ -71,6 +73,24 @@ async function sendWhole(
     out['vary'] = out['vary'] ? `${out['vary']}, Accept-Encoding` : 'Accept-Encoding'
   }
   send(res, response.status, out, body)
+  return response.status
+}
+
+/**
+ * A fault rule's own answer, as it is: the CORS headers, its own headers as a list of names and values
+ * (any name, `__proto__` too), the exposed ones, its body's length (none to a HEAD or for a status
+ * without a body), and its body, never compressed.
+ */
+async function sendOwn(ctx: RequestContext, response: Response, exposes: boolean): Promise<number> {
+  const { res, head, corsHeaders } = ctx
+  const headers: string[] = []
+  for (const name in corsHeaders) headers.push(name, corsHeaders[name] as string)
+  response.headers.forEach((value, name) => headers.push(name, value))
+  if (exposes) headers.push('access-control-expose-headers', CORS_EXPOSE_HEADERS)
+  const body = head || response.body === null ? null : await bodyOf(response)
+  if (body) headers.push('content-length', String(body.length))
+  res.writeHead(response.status, headers)
+  res.end(body ?? undefined)
   return response.status
 }
 
