@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, startCli, type CliServer } from '../support/cli.js'
+import { requestsOf, type RequestRow } from '../../src/emulator/bundle-journal.js'
+import type { Bundle } from '../../src/emulator/bundle.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 const dir = mkdtempSync(join(tmpdir(), 'ae-replay-'))
 let cli: CliServer
-let bundle: { journal: { requests: Array<{ seq: number; status: number; path: string }> } }
+let bundle: Bundle
 
 beforeAll(async () => {
   cli = await startCli(['--scenario', 'default', '--now', NOW, '--rate-limit', '3'])
@@ -35,7 +37,8 @@ beforeAll(async () => {
   await ask('/activations/list?limit=1') // 429
   await post('/clock', { advance: '1m' })
   await ask('/activations/list?limit=1') // 200
-  bundle = (await (await fetch(`${admin}/bundle`)).json()) as typeof bundle
+  await ask('/activations/list') // 200: the default limit
+  bundle = (await (await fetch(`${admin}/bundle?bodies=10`)).json()) as typeof bundle
   writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle))
 })
 afterAll(async () => {
@@ -44,31 +47,55 @@ afterAll(async () => {
 
 describe('replay', () => {
   it('exits 0 when every answer is as recorded, and says how many it compared', async () => {
-    expect(bundle.journal.requests.map((r) => r.status)).toEqual([200, 500, 200, 429, 200])
+    expect(requestsOf(bundle.journal).map((r) => r.status)).toEqual([200, 500, 200, 429, 200, 200])
     const run = await runCli(['replay', join(dir, 'bundle.json')])
     expect(run.stderr).toBe('')
-    expect(run.stdout).toBe(
-      'replay: 5 request(s) replayed, every answer as recorded (3 compared byte for byte, the others by status, next and items)\n',
-    )
+    expect(run.stdout).toBe('replay: 6 request(s) replayed, every answer as recorded (status, error, items and body)\n')
     expect(run.code).toBe(0)
   })
 
   it('exits 1 naming the first request that differs and how', async () => {
     const changed = structuredClone(bundle)
-    changed.journal.requests[3]!.status = 200
+    ;(changed.journal.rows[3] as Array<RequestRow[number]>)[4] = 200
     writeFileSync(join(dir, 'changed.json'), JSON.stringify(changed))
     const run = await runCli(['replay', join(dir, 'changed.json')])
-    const { seq } = changed.journal.requests[3]!
+    const { seq } = requestsOf(changed.journal)[3]!
     expect(run.stdout).toBe(
       `replay: request #${seq} GET /activations/list?limit=1 differs: its status was 200 and is now 429\n`,
     )
     expect(run.code).toBe(1)
   })
 
+  it("exits 1 at the first answer the emulator now gives otherwise (a default limit changed), with the bodies' diff", async () => {
+    // As a new version of the package that answered a list without `limit` with other pages would.
+    const changed = structuredClone(bundle)
+    changed.options = { ...changed.options, defaultLimits: { activations: 5 } }
+    writeFileSync(join(dir, 'limit.json'), JSON.stringify(changed))
+    const run = await runCli(['replay', join(dir, 'limit.json')])
+    const { seq } = requestsOf(changed.journal)[5]!
+    const lines = run.stdout.split('\n')
+    expect(lines[0]).toMatch(
+      new RegExp(`^replay: request #${seq} GET /activations/list differs: its items was \\d+ and is now 5$`),
+    )
+    expect(run.code).toBe(1)
+
+    // Without the texts of the bodies: a body that changed is named by its hash, the new one shown.
+    const noTexts = structuredClone(bundle)
+    noTexts.journal.bodies = {}
+    noTexts.options = { ...noTexts.options, order: { activations: 'oldest-first' } }
+    writeFileSync(join(dir, 'order.json'), JSON.stringify(noTexts))
+    const order = await runCli(['replay', join(dir, 'order.json')])
+    expect(order.code).toBe(1)
+    expect(order.stdout).toMatch(
+      /^replay: request #\d+ GET \/activations\/list\S* differs: its body differs \(hash [0-9a-f]{16} recorded, [0-9a-f]{16} replayed\)/,
+    )
+    expect(order.stdout).toContain('\nreplayed body: {"activations":[')
+  })
+
   it('--serve: after the replay, serves the world as it stood when the bundle was made, with the keys it names', async () => {
     const served = await startCli(['replay', join(dir, 'bundle.json'), '--serve'])
     try {
-      expect(served.stdout()).toMatch(/^replay: 5 request\(s\) replayed, every answer as recorded/)
+      expect(served.stdout()).toMatch(/^replay: 6 request\(s\) replayed, every answer as recorded/)
       expect(served.stdout()).toContain(', listening on http://127.0.0.1:')
       const admin = `${new URL(served.url).origin}/__emulator`
       const clock = (await (await fetch(`${admin}/clock`)).json()) as { now: string; frozen: boolean }
@@ -77,12 +104,12 @@ describe('replay', () => {
         frozen: true,
       })
       // The two entries the run added are there: the activation's page as the run's last read of it.
-      const page = bundle.journal.requests[2]!
+      const page = requestsOf(bundle.journal)[2]!
       const answer = await fetch(`${served.url}${page.path}?limit=5`, {
         headers: { authorization: 'Api-Key key:demo:1' },
       })
       expect(answer.status).toBe(200)
-      expect(await answer.text()).toBe((page as unknown as { body: { text: string } }).body.text)
+      expect(await answer.text()).toBe(bundle.journal.bodies[page.seq])
     } finally {
       expect((await served.stop('SIGINT')).code).toBe(0)
     }
