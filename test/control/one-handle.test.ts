@@ -128,7 +128,7 @@ describe.each(MODES)('control through one handle (%s)', (mode) => {
     expect(await api.faults.list()).toEqual([])
     await expect(api.faults.add({ status: 200 })).rejects.toThrow('Invalid fault rule: status: ')
     await expect(api.faults.add({ status: 500, drop: 'body' } as never)).rejects.toThrow(
-      'Invalid fault rule: a rule needs exactly one effect, status, delay or drop, got status and drop',
+      'Invalid fault rule: a rule needs exactly one effect, status, delay, drop or answer, got status and drop',
     )
   })
 
