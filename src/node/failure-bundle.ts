@@ -14,8 +14,8 @@ export type BundleOnFailure = string | false
 /** The folder under the system's temporary folder that bundles go to when the option names none. */
 const DEFAULT_FOLDER = 'activation-emulator-bundles'
 /**
- * At most this many bundles per test worker: a bundle holds the run's journal (up to about 11 MB for a
- * full journal of 10,000 requests), and a run with more failures than this has a common cause that
+ * At most this many bundles per test worker: a bundle holds the run's journal (about 90 bytes a request: up to about
+ * 1 MB for a full journal of 10,000), and a run with more failures than this has a common cause that
  * the first bundles show; past it, each failure says the limit instead.
  */
 const BUNDLES_MAX = 100
