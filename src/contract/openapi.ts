@@ -82,7 +82,7 @@ const ERROR_RESPONSES = {
   NotFound: `No such activation for this account (another account's is just as unknown), or \`latest\` with none started. ${ASSUMED} the status and messages.`,
   TooManyRequests: `The rate limit is exceeded; the message says how many seconds to wait. ${ASSUMED} the thresholds (configurable, off by default) and the \`Retry-After\` and \`X-RateLimit-*\` headers (off by default).`,
   ServerError: `A failure inside the emulator, or a fault injected on purpose (\`errorRate\`).`,
-  Other: `${ASSUMED} any other status a fault rule injects, with its own message.`,
+  Other: `${ASSUMED} any other status a fault rule injects, with its own message. A fault rule's \`answer\` may send any status, 200 included, with headers and a body of its own that this document does not describe.`,
 }
 
 const standard = () => ({
