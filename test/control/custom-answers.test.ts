@@ -150,6 +150,9 @@ describe.each(MODES)('a fault rule answers as it is told (%s)', (mode) => {
       `path: "/activation/list" is none of the API's paths`,
     )
     expect(await api.faults.list()).toEqual([])
+    // A rule without them lists both as null.
+    await api.faults.add({ status: 503, times: 1 })
+    expect(await api.faults.list()).toMatchObject([{ status: 503, answer: null, path: null }])
   })
 
   it('a bundle of a run with answer rules replays with every answer identical', async () => {
