@@ -10,11 +10,13 @@ import { asJson, type EmulatorHandle } from './handle.js'
 /**
  * An emulator's handle (`emulator.handle`): its own methods behind the shape every mode shares, each
  * async, each answering what the admin API would answer (as JSON), with the admin API's checks. As
- * the admin API does, a read first waits for the world's catch-up in turns (`catchUp`: a clock moved
- * far, a contest's end), and a move of the clock starts it, so that the read after finds it done.
+ * the admin API does, a read or a move of the clock first waits for the world's catch-up in turns
+ * (`catchUp`: a clock moved far, a contest's end), and a move catches up after it too, so that the
+ * read after finds it done.
  */
 export function inProcessHandle(emulator: Emulator<Store>, catchUp: () => Promise<void> | undefined): EmulatorHandle {
   const clockTo = async (body: Record<string, unknown>) => {
+    await catchUp()
     const reading = steerClock(emulator.clock, body)
     await catchUp()
     return reading

@@ -96,6 +96,17 @@ describe("in-process, a ranked activation's end", () => {
     await emulator.close()
   })
 
+  it('is applied in turns before the handle moves the clock back: the world was read at the later instant', async () => {
+    const expected = await atOnce()
+    const { endMs } = await atOnce()
+    const { emulator, id } = await pastTheEnd()
+    const loop = await measured(() => emulator.handle.clock.set(NOW_ISO))
+    expect(loop.turns).toBeGreaterThan(3)
+    expect(loop.worst).toBeLessThan(endMs * WORST_PART)
+    expect(results(emulator, id)).toBe(expected.results)
+    await emulator.close()
+  })
+
   it('is applied in turns before an add reads the world, in the adds’ order', async () => {
     const expected = await atOnce()
     const { endMs } = await atOnce()
