@@ -86,6 +86,8 @@ export type RequestRecord = {
   items?: number
   /** For a 429: the seconds its message told the client to wait. */
   retryInSeconds?: number
+  /** The headers the API's answer carried beside its content type (`Retry-After`, `X-RateLimit-*` with `rateLimitHeaders`); absent when none. */
+  headers?: Readonly<Record<string, string>>
   /** The id of the fault rule that changed the answer; null when none did (in the library as over HTTP). */
   fault: string | null
   /** For an answer with an `{"error"}` body (a 4xx or 5xx): its message. */

@@ -222,6 +222,10 @@ function concluded(
   }
   if (drop) response = dropped(response!, drop, head ? null : body)
   record.status = drop === 'connection' || (head && drop) ? 0 : response!.status
+  // The headers the API added (an error's own too, a 429's Retry-After), as the response has them.
+  const added =
+    outcome instanceof ApiError && Object.keys(outcome.headers).length ? { ...headers, ...outcome.headers } : headers
+  if (added !== NO_HEADERS) record.headers = added
   record.durationMs = performance.now() - started
   // The journal keeps a whole body as sent: not a HEAD's (none), an error's (its message is in the
   // record) or one a fault rule cut.

@@ -30,6 +30,12 @@ const entry = fc.record(
     fault: fc.option(word, { nil: null }),
     error: fc.option(fc.string({ minLength: 1, maxLength: 30 }), { nil: undefined }),
     cut: fc.option(fc.subarray(['path', 'query', 'key', 'error'] as const, { minLength: 1 }), { nil: undefined }),
+    headers: fc.option(
+      fc.dictionary(fc.constantFrom('retry-after', 'x-ratelimit-limit'), fc.string({ maxLength: 4 })),
+      {
+        nil: undefined,
+      },
+    ),
   },
   { requiredKeys: ['atStep', 'realStep', 'method', 'path', 'query', 'key', 'status', 'durationMs', 'fault'] },
 )
@@ -83,6 +89,7 @@ describe('a bundle journal', () => {
             ...(e.retryInSeconds === undefined ? {} : { retryInSeconds: e.retryInSeconds }),
             ...(e.error === undefined ? {} : { error: e.error }),
             ...(e.cut === undefined ? {} : { cut: e.cut }),
+            ...(e.headers === undefined ? {} : { headers: e.headers }),
           })
         })
         // Each key name once, and no row ends with an empty column.

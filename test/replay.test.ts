@@ -149,6 +149,36 @@ describe('a bundle of a scenario whose activations have keys of their own', () =
   })
 })
 
+describe('the headers an answer carried', () => {
+  it("are kept with each request and compared: the rate limit's, with rateLimitHeaders", async () => {
+    const limited = await createEmulator({
+      scenario: 'default',
+      now: NOW,
+      rateLimit: { limit: 2, windowSeconds: 60 },
+      rateLimitHeaders: true,
+    })
+    for (let i = 0; i < 3; i++) {
+      await answerFrom(
+        limited.handlers,
+        new Request(`${limited.baseUrl}/activations/list?limit=1`, { headers: { authorization: 'Api-Key demo-key' } }),
+      )
+    }
+    const bundle = JSON.parse(JSON.stringify(await limited.bundle())) as Bundle
+    const requests = requestsOf(bundle.journal)
+    expect(requests.map((r) => r.headers)).toEqual(limited.journal.entries().map((e) => e.headers))
+    expect(requests[2]).toMatchObject({ status: 429, headers: { 'retry-after': '60' } })
+    expect((await replayBundle(bundle)).first).toBeUndefined()
+    // A header that changed (as a new version's rate limit might): named.
+    const row = bundle.journal.rows[1] as Array<RequestRow[number]>
+    row[12] = { ...(row[12] as Record<string, string>), 'x-ratelimit-remaining': '7' }
+    const changed = await replayBundle(bundle)
+    expect(changed.first!.request.seq).toBe(requests[1]!.seq)
+    expect(changed.first!.difference.what).toMatch(
+      /^its headers was \{.*"x-ratelimit-remaining":"7".*\} and is now \{.*"x-ratelimit-remaining":"0"/,
+    )
+  })
+})
+
 describe('replayBundle', () => {
   it('gets every answer as recorded, status, next, items and body bytes', async () => {
     await aRun()

@@ -18,10 +18,11 @@ export const REQUEST_COLUMNS = [
   'fault',
   'error',
   'cut',
+  'headers',
 ] as const
 
 /** One row: see REQUEST_COLUMNS. */
-export type RequestRow = ReadonlyArray<string | number | null | readonly string[]>
+export type RequestRow = ReadonlyArray<string | number | null | readonly string[] | Readonly<Record<string, string>>>
 
 /** A request of the bundle, read from its row. */
 export type BundledRequest = {
@@ -49,6 +50,8 @@ export type BundledRequest = {
   error?: string
   /** Fields the journal kept shortened: a request whose path or query was cut cannot be compared. */
   cut?: readonly string[]
+  /** The headers the answer carried beside its content type (the rate limit's, with `rateLimitHeaders`). */
+  headers?: Readonly<Record<string, string>>
 }
 
 /** The journal of a bundle: where its rows start, the key names they point to, and the rows. */
@@ -105,7 +108,7 @@ export function journalRows(
       if (key === null) keyPlace.set(name, (key = keys.push(name) - 1))
     }
     const at = Date.parse(entry.at)
-    const row: Array<string | number | null | readonly string[]> = [
+    const row: Array<RequestRow[number]> = [
       requestText(entry),
       at - before,
       entry.realAt - realBefore,
@@ -118,6 +121,7 @@ export function journalRows(
       entry.fault,
       entry.error ?? null,
       entry.cut ?? null,
+      entry.headers ?? null,
     ]
     while (row.length && row[row.length - 1] === null) row.pop()
     rows.push(row)
@@ -154,6 +158,7 @@ export function requestsOf(journal: BundleJournal): BundledRequest[] {
     realMs += number(row, 2) ?? 0
     const key = number(row, 3)
     const cut = row[11]
+    const headers = row[12]
     const request: BundledRequest = {
       seq: journal.firstSeq + i,
       at: new Date(at).toISOString(),
@@ -172,6 +177,10 @@ export function requestsOf(journal: BundleJournal): BundledRequest[] {
       retryInSeconds: number(row, 8),
       error: text(row, 10),
       cut: Array.isArray(cut) ? (cut as string[]) : undefined,
+      headers:
+        typeof headers === 'object' && headers !== null && !Array.isArray(headers)
+          ? (headers as Record<string, string>)
+          : undefined,
     }
     for (const [name, value] of Object.entries(optional))
       if (value !== undefined) Object.assign(request, { [name]: value })

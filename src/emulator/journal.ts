@@ -35,6 +35,8 @@ export const SANDBOX_JOURNAL_MAX_BYTES = 1 << 20
 
 /** What an entry costs besides its text: the object, its fields, `at` and a short path (about 450 bytes). */
 const ENTRY_BYTES = 512
+/** What an answer's headers cost, when it sent the rate limit's (four short names and values, and their object). */
+const HEADERS_BYTES = 256
 /** What each query parameter costs besides its characters (a property and its array), and each value (a slot and a string's header). */
 const PARAMETER_BYTES = 64
 const VALUE_BYTES = 32
@@ -42,6 +44,8 @@ const VALUE_BYTES = 32
 /** An entry's heap, estimated from its text (2 bytes a character: a string may be two-byte). */
 function bytesOf(entry: RequestRecord): number {
   let bytes = ENTRY_BYTES + 2 * (entry.path.length + (entry.key?.length ?? 0) + (entry.error?.length ?? 0))
+  // The rate limit's headers, when sent: three or four short values.
+  if (entry.headers !== undefined) bytes += HEADERS_BYTES
   const query = entry.query
   for (const name in query) {
     const values = query[name]!

@@ -50,7 +50,7 @@ describe('replay', () => {
     expect(requestsOf(bundle.journal).map((r) => r.status)).toEqual([200, 500, 200, 429, 200, 200])
     const run = await runCli(['replay', join(dir, 'bundle.json')])
     expect(run.stderr).toBe('')
-    expect(run.stdout).toBe('replay: 6 request(s) replayed, every answer as recorded (status, error, items and body)\n')
+    expect(run.stdout).toBe('replay: 6 request(s) replayed, every answer as recorded (status, error, items, headers and body)\n')
     expect(run.code).toBe(0)
   })
 

@@ -77,7 +77,7 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
     }
     code = 1
   } else {
-    out(`replay: ${sent} request(s) replayed, every answer as recorded (status, error, items and body)`)
+    out(`replay: ${sent} request(s) replayed, every answer as recorded (status, error, items, headers and body)`)
   }
   if (!args.serve) return code
   // Where it stood when the bundle was made: every change applied, the clock at the bundle's instant.

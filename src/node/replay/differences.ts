@@ -51,7 +51,7 @@ const parsed = (text: string): unknown => {
 
 /**
  * How the replayed answer (its journal entry and bytes) differs from the recorded one; undefined when
- * they are the same: the status, the error's message, how many items, and the body (with its `next`) by its
+ * they are the same: the status, the error's message, how many items, the headers the API added, and the body (with its `next`) by its
  * hash. `recordedText`: the recorded body's text, when the bundle kept it (then the two are diffed).
  */
 export function answerDifference(
@@ -65,10 +65,12 @@ export function answerDifference(
     ['status', recorded.status, replayed.status],
     ['error', recorded.error, replayed.error],
     ['items', recorded.items, replayed.items],
+    ['headers', recorded.headers, replayed.headers],
     ['body', recorded.bodyHash === undefined ? 'none' : 'some', replayed.bodyHash === undefined ? 'none' : 'some'],
   ]
   for (const [name, was, is] of fields) {
-    if (was !== is) return { what: `its ${name} was ${shown(was)} and is now ${shown(is)}` }
+    if (JSON.stringify(was) !== JSON.stringify(is))
+      return { what: `its ${name} was ${shown(was)} and is now ${shown(is)}` }
   }
   if (recorded.bodyHash === replayed.bodyHash) return undefined
   const text = UTF8.decode(bytes)
