@@ -86,7 +86,10 @@ export type RequestRecord = {
   items?: number
   /** For a 429: the seconds its message told the client to wait. */
   retryInSeconds?: number
-  /** The headers the API's answer carried beside its content type (`Retry-After`, `X-RateLimit-*` with `rateLimitHeaders`); absent when none. */
+  /**
+   * The headers the API's answer carried beside its content type (`Retry-After`, `X-RateLimit-*` with
+   * `rateLimitHeaders`), or every header of a fault rule's own answer; absent when none.
+   */
   headers?: Readonly<Record<string, string>>
   /** The id of the fault rule that changed the answer; null when none did (in the library as over HTTP). */
   fault: string | null

@@ -11,8 +11,8 @@ export class FaultAnswerResponse extends Response {}
 const NO_BODY = new Set([204, 205, 304])
 
 /**
- * A fault rule's own answer to a request, recorded in the journal: its status, and its body as sent
- * (none to a HEAD); no `next` or `items`, whatever the body holds, as it is no page of the API.
+ * A fault rule's own answer to a request, recorded in the journal: its status, its headers, and its
+ * body as sent (none to a HEAD); no `next` or `items`, whatever the body holds, as it is no page of the API.
  */
 export function faultAnswer(
   ctx: HandlerContext,
@@ -23,6 +23,7 @@ export function faultAnswer(
 ): Response {
   const body = request.method === 'HEAD' || NO_BODY.has(answer.status) ? null : answer.body
   record.status = answer.status
+  if (answer.headers.length > 0) record.headers = Object.fromEntries(answer.headers)
   record.durationMs = performance.now() - started
   ctx.record(record, body !== null && body.length > 0 ? body : undefined)
   return new FaultAnswerResponse(body as BodyInit | null, {

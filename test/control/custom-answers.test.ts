@@ -79,7 +79,12 @@ describe.each(MODES)('a fault rule answers as it is told (%s)', (mode) => {
     expect(await response.text()).toBe(HTML)
     expect((await get('/activations/list?limit=1')).status).toBe(200)
     const [entry] = await api.requests()
-    expect(entry).toMatchObject({ status: 502, fault: 'rule-1', endpoint: 'list' })
+    expect(entry).toMatchObject({
+      status: 502,
+      fault: 'rule-1',
+      endpoint: 'list',
+      headers: { 'Content-Type': 'text/html', 'X-Served-By': 'edge 7' },
+    })
     expect(entry).not.toHaveProperty('error')
     expect((await api.faults.list())[0]).toMatchObject({ matched: 1, fired: 1, spent: true })
   })
@@ -179,5 +184,12 @@ describe.each(MODES)('a fault rule answers as it is told (%s)', (mode) => {
     const replayed = await replayBundle(changed)
     expect(replayed.first?.request.fault).toBe('rule-1')
     expect(replayed.first?.difference.what).toContain('its body differs')
+    // And its headers: a bundle whose rule answers another Content-Type differs there.
+    added.rule.answer = { status: 502, headers: { 'Content-Type': 'text/plain' }, body: HTML }
+    const otherType = await replayBundle(changed)
+    expect(otherType.first?.request.fault).toBe('rule-1')
+    expect(otherType.first?.difference.what).toBe(
+      'its headers was {"Content-Type":"text/html"} and is now {"Content-Type":"text/plain"}',
+    )
   })
 })
