@@ -27,7 +27,15 @@ export type LoggedChange = ControlChange & { afterSeq: number; at: string; realA
 const MOST_CHANGES = 10_000
 
 /**
- * The changes of one emulator, oldest first, up to MOST_CHANGES; `reset()` forgets them (the world,
+ * The most bytes the changes kept may take, as their JSON's length estimates them: an added
+ * activation or a fault rule's own answer is up to a megabyte (an admin body's bound), and a suite
+ * that adds and removes such rules over and over would otherwise keep each one.
+ */
+const MOST_CHANGE_BYTES = 8 << 20
+
+/**
+ * The changes of one emulator, oldest first, up to MOST_CHANGES within MOST_CHANGE_BYTES (the oldest
+ * dropped first, and the log then says it is not complete); `reset()` forgets them (the world,
  * settings, rules and journal are back as they started).
  * @example log.add({ change: 'addEntries', activationId: id, count: 5 })
  */
@@ -35,6 +43,9 @@ export class ControlLog {
   readonly #clock: Clock
   readonly #lastSeq: () => number
   #changes: LoggedChange[] = []
+  /** Each change's bytes (its JSON's length, twice: a string may be two-byte), and their sum. */
+  #sizes: number[] = []
+  #bytes = 0
   #dropped = 0
   #startSeq = 0
 
@@ -51,9 +62,15 @@ export class ControlLog {
 
   /** Records a change that took effect, at `where` (now by default). */
   add(change: ControlChange, where = this.here()): void {
-    this.#changes.push({ ...change, ...where })
-    if (this.#changes.length > MOST_CHANGES) {
+    const logged = { ...change, ...where }
+    const size = 2 * JSON.stringify(logged).length
+    this.#changes.push(logged)
+    this.#sizes.push(size)
+    this.#bytes += size
+    // The newest is kept even alone past the bytes: a change is bounded by the body that made it.
+    while (this.#changes.length > 1 && (this.#changes.length > MOST_CHANGES || this.#bytes > MOST_CHANGE_BYTES)) {
       this.#changes.shift()
+      this.#bytes -= this.#sizes.shift()!
       this.#dropped++
     }
   }
@@ -76,6 +93,8 @@ export class ControlLog {
   /** Forgets every change: after a reset, the emulator is as it started. */
   reset(): void {
     this.#changes = []
+    this.#sizes = []
+    this.#bytes = 0
     this.#dropped = 0
     this.#startSeq = this.#lastSeq()
   }

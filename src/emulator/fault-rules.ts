@@ -135,6 +135,21 @@ function checkRule(input: unknown): FaultRuleInput & { delayRange?: { min: numbe
 /** A rule as it is held: as listed (its counts changing), with its path's matcher and its own answer. */
 type Held = { rule: FaultRule; path: PathPattern | null; answer: HeldAnswer | null }
 
+/** The most rules an emulator (or a sandbox) holds at once: a suite's are tens; each is checked on every request. */
+const MAX_RULES = 1_000
+
+/**
+ * The most bytes the rules' own answers may hold together (bodies and headers): four answers of the
+ * largest body, so that a client adding rules cannot grow an emulator's memory without a bound.
+ */
+const MAX_ANSWER_BYTES = 2 << 20
+
+/** What an answer holds: its body's bytes and its headers' characters. */
+const answerBytes = (answer: HeldAnswer | null): number =>
+  answer === null
+    ? 0
+    : answer.sent.body.length + answer.sent.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0)
+
 /**
  * The fault rules of an emulator, checked in the order they were added. Delay rules hold a request as
  * it arrives (every matching one adds its delay), and the request is then answered as things stand
@@ -154,10 +169,24 @@ export class FaultRules {
   /** Adds a rule after the others; throws an EmulatorError naming what is wrong with it, and adds nothing. */
   add(input: FaultRuleInput): FaultRule {
     const rule = checkRule(input)
+    if (this.#rules.length >= MAX_RULES) {
+      throw new EmulatorError(
+        'bad_input',
+        `Invalid fault rule: an emulator holds at most ${MAX_RULES} rules: remove some first`,
+      )
+    }
+    const answer = rule.answer ? heldAnswer(rule.answer) : null
+    const held = this.#rules.reduce((sum, r) => sum + answerBytes(r.answer), 0)
+    if (held + answerBytes(answer) > MAX_ANSWER_BYTES) {
+      throw new EmulatorError(
+        'bad_input',
+        `Invalid fault rule: the rules' answers may hold at most ${MAX_ANSWER_BYTES} bytes (2 MB) together; they hold ${held}, and this one ${answerBytes(answer)}: remove some first`,
+      )
+    }
+    // The id last: a refused rule takes none.
     const id = rule.id ?? this.#nextId()
     if (this.#rules.some((r) => r.rule.id === id))
       throw new EmulatorError('bad_input', `Invalid fault rule: id ${JSON.stringify(id)} is already taken`)
-    const answer = rule.answer ? heldAnswer(rule.answer) : null
     const added: FaultRule = {
       id,
       endpoint: rule.endpoint ?? 'any',
