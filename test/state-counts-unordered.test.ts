@@ -3,7 +3,8 @@
  * the store's index, not the planned world's times): the participants who had entered by then are
  * counted off their first entries' times, without making the list's order (a sort of everyone by
  * first entry then id, what a participants page past the list's start needs), and they are the
- * counts of the same world unchanged, at the instant, past it by a millisecond, and at the plan's.
+ * counts of the same world unchanged (and of a plain scan of its list) a millisecond before, at and
+ * after a first entry, and at the plan's instant.
  */
 import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../src/index.js'
@@ -62,6 +63,11 @@ describe('the state after a change, the clock set back before the plan’s insta
     const first = Date.parse(unchanged.db.index.firstEnteredAt(tenThousandth.id)!.iso)
     const instants = [first - 1, first, first + 1, NOW_MS - 1, NOW_MS]
     const expected = countsAt(unchanged, instants)
+    // The participants as a plain scan of the list (its whole order, made above) counts them.
+    const firsts = unchanged.db.index
+      .participantsOf(ACCOUNT)
+      .map((p) => Date.parse(unchanged.db.index.firstEnteredAt(p.id)!.iso))
+    expect(expected.map((c) => c.participants)).toEqual(instants.map((at) => firsts.filter((f) => f <= at).length))
     await unchanged.close()
     expect(expected[0]!.participants).toBeLessThan(expected[1]!.participants)
     expect(expected[1]!.participants).toBeGreaterThanOrEqual(10_000)

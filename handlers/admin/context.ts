@@ -11,6 +11,8 @@ export const ADMIN_PREFIX = '/__emulator'
 export type AdminControl = {
   /** The world's catching up with a clock moved far on (see HandlerContext's), waited for before and after each route answers. */
   catchUp?(): Promise<void> | undefined
+  /** What the state's counts read at the clock's instant, made in turns (a planned world's skeletons), waited for before `state()`. */
+  countsReady?(): Promise<void>
   state(): unknown
   reset(): Promise<void>
   set(settings: { account?: string; premium?: boolean; rateLimit?: unknown }): void

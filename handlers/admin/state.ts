@@ -6,7 +6,10 @@ export const readState: AdminRoute = {
   method: 'get',
   path: '/state',
   what: 'read the state',
-  answer: ({ control }) => json(200, control.state()),
+  answer: async ({ control }) => {
+    await control.countsReady?.()
+    return json(200, control.state())
+  },
 }
 
 /** `POST /__emulator/reset`: the world, clock, settings, rules and journal as the emulator was created; its state. */

@@ -22,7 +22,7 @@ import type { Emulator } from './emulator-type.js'
 import { EmulatorFaultList } from './emulator-faults.js'
 import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
-import { countsAt } from './counts-at.js'
+import { countsAt, countsReady } from './counts-at.js'
 import { ControlLog, loggedClock } from './control-log.js'
 import { bundleBodies, makeBundle } from './bundle.js'
 import { reportText } from './report-formats.js'
@@ -231,8 +231,9 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         faults: rules.list(),
       }
     },
-    bundle: async (bundleOptions) =>
-      makeBundle({
+    bundle: async (bundleOptions) => {
+      await catchUp()
+      return makeBundle({
         bodies: bundleBodies(bundleOptions),
         options,
         scenario,
@@ -244,7 +245,8 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         journal,
         startSeq: log.startSeq,
         state: emulator.state(),
-      }),
+      })
+    },
     report(reportOptions) {
       settle()
       return journalReport(journal, store.index, endpointOptions.defaultLimits, reportOptions)
@@ -283,13 +285,17 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
   // A sandbox's endpoints at its host's base URL too, where requests with its keys reach it.
   const keyed =
     parts.keyedBaseUrl === undefined ? [] : (createHandlers(contextAt(ctx, parts.keyedBaseUrl)) as EndpointHandler[])
-  // The admin API's control: the emulator, and the world's catching up, which it waits for.
+  // The admin API's control: the emulator, and the world's catching up and what its counts read, which it waits for.
   // Its sandboxes as the admin API sees them: with `answering`, which the public type does not show.
+  const names = accounts.accounts.map((a) => a.name)
+  const counted = () => countsReady(store.index, names, new Date(clock.now()).toISOString())
   const control = Object.create(emulator, {
     catchUp: { value: catchUp },
+    countsReady: { value: counted },
     sandboxes: { value: sandboxes },
   }) as Emulator<S> & {
     catchUp: typeof catchUp
+    countsReady: typeof counted
     sandboxes: EmulatorSandboxList
   }
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {

@@ -1,5 +1,6 @@
 import { activationExistsAt } from '../contract/at-instant.js'
 import type { StoreIndex } from '../store/store-index.js'
+import { inTurns } from '../time/turns.js'
 import type { EmulatorState } from './emulator-state.js'
 
 /**
@@ -17,4 +18,17 @@ export function countsAt(index: StoreIndex, accounts: readonly string[], nowIso:
   let participants = 0
   for (const account of accounts) participants += index.participantsBy(account, nowIso)
   return { activations, entries, participants }
+}
+
+/**
+ * Makes in turns what `countsAt(index, accounts, nowIso)` would read at once off a planned world at an
+ * instant before its plan's (each activation's skeleton, each account's first entries' times), the
+ * event loop having its turns between: what the state's counts wait for over HTTP.
+ * @example await countsReady(store.index, accounts, nowIso)
+ */
+export async function countsReady(index: StoreIndex, accounts: readonly string[], nowIso: string): Promise<void> {
+  for (const account of accounts) {
+    const steps = index.participantsCountedInSteps(account, nowIso)
+    if (steps) await inTurns(steps)
+  }
 }

@@ -189,6 +189,10 @@ export class IndexedRecords implements StoreIndex {
     return this.participantOrder.participantsBy(account, nowIso)
   }
 
+  participantsCountedInSteps(account: string, nowIso: string): Generator<undefined, void> | undefined {
+    return this.participantOrder.countedInSteps(account, nowIso)
+  }
+
   participantsOrdered(account: string, whole: boolean, nowIso: string): Promise<void> | undefined {
     return this.participantOrder.ordered(account, whole, nowIso)
   }

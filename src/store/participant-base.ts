@@ -22,6 +22,8 @@ export type ParticipantBase = {
    * layer has not changed the account's list.
    */
   participantsBy?(account: string, nowIso: string): number | undefined
+  /** The steps that make what `participantsBy` reads at `nowIso` (see `StoreIndex.participantsCountedInSteps`). */
+  countedInSteps?(account: string, nowIso: string): Generator<undefined, void> | undefined
   /** Makes an account's list's order in turns where it is not made (see `StoreIndex.participantsOrdered`). */
   ordered?(account: string, whole: boolean, nowIso: string): Promise<void> | undefined
   /** The steps that make an account's list's whole order (see `StoreIndex.participantsOrderedInSteps`). */

@@ -132,6 +132,11 @@ export class ParticipantOrder {
     return lowerBound(list, nowIso, (p, t) => ((this.#firstEntered.get(p.id)?.iso ?? '') <= t ? -1 : 1))
   }
 
+  /** The steps that make what `participantsBy(account, nowIso)` reads off the base, where it reads the base's. */
+  countedInSteps(account: string, nowIso: string): Generator<undefined, void> | undefined {
+    return this.#byAccount.owns(account) ? undefined : this.#base?.countedInSteps?.(account, nowIso)
+  }
+
   /** The activations (of `activations`) a participant entered, by first entry, each with the first time they entered it. */
   activationsEntered(
     participantId: string,

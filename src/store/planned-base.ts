@@ -154,6 +154,7 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
       ),
       activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
       participantsBy: (account, nowIso) => people.of(account)?.enteredBy(nowIso) ?? 0,
+      countedInSteps: (account, nowIso) => people.of(account)?.countedInSteps(nowIso),
       ordered: (account, whole, nowIso) => people.of(account)?.ordered(whole, nowIso),
       orderedInSteps: (account) => people.of(account)?.orderedInSteps(),
       hasEntered: (id, activationId) => people.found(id)?.hasEntered(id, activationId) ?? false,

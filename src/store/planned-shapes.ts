@@ -70,6 +70,8 @@ type PlannedParticipants = {
   entriesOf(id: string): StoredEntry[] | undefined
   /** How many of the list first entered at or before `nowIso`. */
   enteredBy(nowIso: string): number
+  /** The steps that make what `enteredBy(nowIso)` reads at once (the skeletons, the first entries' times). */
+  countedInSteps(nowIso: string): Generator<undefined, void>
   /** Makes the list's order (its start, or all) in turns: undefined when it is made already. */
   ordered(whole: boolean, nowIso?: string): Promise<void> | undefined
   /** The steps that make the list's whole order, for a reader that yields between them: none once it is made. */

@@ -72,6 +72,12 @@ export interface StoreIndex {
   /** The end of the stretch of an account's participants who first entered at or before `nowIso` (binary search). */
   participantsBy(account: string, nowIso: string): number
   /**
+   * The steps that make what counting an account's participants and its activations' entries at
+   * `nowIso` reads at once (a planned world's skeletons, drawn one a step, and its first entries'
+   * times), for a reader that yields between them: undefined where nothing is read off a planned world.
+   */
+  participantsCountedInSteps(account: string, nowIso: string): Generator<undefined, void> | undefined
+  /**
    * Makes in turns the order an account's participants list is read in (its start, or with `whole`
    * all of it; all, too, where counting those who entered by `nowIso` needs it) where it is not made
    * yet: a promise to wait for before reading it, else undefined.

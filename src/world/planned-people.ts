@@ -53,11 +53,10 @@ const FIRST_PAGE = 1000
 const KEPT = 10_000
 
 /**
- * The participants of one account, read off its activations' skeletons without building an entry:
- * who entered, when first, and which activations. The list's start (see `firstPeople`) and each
- * participant's entries (see `PersonEntries`) are found without ordering every entry; the whole
- * order (see `peopleIndex`) is made when a read goes past the start. A participant is built when
- * read, and the last read are kept (equal each time they are built again).
+ * The participants of one account, read off its activations' skeletons without building an entry: who entered,
+ * when first, and which activations. The list's start (see `firstPeople`) and each participant's entries (see
+ * `PersonEntries`) are found without ordering every entry; the whole order (see `peopleIndex`) is made when a read
+ * goes past the start. A participant is built when read, and the last read are kept (equal each time they are built).
  */
 export class PlannedPeople {
   readonly #source: PeopleSource
@@ -91,10 +90,8 @@ export class PlannedPeople {
   }
 
   /**
-   * Makes in turns what reading the list needs (its start, or with `whole` its whole order), so that
-   * no read makes it in one piece: undefined when it is made already, else a promise shared by every
-   * read that asks meanwhile. It reads only the skeletons, which nothing writes. Reading the list at
-   * `nowIso` needs the whole order when it falls past the start and before the plan's now.
+   * Makes in turns what reading the list needs (its start, or with `whole` its whole order: a read at `nowIso` past
+   * the start and before the plan's now needs it), off the skeletons: undefined once made, else a promise shared.
    */
   ordered(whole: boolean, nowIso?: string): Promise<void> | undefined {
     if (this.#index !== undefined) return undefined
@@ -211,10 +208,7 @@ export class PlannedPeople {
     return Array.from(index.inPoolOrder(), (slot) => this.#participant(index.persons[slot]!))
   }
 
-  /**
-   * Every participant in pool order with the instant of their first entry (ms), one at a time, without
-   * keeping those not built before: for a dump of millions, whose memory holds one at a time.
-   */
+  /** Every participant in pool order with their first entry (ms), one at a time, keeping none not built before (a dump's). */
   *eachInPoolOrder(): Generator<readonly [StoredParticipant, number]> {
     const index = this.#whole()
     for (const slot of index.inPoolOrder()) {
@@ -278,6 +272,15 @@ export class PlannedPeople {
     if (person === undefined) return undefined
     const { activations, numbers } = this.#entriesOf(person)
     return activations.map((j, e) => this.#source.activations[j]!.entry(numbers[e]!))
+  }
+
+  /** The steps that make what `enteredBy(nowIso)` reads (each skeleton, the list's start, the first entries' times). */
+  *countedInSteps(nowIso: string): Generator<undefined, void> {
+    const at = Date.parse(nowIso)
+    if (this.#source.now !== undefined && at >= this.#source.now) return
+    if (this.#start === undefined) yield* this.#order(false)
+    yield
+    this.enteredBy(nowIso) // what it reads past the start, the first entries' times, made in this step
   }
 
   /** How many of the list first entered at or before `nowIso`: counted off the first entries' times, the list not ordered. */

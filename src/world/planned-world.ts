@@ -127,8 +127,6 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
     }
     return people
   }
-  // Every generated record exists at `now`; at another instant, the counts come from the skeletons' times.
-  let times: WorldTimes | undefined
   const withEntries = planned.filter((p) => p.group.entries > 0)
   const bySlot = new Map(withEntries.map((p) => [p.slot, p.activation.id]))
   const runs = withEntries.map((p, r) => {
@@ -156,11 +154,19 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
   return {
     activations: planned.map((p) => p.activation),
     counts: { entries, participants },
+    // Every generated record exists at `now`; at another instant, the counts come off each activation's
+    // skeleton (its times, by binary search) and each account's people (`PlannedPeople.enteredBy`).
     countsAt(nowIso) {
       const at = Date.parse(nowIso)
       if (at === now) return { activations: planned.length, entries, participants }
-      times ??= worldTimes(planned, skeletonOf)
-      return times.countsAt(at)
+      const counts = { activations: 0, entries: 0, participants: 0 }
+      for (const p of planned) {
+        if (toMillis(p.activation.createdAt) > at) continue
+        counts.activations++
+        counts.entries += countUpTo(skeletonOf(p).times, at)
+      }
+      scenario.accounts.forEach((_, a) => (counts.participants += peopleOf(a).enteredBy(nowIso)))
+      return counts
     },
     entryRuns: runs,
     entryActivation(id) {
@@ -178,45 +184,6 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
         if (!place || place.account >= scenario.accounts.length) return undefined
         return peopleOf(place.account)
       },
-    },
-  }
-}
-
-/** When each activation was created, each entry entered and each participant first entered, to count what exists at an instant. */
-type WorldTimes = { countsAt(at: number): { activations: number; entries: number; participants: number } }
-
-/** The times of a planned world, read off its skeletons once (what is kept: a number an entry and a participant). */
-function worldTimes(planned: readonly Planned[], skeletonOf: (p: Planned) => EntrySkeleton): WorldTimes {
-  const entryTimes: Float64Array[] = []
-  // Each account's people by pool index, with their first entry's time.
-  const firsts = new Map<number, number>()
-  const firstTimes: number[] = []
-  const flush = () => {
-    for (const t of firsts.values()) firstTimes.push(t)
-    firsts.clear()
-  }
-  planned.forEach((p, i) => {
-    if (i > 0 && planned[i - 1]!.a !== p.a) flush()
-    const skeleton = skeletonOf(p)
-    entryTimes.push(skeleton.times)
-    for (let n = 0; n < skeleton.length; n++) {
-      const first = firsts.get(skeleton.people[n]!)
-      if (first === undefined || skeleton.times[n]! < first) firsts.set(skeleton.people[n]!, skeleton.times[n]!)
-    }
-  })
-  flush()
-  const sortedFirsts = Float64Array.from(firstTimes).sort()
-  const created = planned.map((p) => toMillis(p.activation.createdAt))
-  return {
-    countsAt(at) {
-      let activations = 0
-      let entries = 0
-      planned.forEach((_, i) => {
-        if (created[i]! > at) return
-        activations++
-        entries += countUpTo(entryTimes[i]!, at)
-      })
-      return { activations, entries, participants: countUpTo(sortedFirsts, at) }
     },
   }
 }
