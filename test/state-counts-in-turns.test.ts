@@ -62,7 +62,7 @@ describe('GET /__emulator/state with the clock set back before the plan’s inst
       expect(response!.status).toBe(200)
       const { counts } = (await response!.json()) as { counts: unknown }
       expect(counts).toEqual(expected.counts)
-      expect(turns).toBeGreaterThan(1)
+      expect(turns).toBeGreaterThan(0)
       expect(worst).toBeLessThan(expected.ms * WORST_PART)
       await emulator.close()
     },
