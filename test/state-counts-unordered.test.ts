@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createEmulator, type Emulator } from '../src/index.js'
 import { peopleIndex, peopleIndexInSteps } from '../src/world/planned-index.js'
 import { NOW_ISO } from './support/api.js'
+import { CROWD_ACCOUNT, crowdScenario } from './support/crowd.js'
 import { TEST_MS } from './support/timeouts.js'
 
 vi.setConfig({ testTimeout: TEST_MS.long })
@@ -19,30 +20,10 @@ vi.mock('../src/world/planned-index.js', async (real) => {
   return { ...module, peopleIndex: vi.fn(module.peopleIndex), peopleIndexInSteps: vi.fn(module.peopleIndexInSteps) }
 })
 
-const ACCOUNT = 'crowd'
+const ACCOUNT = CROWD_ACCOUNT
 
 /** One account of 20,000 people over 40 activations of 1,000 entries: a list's start is its first thousand or so. */
-const crowd = () =>
-  createEmulator({
-    now: NOW_ISO,
-    scenario: {
-      name: 'crowd',
-      description: 'One account of 20,000 people over 40 activations',
-      seed: 46,
-      accounts: [
-        {
-          name: ACCOUNT,
-          apiKeys: ['crowd-key'],
-          premium: true,
-          people: 20_000,
-          activations: [
-            { type: 'giveaway', subtype: 'instant_win', state: 'ended', count: 20, entries: 1000 },
-            { type: 'sweepstakes', subtype: 'standard', state: 'running', count: 20, entries: 1000 },
-          ],
-        },
-      ],
-    },
-  })
+const crowd = () => createEmulator({ now: NOW_ISO, scenario: crowdScenario })
 
 const NOW_MS = Date.parse(NOW_ISO)
 
