@@ -134,6 +134,47 @@ export const MODULES: readonly Module[] = [
       'test/sandboxes/use-sandbox.test.ts',
     ],
   },
+  {
+    name: 'bundle',
+    // A reproduction bundle's journal, its bodies' hashes, the changes logged beside it and replay's
+    // comparison of an answer with the recorded one.
+    mutate: [
+      'src/emulator/bundle-journal.ts',
+      'src/emulator/body-hash.ts',
+      'src/emulator/control-log.ts',
+      'src/node/replay/differences.ts',
+    ],
+    tests: ['test/bundle-journal.test.ts', 'test/replay.test.ts', 'test/control/fault-rule-totals.test.ts'],
+  },
+  {
+    name: 'answers',
+    // A fault rule's own answer and path, and the bounds of what the rules hold (the lines of
+    // fault-rules.ts from MAX_RULES to the end of add's checks).
+    mutate: ['src/emulator/fault-answer.ts', 'src/emulator/fault-path.ts', 'src/emulator/fault-rules.ts:138-185'],
+    tests: [
+      'test/control/custom-answer-bounds.test.ts',
+      'test/control/custom-answers.test.ts',
+      'test/control/fault-rule-totals.test.ts',
+    ],
+  },
+  {
+    name: 'report',
+    // The report card's rules, walks and edge cases, read from a journal.
+    mutate: ['src/emulator/report-rules.ts', 'src/emulator/report-walks.ts', 'src/emulator/report-edge-cases.ts'],
+    // (Not over-http nor doc-clients: they run clients against the built command line or the guides' blocks.)
+    tests: [
+      'test/report-card.test.ts',
+      'test/report-clients/faulty-clients.test.ts',
+      'test/report-clients/edge-cases.test.ts',
+      'test/control/report.test.ts',
+    ],
+  },
+  {
+    name: 'failure-bundle',
+    // The bundle a failing test writes (failure-bundles.test.ts runs the packed package in a child: left out).
+    mutate: ['src/node/failure-bundle.ts'],
+    tests: ['test/failure-bundle.test.ts'],
+  },
 ]
 
 /** The environment variable that tells vitest.mutation.config.ts the test files of the module being mutated. */

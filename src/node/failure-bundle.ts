@@ -121,7 +121,9 @@ const budget: BundleBudget = ((globalThis as { [key: symbol]: BundleBudget })[
 function fileNameOf(test: string): string {
   const safe =
     test
+      // An accented letter as its letter: NFKD parts it into the letter and its marks, the marks dropped.
       .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
       .replace(/[^A-Za-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, NAME_MAX)
