@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sampledIndexList, sampleIndices } from '../factories/random-helpers.js'
+import { affinePlaces, sampledIndexList, sampleIndices } from '../factories/random-helpers.js'
 import { createDraws } from '../src/time/random.js'
 
 describe('sampledIndexList', () => {
@@ -21,5 +21,36 @@ describe('sampledIndexList', () => {
       ),
       { numRuns: 200 },
     )
+  })
+})
+
+describe('affinePlaces', () => {
+  /** The k whose at(k) is i, by a scan of the pool. */
+  const scannedPlace = (i: number, at: (k: number) => number, n: number) => {
+    for (let k = 0; k < n; k++) if (at(k) === i) return k
+    return undefined
+  }
+
+  it('place(i) is the k whose at(k) is i, for small pools (found by a scan) and every i of the pool', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), (n, seed) => {
+        const { at, place } = affinePlaces(createDraws(seed), n)
+        for (let i = 0; i < n; i++) expect(place(i)).toBe(scannedPlace(i, at, n))
+      }),
+      { numRuns: 50 },
+    )
+  })
+
+  it('place(i) inverts at(k) in pools up to 2^26 - 1, at the pool ends and anywhere', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 2 ** 26 - 1 }), fc.nat(), fc.nat(), (n, seed, drawn) => {
+        const { at, place } = affinePlaces(createDraws(seed), n)
+        for (const k of [0, 1, n - 1, drawn % n]) expect(place(at(k))).toBe(k)
+      }),
+    )
+  })
+
+  it('knows no place in a pool of 2^26 or more', () => {
+    expect(affinePlaces(createDraws(1), 2 ** 26).place(5)).toBeUndefined()
   })
 })
