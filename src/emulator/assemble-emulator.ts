@@ -239,7 +239,13 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
         scenario,
         builtAt,
         accounts: new AccountKeys(scenario).accounts,
-        data: options.data === undefined ? undefined : countsShownAt(new Date(builtAt).toISOString()),
+        data:
+          options.data === undefined
+            ? undefined
+            : {
+                ...countsShownAt(new Date(builtAt).toISOString()),
+                ...(options.dataSha256 === undefined ? {} : { sha256: options.dataSha256 }),
+              },
         changes: log.changes(),
         changesComplete: log.complete,
         journal,

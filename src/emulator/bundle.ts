@@ -54,8 +54,11 @@ export type Bundle = {
     builtAt: string
     /** The scenario, its seed and the options' settings applied, its API keys named. */
     scenario: unknown
-    /** A world served from a dump (`data`): the records are the dump's, not the scenario's; how many it held. */
-    data?: { activations: number; entries: number; participants: number }
+    /**
+     * A world served from a dump (`data`): the records are the dump's, not the scenario's; how many it
+     * held, and the SHA-256 of the file it was read from when the emulator was told it (`dataSha256`).
+     */
+    data?: { activations: number; entries: number; participants: number; sha256?: string }
   }
   /** The options that shape the answers, as `createEmulator` takes them. */
   options: Record<string, unknown>
@@ -128,7 +131,7 @@ type BundleSource = {
   /** The accounts as the world started them (their keys, the ones requests were named by). */
   accounts: readonly AccountSettings[]
   /** Counts of the records of a world served from a dump; undefined for a generated world. */
-  data: { activations: number; entries: number; participants: number } | undefined
+  data: { activations: number; entries: number; participants: number; sha256?: string } | undefined
   changes: readonly LoggedChange[]
   changesComplete: boolean
   journal: Journal

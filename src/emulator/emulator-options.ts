@@ -87,6 +87,11 @@ export type EmulatorOptions = {
    */
   data?: unknown
   /**
+   * The SHA-256 (64 hex digits) of the file `data` was read from, which a bundle carries so that
+   * `replay --data FILE` can tell it was given that file (the command line's `--data` sets it).
+   */
+  dataSha256?: string
+  /**
    * Hears how far the world's generation has got, in entries, while a large scenario is built; the
    * last call, with `indexing` true, says the store is being loaded and indexed.
    */
@@ -165,6 +170,10 @@ const optionsSchema = optionsOf('option', {
   ...endpointDefaultsSchema.shape,
   ...faultsSchema.shape,
   data: z.unknown().optional(),
+  dataSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in 64 lowercase hex digits')
+    .optional(),
   onProgress: z.function().optional(),
   realTime: z.function().optional(),
   maxSandboxes: z.number().int().min(0).max(1_000_000).optional(),

@@ -3,7 +3,8 @@
  * starts it (`GET /__emulator/bundle`): exit 0 when every answer is as recorded, 1 naming the first that
  * differs, and one line for a file that is not a bundle.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -50,7 +51,9 @@ describe('replay', () => {
     expect(requestsOf(bundle.journal).map((r) => r.status)).toEqual([200, 500, 200, 429, 200, 200])
     const run = await runCli(['replay', join(dir, 'bundle.json')])
     expect(run.stderr).toBe('')
-    expect(run.stdout).toBe('replay: 6 request(s) replayed, every answer as recorded (status, error, items, headers and body)\n')
+    expect(run.stdout).toBe(
+      'replay: 6 request(s) replayed, every answer as recorded (status, error, items, headers and body)\n',
+    )
     expect(run.code).toBe(0)
   })
 
@@ -132,5 +135,35 @@ describe('replay', () => {
       /^activation-emulator: \S+other\.json is not a bundle: format must be "activation-emulator\/bundle@1", got "something else"\n$/,
     )
     expect(other.stderr.split('\n').length).toBe(2)
+  })
+})
+
+describe('replay over a world file', () => {
+  it('checks the file it is given by the SHA-256 the bundle carries: the same file replays, another is refused in one line', async () => {
+    const world = join(dir, 'world.json')
+    const other = join(dir, 'other.json')
+    expect((await runCli(['dump', '--scenario', 'default', '--now', NOW, '--out', world])).code).toBe(0)
+    expect((await runCli(['dump', '--scenario', 'default', '--seed', '2', '--now', NOW, '--out', other])).code).toBe(0)
+    const served = await startCli(['--data', world])
+    let made: Bundle
+    try {
+      await fetch(`${served.url}/activations/list?limit=2`, { headers: { authorization: 'Api-Key demo-key' } })
+      made = (await (await fetch(`${new URL(served.url).origin}/__emulator/bundle`)).json()) as Bundle
+    } finally {
+      await served.stop()
+    }
+    const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+    expect(made.world.data).toMatchObject({ sha256: sha256(world) })
+    writeFileSync(join(dir, 'over-data.json'), JSON.stringify(made))
+    const same = await runCli(['replay', join(dir, 'over-data.json'), '--data', world])
+    expect([same.code, same.stderr]).toEqual([0, ''])
+    const wrong = await runCli(['replay', join(dir, 'over-data.json'), '--data', other])
+    expect([wrong.code, wrong.stderr]).toEqual([
+      1,
+      `activation-emulator: ${other} is not the world file the bundle ${join(dir, 'over-data.json')} was made over: its SHA-256 is ${sha256(other)}, the bundle's ${sha256(world)}\n`,
+    ])
+    const none = await runCli(['replay', join(dir, 'over-data.json')])
+    expect(none.code).toBe(1)
+    expect(none.stderr).toContain('was made over a world file: give it with --data FILE')
   })
 })

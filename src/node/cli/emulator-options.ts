@@ -4,6 +4,7 @@ import { createEmulator, createEmulatorOfDumpHead } from '../../emulator/emulato
 import type { DumpHead } from '../../world/planned-dump.js'
 import { isScenarioPath, loadScenarioOrWorld } from '../scenario-file.js'
 import { readWorldFile, type WorldFileOptions } from '../world-file.js'
+import { fileSha256 } from '../file-sha256.js'
 import { jsonFault } from '../json-fault.js'
 import { UsageError } from './flags.js'
 import { progressBar } from './progress.js'
@@ -49,6 +50,8 @@ export async function emulatorOptions(args: WorldArgs): Promise<WorldOptions> {
       if (read.head) options.dumpHead = read.head
       if (read.data) options.data = read.data
       text = read.text
+      // The file's own name for a bundle, which `replay --data` checks; a dump read back against its scenario is that scenario's world.
+      if (!read.head) options.dataSha256 = await fileSha256(args.data)
     } catch (error) {
       throw new UsageError(`Failed to read --data ${args.data}: ${(error as Error).message}`)
     } finally {

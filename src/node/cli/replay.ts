@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parseBundle } from '../replay/bundle-file.js'
 import { replayBundle } from '../replay/replay.js'
 import { readWorldFile } from '../world-file.js'
+import { fileSha256 } from '../file-sha256.js'
 import { serve } from '../serve-on-call.js'
 import { needs, type FlagTable } from './flag-parsers.js'
 import { serveFlags } from './serve-flags.js'
@@ -48,6 +49,14 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
     }
     const file = await readWorldFile(args.data)
     if (file.head) throw new Error(`${args.data} is too large to replay a bundle over`)
+    // Read first: a FIFO or a folder is refused there, before its bytes are hashed.
+    const sha256 = bundle.world.data.sha256
+    const given = sha256 === undefined ? undefined : await fileSha256(args.data)
+    if (given !== sha256) {
+      throw new Error(
+        `${args.data} is not the world file the bundle ${args.bundle} was made over: its SHA-256 is ${given}, the bundle's ${sha256}`,
+      )
+    }
     data = file.text !== undefined ? (JSON.parse(file.text) as unknown) : file.data
   }
   const out = (line: string) => process.stdout.write(`${line}\n`)

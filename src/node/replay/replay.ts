@@ -21,6 +21,25 @@ type Replayed = {
 const urlOf = (baseUrl: string, request: BundledRequest): string =>
   `${baseUrl}${request.path}${request.search ? `?${request.search}` : ''}`
 
+type Accounts = { accounts?: Array<{ name?: unknown; apiKeys?: unknown }> }
+
+/**
+ * A dump's records with its accounts' API keys as the bundle names them (the journal's requests carry
+ * those names, and the bundle's scenario has them in place of the keys).
+ */
+function withNamedKeys(data: unknown, named: unknown): unknown {
+  const dump = data as { scenario?: Accounts }
+  const names = new Map((named as Accounts).accounts?.map((a) => [a.name, a.apiKeys]) ?? [])
+  if (typeof dump !== 'object' || dump === null || !Array.isArray(dump.scenario?.accounts)) return data
+  return {
+    ...dump,
+    scenario: {
+      ...dump.scenario,
+      accounts: dump.scenario.accounts.map((a) => ({ ...a, apiKeys: names.get(a.name) ?? a.apiKeys })),
+    },
+  }
+}
+
 /** Applies one change of the bundle, at its instant. */
 async function apply(emulator: Emulator, change: LoggedChange): Promise<void> {
   emulator.set({ now: change.at })
@@ -64,7 +83,7 @@ export async function replayBundle(bundle: Bundle, options: { data?: unknown; al
     ...(bundle.options as Record<string, never>),
     ...(options.data === undefined
       ? { scenario: bundle.world.scenario as never, now: bundle.world.builtAt }
-      : { data: options.data, now: bundle.world.builtAt }),
+      : { data: withNamedKeys(options.data, bundle.world.scenario), now: bundle.world.builtAt }),
     clock: 'frozen',
     realTime: () => realNow,
   })
@@ -78,14 +97,16 @@ export async function replayBundle(bundle: Bundle, options: { data?: unknown; al
     realNow = request.realMs
     const headers: Record<string, string> = request.key === null ? {} : { authorization: `Api-Key ${request.key}` }
     const asked = new Request(urlOf(emulator.baseUrl, request), { method: request.method, headers })
+    const before = emulator.journal.lastSeq
     const response = await answerFrom(emulator.handlers, asked)
-    const bytes = response ? new Uint8Array(await response.arrayBuffer()).slice() : new Uint8Array()
+    const bytes = response ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array()
     sent++
     if (request.cut?.some((field) => field === 'path' || field === 'query')) {
       skipped.push(request.seq)
       continue
     }
-    const replayed = emulator.journal.entries().at(-1)
+    // The journal's entry of this request: none when the API did not journal it (not one of its paths).
+    const replayed = emulator.journal.lastSeq > before ? emulator.journal.get(emulator.journal.lastSeq) : undefined
     const difference = first ? undefined : answerDifference(request, bodies[request.seq], replayed, bytes)
     if (difference) {
       first = { request, difference }
