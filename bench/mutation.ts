@@ -152,6 +152,7 @@ export const MODULES: readonly Module[] = [
     // fault-rules.ts from MAX_RULES to the end of add's checks).
     mutate: ['src/emulator/fault-answer.ts', 'src/emulator/fault-path.ts', 'src/emulator/fault-rules.ts:138-185'],
     tests: [
+      'test/control/fault-answer-rules.test.ts',
       'test/control/custom-answer-bounds.test.ts',
       'test/control/custom-answers.test.ts',
       'test/control/fault-rule-totals.test.ts',
