@@ -127,8 +127,22 @@ export function affinePlaces(faker: Draws, n: number): { at(k: number): number; 
   const inverse = n < EXACT_PLACES ? inverseMod(a, n) : undefined
   return {
     at: (k) => (a * k + b) % n,
-    place: (i) => (inverse === undefined ? undefined : (((((i - b) % n) + n) % n) * inverse) % n),
+    place: (i) => (inverse === undefined ? undefined : placeOf(i, b, inverse, n)),
   }
+}
+
+/**
+ * ((i - b) mod n) * inverse mod n, without the remainder operator on the product (a person's entries
+ * ask it of every activation of their account): the product is under 2^52, so exact, and its floored
+ * quotient by n is exact too (x / n is never within 2^-27 of the next integer, n being under 2^26).
+ */
+function placeOf(i: number, b: number, inverse: number, n: number): number {
+  let d = i - b
+  if (d < 0) d += n
+  if (d < 0 || d >= n) d = ((d % n) + n) % n
+  const x = d * inverse
+  const k = x - Math.floor(x / n) * n
+  return k < 0 ? k + n : k >= n ? k - n : k
 }
 
 /** The x in 0..n-1 with a*x = 1 (mod n), for a coprime to n. */
