@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toDateObject } from '../src/contract/date-object.js'
 
@@ -27,6 +28,22 @@ describe('toDateObject', () => {
     }
     for (const ms of instants) {
       expect(toDateObject(ms)).toEqual({ iso: new Date(ms).toISOString(), ts: Math.floor(ms / 1000) })
+    }
+  })
+})
+
+describe('toDateObject, by property', () => {
+  it('writes the iso toISOString writes for any whole millisecond from 1970 to 9999, and each day to 2199', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) }), (ms) => {
+        expect(toDateObject(ms).iso).toBe(new Date(ms).toISOString())
+      }),
+      { numRuns: 20_000 },
+    )
+    // Every day from 1970 to 2199, its first millisecond, one after the other (every leap rule met).
+    for (let day = 0; day < 83_950; day += 1) {
+      const first = day * 86_400_000
+      if (toDateObject(first).iso !== new Date(first).toISOString()) throw new Error(`day ${day} differs`)
     }
   })
 })
