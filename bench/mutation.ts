@@ -144,7 +144,12 @@ export const MODULES: readonly Module[] = [
       'src/emulator/control-log.ts',
       'src/node/replay/differences.ts',
     ],
-    tests: ['test/bundle-journal.test.ts', 'test/replay.test.ts', 'test/control/fault-rule-totals.test.ts'],
+    tests: [
+      'test/bundle-parts.test.ts',
+      'test/bundle-journal.test.ts',
+      'test/replay.test.ts',
+      'test/control/fault-rule-totals.test.ts',
+    ],
   },
   {
     name: 'answers',

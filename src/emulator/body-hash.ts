@@ -57,6 +57,7 @@ export class BodyHashes {
   /** The body's hash: 16 hex digits. */
   of(bytes: Uint8Array): string {
     let hash = this.#known.get(bytes)
+    // Stryker disable next-line ConditionalExpression: a hash computed again is the same; the look-up saves the time only.
     if (hash === undefined) this.#known.set(bytes, (hash = hashOf(bytes)))
     return hash
   }
