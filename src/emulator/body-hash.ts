@@ -4,6 +4,9 @@
 // a browser, computed synchronously as a page is answered. A body answered again is the same array
 // (pages asked again share their bytes), and its hash is then looked up, not computed.
 
+/** Whether this machine keeps words little-end first, as the hash reads them (every platform Node runs on does). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
 const C1 = 0xcc9e2d51
 const C2 = 0x1b873593
 
@@ -32,10 +35,20 @@ function hashOf(bytes: Uint8Array): string {
   const whole = length & ~3
   let a = 0x9747b28c
   let b = 0x5bd1e995
-  for (let i = 0; i < whole; i += 4) {
-    const word = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)
-    a = mixed(a, word)
-    b = mixed(b, word ^ i)
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) {
+    // The same words, read four bytes at a time where the bytes are aligned for it.
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset, whole >>> 2)
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!
+      a = mixed(a, word)
+      b = mixed(b, word ^ (w << 2))
+    }
+  } else {
+    for (let i = 0; i < whole; i += 4) {
+      const word = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)
+      a = mixed(a, word)
+      b = mixed(b, word ^ i)
+    }
   }
   let tail = 0
   for (let i = length - 1; i >= whole; i--) tail = (tail << 8) | bytes[i]!
