@@ -135,10 +135,10 @@ describe('a body hash', () => {
           const hash = hashes.of(bytes)
           expect(hash).toMatch(/^[0-9a-f]{16}$/)
           expect(new BodyHashes().of(bytes.slice())).toBe(hash)
-        // Read a word at a time where aligned, a byte at a time where not: the same hash.
-        const unaligned = new Uint8Array(bytes.length + 1)
-        unaligned.set(bytes, 1)
-        expect(new BodyHashes().of(unaligned.subarray(1))).toBe(hash)
+          // Read a word at a time where aligned, a byte at a time where not: the same hash.
+          const unaligned = new Uint8Array(bytes.length + 1)
+          unaligned.set(bytes, 1)
+          expect(new BodyHashes().of(unaligned.subarray(1))).toBe(hash)
           if (bytes.length === 0) return
           const changed = bytes.slice()
           changed[at % bytes.length]! ^= flip
