@@ -71,10 +71,12 @@ export class PersonEntries {
   /** The entries of the person at `index` of the pool (empty if they entered nothing). Only where `placed`. */
   of(index: number): PersonEntryList {
     const found: PersonEntryList = { activations: [], numbers: [], times: [] }
-    this.#activations.forEach((activation, j) => {
+    const activations = this.#activations
+    for (let j = 0; j < activations.length; j++) {
+      const activation = activations[j]!
       const k = activation.place(index)
       if (k === undefined) throw new Error("Failed to find a person's entries: the pool is too large for places")
-      if (k >= activation.firsts) return
+      if (k >= activation.firsts) continue
       const replays = this.#replaysOf(j)
       const n = replays ? replays.firstTimers[k]! : k
       const skeleton = activation.skeleton()
@@ -83,7 +85,7 @@ export class PersonEntries {
       found.activations.push(j)
       found.numbers.push(n)
       found.times.push(skeleton.times[n]!)
-      if (!replays) return
+      if (!replays) continue
       const { keys, numbers } = replays
       const count = numbers.length
       const from = index * count
@@ -100,7 +102,7 @@ export class PersonEntries {
         found.numbers.push(m)
         found.times.push(skeleton.times[m]!)
       }
-    })
+    }
     return found
   }
 }

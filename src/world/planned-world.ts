@@ -67,10 +67,16 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
   const entriesMade = new RecentCache<StoredEntry>(kept.entries)
   // Each activation's people by place (see `peoplePlaces`), drawn when first asked.
   const places = new Map<Planned, (index: number) => number | undefined>()
-  const placesOf = (p: Planned) => (index: number) => {
-    let place = places.get(p)
-    if (!place) places.set(p, (place = peoplePlaces(createDraws(p.skeletonSeed), p.account.people)))
-    return place(index)
+  const placesOf = (p: Planned) => {
+    // Found once for this reader: a person's entries ask every activation of the account for a place.
+    let found: ((index: number) => number | undefined) | undefined
+    return (index: number) => {
+      if (!found) {
+        found = places.get(p)
+        if (!found) places.set(p, (found = peoplePlaces(createDraws(p.skeletonSeed), p.account.people)))
+      }
+      return found(index)
+    }
   }
   // Each activation's skeleton, drawn once when first asked and kept (about 17 bytes an entry): its
   // pages, its participants and the counts at other instants all read the same one.
