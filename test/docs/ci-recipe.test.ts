@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cleanEnv } from '../support/cli.js'
+import { BIN, cleanEnv, runCli } from '../support/cli.js'
 import { readDocBlocks } from '../support/doc-blocks.js'
 
 // The CI recipe of the README and of docs/control-and-ci.md, up to the line that names the admin
@@ -121,6 +121,7 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     )
     rmSync(join(dir, 'journal.json'), { force: true })
     rmSync(join(dir, 'client-report.xml'), { force: true })
+    rmSync(join(dir, 'bundle.json'), { force: true })
     const script = recipeOf(file).replaceAll('4010', String(decoyPort))
     const run = await bash(script, {
       PATH: `${bin}:${process.env['PATH']}`,
@@ -134,5 +135,14 @@ describe.each(GUIDES)('the CI recipe of %s', (file) => {
     expect(readFileSync(join(dir, 'client-report.xml'), 'utf8')).toMatch(
       /<testsuites name="activation-emulator client report" tests="21" failures="1" /,
     )
+    expect(run.stderr).not.toMatch(/kill|No such process/)
+    // The bundle of the run: its two requests, and replayed in a fresh process, every answer as recorded.
+    const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { journal: { rows: unknown[] } }
+    expect(bundle.journal.rows.length).toBe(2)
+    const replayed = await runCli(['replay', join(dir, 'bundle.json')])
+    expect([replayed.code, replayed.stdout]).toEqual([
+      0,
+      'replay: 2 request(s) replayed, every answer as recorded (status, error, items, headers and body)\n',
+    ])
   }, 90_000)
 })
