@@ -169,6 +169,7 @@ export const MODULES: readonly Module[] = [
     mutate: ['src/emulator/report-rules.ts', 'src/emulator/report-walks.ts', 'src/emulator/report-edge-cases.ts'],
     // (Not over-http nor doc-clients: they run clients against the built command line or the guides' blocks.)
     tests: [
+      'test/report-parts.test.ts',
       'test/report-card.test.ts',
       'test/report-clients/faulty-clients.test.ts',
       'test/report-clients/edge-cases.test.ts',
