@@ -63,7 +63,7 @@ describe('the log of changes', () => {
     big.add(activation(8 << 20))
     expect([big.changes().length, big.complete]).toEqual([1, true])
     big.add(activation(1))
-    expect(big.changes().map((c) => (c.activation as string).length)).toEqual([1])
+    expect(big.changes().map((c) => ((c as { activation?: unknown }).activation as string).length)).toEqual([1])
     // Dropping frees what it held: more small ones fit again.
     for (let i = 0; i < 100; i++) big.add(activation(1))
     expect([big.changes().length, size(1) > 0]).toEqual([101, true])
