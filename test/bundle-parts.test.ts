@@ -67,6 +67,9 @@ describe('the log of changes', () => {
     // Dropping frees what it held: more small ones fit again.
     for (let i = 0; i < 100; i++) big.add(activation(1))
     expect([big.changes().length, size(1) > 0]).toEqual([101, true])
+    // And a big one again drops what came before it.
+    big.add(activation(8 << 20))
+    expect(big.changes()).toHaveLength(1)
   })
 
   it('lists the changes by their place among the requests, those of one place as they came, and forgets them on reset', () => {
@@ -122,8 +125,9 @@ describe('a bundle row read back', () => {
     }) as unknown as BundleJournal
 
   it('reads the method of a path that ends with a slash', () => {
-    const [request] = requestsOf(journal([['POST /activations/list/?a=1']]))
-    expect(request).toMatchObject({ method: 'POST', path: '/activations/list/', search: 'a=1' })
+    const [query, plain] = requestsOf(journal([['POST /activations/list/?a=1'], ['POST /activations/list/']]))
+    expect(query).toMatchObject({ method: 'POST', path: '/activations/list/', search: 'a=1' })
+    expect(plain).toMatchObject({ method: 'POST', path: '/activations/list/', search: '' })
   })
 
   it('leaves out what a row holds of the wrong type, and a key it has no name for', () => {
@@ -200,6 +204,10 @@ describe('how a replayed answer differs', () => {
     expect(what({ a: [1] }, { a: { 0: 1 } })).toMatch(/first at \$\.a: recorded \[1\], replayed \{"0":1\}$/)
     expect(what({ a: 'x' }, { a: ['x'] })).toMatch(/first at \$\.a: recorded "x", replayed \["x"\]$/)
     expect(what({ a: ['x'] }, { a: 'x' })).toMatch(/first at \$\.a: recorded \["x"\], replayed "x"$/)
+    // A text beside an object, or a list beside an object, differs as a whole, not by its characters or places.
+    expect(what({ a: 'xy' }, { a: { 0: 'x', 1: 'z' } })).toMatch(/first at \$\.a: recorded "xy", replayed/)
+    expect(what({ a: { 0: 'x', 1: 'z' } }, { a: 'xy' })).toMatch(/first at \$\.a: recorded \{/)
+    expect(what({ a: { 0: 1, 1: 2 } }, { a: [1, 3] })).toMatch(/first at \$\.a: recorded \{/)
     expect(what([1], 'x')).toBe('its body differs; first at $: recorded [1], replayed "x"')
   })
 
