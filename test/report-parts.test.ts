@@ -26,6 +26,10 @@ describe('the rules read one key at a time', () => {
   it('stops-after-401: another path or query after a 401 is no retry', () => {
     const refused = { status: 401, next: undefined } as const
     expect(stopsAfter401(journal(refused, { ...refused, path: '/activations/list' }))).toEqual([])
+    const bare = { ...refused, query: {} }
+    expect(stopsAfter401(journal(bare, bare))[0]!.message).toBe(
+      '#2 GET /experience/participants asked again with the same key after the 401 of #1',
+    )
     expect(stopsAfter401(journal(refused, refused))).toEqual([
       {
         message: '#2 GET /experience/participants?limit=2 asked again with the same key after the 401 of #1',
