@@ -91,6 +91,11 @@ describe('the log of changes', () => {
     expect([changes.changes(), changes.complete, changes.startSeq]).toEqual([[], true, 12])
     for (let i = 0; i < 10_000; i++) changes.add({ change: 'faultsCleared' })
     expect(changes.complete).toBe(true)
+    changes.reset()
+    // After a reset the bytes count afresh: a second big change drops the first.
+    const big = { change: 'addActivation' as const, activation: 'x'.repeat(3 << 20) }
+    for (let i = 0; i < 3; i++) changes.add(big)
+    expect(changes.changes()).toHaveLength(1)
   })
 
   it("logs every move of the clock with where it left it, and reads the clock's own", () => {
@@ -209,6 +214,11 @@ describe('how a replayed answer differs', () => {
     expect(what({ a: { 0: 'x', 1: 'z' } }, { a: 'xy' })).toMatch(/first at \$\.a: recorded \{/)
     expect(what({ a: { 0: 1, 1: 2 } }, { a: [1, 3] })).toMatch(/first at \$\.a: recorded \{/)
     expect(what([1], 'x')).toBe('its body differs; first at $: recorded [1], replayed "x"')
+  })
+
+  it('says only that a body differs when its JSON is the same but its bytes are not', () => {
+    const spaced = new TextEncoder().encode('{ "a": 1 }')
+    expect(answerDifference(recorded, '{"a":1}', replayed({ bodyHash: 'bbbb' }), spaced)?.what).toBe('its body differs')
   })
 
   it('compares a body that is not JSON as text, and says when the bundle kept none', () => {
