@@ -83,12 +83,14 @@ describe('the moves an add made in a planned world participants list', () => {
     let answered = false
     const page = call(emulator, FIRST, KEY).finally(() => (answered = true))
     await someTurns(3)
+    // The write begins while the list is being placed (whether the page is answered before the add
+    // ends depends on the machine's speed: not asserted).
+    expect(answered).toBe(false)
     const running = emulator.db.index
       .activationsOf(ACCOUNT)
       .find((a) => stateOf(a, emulator.clock.now()) === 'running')!.id
     const added = await emulator.addEntries(running, 200)
     expect(added.entries).toHaveLength(200)
-    expect(answered).toBe(false)
     await page
     expect(listed(emulator)).toEqual(participantsScanned(emulator, NOW_ISO))
   })

@@ -80,7 +80,6 @@ describe('GET /__emulator/state with the clock set back before the plan’s inst
       const loop = countTurns()
       const response = await getResponse(emulator.adminHandlers, new Request(`${emulator.baseUrl}/__emulator/state`))
       const { turns, worst } = loop.stop()
-      console.log('DBG', changed, turns, worst, expected.ms)
       expect(response!.status).toBe(200)
       const { counts } = (await response!.json()) as { counts: unknown }
       expect(counts).toEqual(expected.counts)
