@@ -91,7 +91,10 @@ describe("a bracket's lists, sorted by votes", () => {
     const ids = brackets(atOnce)
     const counts = ids.map((id) => atOnce.db.index.entryListsOf(id).all.length)
     atOnce.clock.advance('2h')
-    atOnce.state() // in-process: settled at once
+    // In-process: settled at once, the lists with the rest of the first arrival's work (the whole step's time).
+    const settling = performance.now()
+    atOnce.state()
+    const whole = performance.now() - settling
     const expected = ids.map((id) => listsOf(atOnce, id))
     expect(ids.map((id) => atOnce.db.index.entryListsOf(id).all.length)).not.toEqual(counts)
     await atOnce.close()
@@ -104,7 +107,9 @@ describe("a bracket's lists, sorted by votes", () => {
     const { turns, worst } = loop.stop()
     expect(answer.status).toBe(200)
     expect(turns).toBeGreaterThan(3)
-    expect(worst).toBeLessThan(baseline * WORST_PART)
+    // Beside the arrival's whole work done at once (or the lists alone, when more): a step of the
+    // arrival's other work may outlast the lists made at once on a quiet machine.
+    expect(worst).toBeLessThan(Math.max(baseline, whole) * WORST_PART)
     expect(ids.map((id) => listsOf(inTurns, id))).toEqual(expected)
     await inTurns.close()
   })
