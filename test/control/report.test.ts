@@ -3,11 +3,10 @@
  * through msw, the handle's `report()`, and `GET /__emulator/report` from the built command line with
  * its defaults, in each of its formats. The rules themselves are held by test/report-card.test.ts.
  */
-import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator, expectReportPassed, type Emulator } from '../../src/index.js'
-import { listenOptions } from '../../src/node/msw-listen-options.js'
+import { expectReportPassed, type Emulator } from '../../src/index.js'
 import { startCli, type CliServer } from '../support/cli.js'
+import { useMswServed } from '../support/msw-served.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 
@@ -27,15 +26,10 @@ async function walk(base: string, path: string, key: string, limit: number): Pro
 }
 
 describe('emulator.report(), in-process', () => {
+  const served = useMswServed({ scenario: 'default', now: NOW }, { admin: true })
   let emulator: Emulator
-  const server = setupServer()
-  beforeAll(async () => {
-    emulator = await createEmulator({ scenario: 'default', now: NOW })
-    server.resetHandlers(...emulator.adminHandlers, ...emulator.handlers)
-    server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
-  })
+  beforeAll(() => void (emulator = served()))
   afterEach(() => emulator.reset())
-  afterAll(() => server.close())
 
   it('passes a client that walks the activations once, and names the single page it met', async () => {
     const key = emulator.accounts[0]!.apiKeys[0]!

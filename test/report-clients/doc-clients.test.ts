@@ -3,14 +3,13 @@
  * the contract's `pages()`, the guides' TypeScript clients run as written, and the README's Python
  * walk over HTTP.
  */
-import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pages } from '../../src/contract.js'
-import { createEmulator, type Emulator, type ReportCard } from '../../src/index.js'
-import { listenOptions } from '../../src/node/msw-listen-options.js'
+import type { Emulator, ReportCard } from '../../src/index.js'
 import { startCli, type CliServer } from '../support/cli.js'
 import { guideBlock, reportOfBlock } from '../support/doc-client-run.js'
 import { readDocBlocks } from '../support/doc-blocks.js'
+import { useMswServed } from '../support/msw-served.js'
 import { runOwned } from '../support/processes.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
@@ -24,14 +23,9 @@ type ExampleClient = {
 }
 
 describe("the example projects' client and pages(), in-process", () => {
+  const served = useMswServed({ scenario: 'default', now: NOW })
   let emulator: Emulator
-  const server = setupServer()
-  beforeAll(async () => {
-    emulator = await createEmulator({ scenario: 'default', now: NOW })
-    server.resetHandlers(...emulator.handlers)
-    server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
-  })
-  afterAll(() => server.close())
+  beforeAll(() => void (emulator = served()))
 
   it.each(['examples/vitest/src/client.js', 'examples/jest/src/client.ts'])('%s keeps every rule', async (path) => {
     await emulator.reset()

@@ -3,31 +3,23 @@
  * through msw with its one defect, in a world that makes it show, and is flagged by exactly its rule;
  * the reference client (a paging loop with back-off) keeps every rule in each of those worlds.
  */
-import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator, type Emulator, type ReportCard } from '../../src/index.js'
-import { listenOptions } from '../../src/node/msw-listen-options.js'
+import { describe, expect, it } from 'vitest'
+import type { ReportCard } from '../../src/index.js'
 import type { Api } from '../support/api-client.js'
 import { referenceRun } from '../support/reference-client.js'
+import { useMswServed } from '../support/msw-served.js'
 import { FAULTY, WORLDS, type ReportWorld } from '../support/report-worlds.js'
 
 const NOW = '2026-06-01T12:00:00.000Z'
 
-
 const broken = (card: ReportCard): string[] => card.rules.filter((r) => !r.passed).map((r) => r.rule)
 
 describe('the report card of real clients, in-process', () => {
-  let emulator: Emulator
-  const server = setupServer()
-  beforeAll(async () => {
-    emulator = await createEmulator({ scenario: 'default', now: NOW })
-    server.resetHandlers(...emulator.adminHandlers, ...emulator.handlers)
-    server.listen(listenOptions('error') as Parameters<typeof server.listen>[0])
-  })
-  afterAll(() => server.close())
+  const served = useMswServed({ scenario: 'default', now: NOW }, { admin: true })
 
   /** Runs `client` from a fresh emulator in `world`, and answers its report card. */
   async function run(world: ReportWorld, client: (api: Api) => Promise<void>): Promise<ReportCard> {
+    const emulator = served()
     await emulator.reset()
     await world.setUp(emulator.handle)
     const key = world.key ?? emulator.accounts[0]!.apiKeys[0]!
