@@ -2,7 +2,7 @@
 // StrykerJS mutates one module at a time and runs against each mutant only that module's own test
 // files, then this script reads each module's report and fails, naming it, when a module's score is
 // under 85 %. One module at a time, two test runners (stryker.config.json): the machine is shared.
-// Run: npm run test:mutation [-- guard walker ...] [-- --incremental] [-- --report-only]
+// Run: npm run test:mutation [-- guard walker ...] [-- --incremental] [-- --report-only] [-- --concurrency=1]
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -135,6 +135,35 @@ export const MODULES: readonly Module[] = [
     ],
   },
   {
+    name: 'data',
+    // A sandbox's `data` and a request's body, bounded before and while they are read and parsed: the
+    // parse in turns and its depth, the heap's share, the gate that reads one at a time, the body's pace,
+    // the bytes read (bodies.ts from MAX_BODY_BYTES to lingeringClose).
+    mutate: [
+      'src/node/json-in-turns.ts',
+      'src/node/server/data-budget.ts',
+      'src/node/server/data-gate.ts',
+      'src/node/server/body-pace.ts',
+      'src/node/server/bodies.ts:75-171',
+    ],
+    // (Not sandbox-data-bounds, -upload nor slow-data: they send the body to the built command line.)
+    tests: ['test/server/json-in-turns.test.ts', 'test/server/body-pace.test.ts'],
+  },
+  {
+    name: 'sandbox-open',
+    // What a sandbox starts with: its options (ttl, data, accounts' settings, now, freeze, label) and the
+    // layer of changes it writes to over its host's world.
+    mutate: ['src/emulator/open-sandbox.ts', 'src/emulator/sandbox-options.ts', 'src/store/layer-store.ts'],
+    tests: ['test/sandboxes/settings.test.ts', 'test/sandboxes/lifecycle.test.ts'],
+  },
+  {
+    name: 'instants',
+    // What a record shows at the clock's instant: exists, started, ended, results out, an answer or a
+    // voiding still to come (each boundary at the instant itself).
+    mutate: ['src/contract/at-instant.ts', 'src/contract/state.ts'],
+    tests: ['test/entry-json.test.ts', 'test/world.test.ts'],
+  },
+  {
     name: 'bundle',
     // A reproduction bundle's journal, its bodies' hashes, the changes logged beside it and replay's
     // comparison of an answer with the recorded one.
@@ -215,7 +244,7 @@ export function scoreOf(report: { files: Record<string, { mutants: { status: str
 }
 
 /** Runs Stryker over one module; true when it ran to its report (a score under `break` included). */
-function run(module: Module, incremental: boolean): boolean {
+function run(module: Module, incremental: boolean, concurrency: string | undefined): boolean {
   const args = [
     STRYKER,
     'run',
@@ -223,6 +252,7 @@ function run(module: Module, incremental: boolean): boolean {
     '--mutate',
     module.mutate.join(','),
     ...(incremental ? ['--incremental', '--incrementalFile', `reports/stryker-incremental-${module.name}.json`] : []),
+    ...(concurrency === undefined ? [] : ['--concurrency', concurrency]),
   ]
   console.log(`\n== ${module.name}: ${module.mutate.join(' ')}`)
   rmSync(`${ROOT}/reports/mutation/mutation.json`, { force: true })
@@ -253,7 +283,8 @@ function main(): void {
   const failed: string[] = []
   for (const module of chosen) {
     if (argv.includes('--report-only')) continue
-    if (!run(module, argv.includes('--incremental'))) failed.push(`${module.name} (Stryker did not finish)`)
+    const concurrency = argv.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length)
+    if (!run(module, argv.includes('--incremental'), concurrency)) failed.push(`${module.name} (Stryker did not finish)`)
   }
   console.log('\nmodule      score  killed  survived  no-coverage  timeout  ignored')
   for (const module of chosen) {
