@@ -284,7 +284,8 @@ function main(): void {
   for (const module of chosen) {
     if (argv.includes('--report-only')) continue
     const concurrency = argv.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length)
-    if (!run(module, argv.includes('--incremental'), concurrency)) failed.push(`${module.name} (Stryker did not finish)`)
+    if (!run(module, argv.includes('--incremental'), concurrency))
+      failed.push(`${module.name} (Stryker did not finish)`)
   }
   console.log('\nmodule      score  killed  survived  no-coverage  timeout  ignored')
   for (const module of chosen) {

@@ -120,7 +120,7 @@ describe('an entry at the instant', () => {
     expect(changesAfterOf(undefined, true, giveaway, iso(NOW))).toBe(false)
   })
 
-  it("of a ranked activation shows its results from the instant it ends, and none before (no field added)", () => {
+  it('of a ranked activation shows its results from the instant it ends, and none before (no field added)', () => {
     const won = entry({ rank: 1, isWinner: true, prize: { name: 'a mug' }, isFulfilled: true })
     for (const [time, side] of AROUND) {
       const contest = activation('contest', { end: time })
@@ -152,7 +152,10 @@ describe('an entry at the instant', () => {
 
 describe("a participant's answers at the instant", () => {
   const participant = (times: number[]) =>
-    ({ id: 'p1', extras: times.map((time, n) => ({ question: `q${n}`, answeredAt: at(time) })) }) as unknown as StoredParticipant
+    ({
+      id: 'p1',
+      extras: times.map((time, n) => ({ question: `q${n}`, answeredAt: at(time) })),
+    }) as unknown as StoredParticipant
 
   it('are those answered at or before it', () => {
     for (const [time, side] of AROUND) {
