@@ -76,6 +76,11 @@ describe.each(MODES)('a fault rule answers as it is told (%s)', (mode) => {
     expect(response.status).toBe(502)
     expect(response.headers.get('content-type')).toBe('text/html')
     expect(response.headers.get('x-served-by')).toBe('edge 7')
+    // Over HTTP a browser's script may read the rule's own headers, as it reads the API's.
+    if (mode !== 'in-process') {
+      const exposed = response.headers.get('access-control-expose-headers')!.toLowerCase().split(/, */)
+      expect(exposed).toEqual(expect.arrayContaining(['retry-after', 'x-served-by', 'content-type']))
+    }
     expect(await response.text()).toBe(HTML)
     expect((await get('/activations/list?limit=1')).status).toBe(200)
     const [entry] = await api.requests()

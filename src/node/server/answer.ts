@@ -78,15 +78,20 @@ async function sendWhole(
 
 /**
  * A fault rule's own answer, as it is: the CORS headers, its own headers as a list of names and values
- * (any name, `__proto__` too), the exposed ones, its body's length (none to a HEAD or for a status
+ * (any name, `__proto__` too), the exposed ones (the API's and the rule's own), its body's length (none to a HEAD or for a status
  * without a body), and its body, never compressed.
  */
 async function sendOwn(ctx: RequestContext, response: Response, exposes: boolean): Promise<number> {
   const { res, head, corsHeaders } = ctx
   const headers: string[] = []
   for (const name in corsHeaders) headers.push(name, corsHeaders[name] as string)
-  response.headers.forEach((value, name) => headers.push(name, value))
-  if (exposes) headers.push('access-control-expose-headers', CORS_EXPOSE_HEADERS)
+  let expose = CORS_EXPOSE_HEADERS
+  response.headers.forEach((value, name) => {
+    headers.push(name, value)
+    expose += `, ${name}`
+  })
+  // A browser's script reads the rule's own headers as it reads the API's.
+  if (exposes) headers.push('access-control-expose-headers', expose)
   const body = head || response.body === null ? null : await bodyOf(response)
   if (body) headers.push('content-length', String(body.length))
   res.writeHead(response.status, headers)
