@@ -106,6 +106,27 @@ describe('withFailureBundle', () => {
     expect(said).toEqual([])
   })
 
+  it('removes the bundles of a retried test once an attempt passes, and only of that test', async () => {
+    const hooks = await fresh()
+    const retried = context('fail', new Error('first'))
+    const other = context('fail', new Error('other'))
+    await hook(hooks, dir, retried)
+    await hook(hooks, dir, other)
+    retried.task.result = { state: 'fail', errors: [new Error('second')] }
+    await hook(hooks, dir, retried)
+    expect(readdirSync(dir)).toHaveLength(3)
+    const [otherPath] = said[1]!.match(/ is in (\S+);/)!.slice(1)
+    retried.task.result = { state: 'pass', errors: [] }
+    expect(await hook(hooks, dir, retried)).toBe(1)
+    expect(readdirSync(dir).map((f) => join(dir, f))).toEqual([otherPath])
+    const removed = said.slice(3)
+    expect(removed).toHaveLength(2)
+    for (const line of removed) expect(line).toMatch(/^activation-emulator: the reproduction bundle \S+ was removed: its test passed when it was tried again\n$/)
+    // Its attempts are forgotten: passing again removes nothing more, and says nothing.
+    await hook(hooks, dir, retried)
+    expect(said).toHaveLength(5)
+  })
+
   it('writes under the system temporary folder by default', async () => {
     const hooks = await fresh()
     vi.stubEnv('TMPDIR', dir)
@@ -217,6 +238,18 @@ describe('under Jest', () => {
     await hook(hooks, dir, {})
     expect(readdirSync(dir)[0]).toMatch(/^a-test-/)
     expect(marker.message).toMatch(/^declared\n\nA reproduction bundle/)
+  })
+
+  it('removes the bundle of a test retried by retryTimes once it passes', async () => {
+    const hooks = await fresh()
+    const test: { name: string; errors: unknown[] } = { name: 'flaky', errors: [new Error('once')] }
+    jest(test, 'the flaky test')
+    await hook(hooks, dir, undefined)
+    expect(readdirSync(dir)).toHaveLength(1)
+    test.errors = []
+    await hook(hooks, dir, undefined)
+    expect(readdirSync(dir)).toEqual([])
+    expect(said[1]).toMatch(/the reproduction bundle \S+ was removed: its test passed when it was tried again/)
   })
 
   it('writes nothing for a test without errors, one declared to fail, or no running test', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { writeFileAtomically } from './atomic-write.js'
@@ -22,8 +22,11 @@ const BUNDLES_MAX = 100
 /** The test's name in a file name is cut to this many characters: enough to tell tests apart, short enough for any file system. */
 const NAME_MAX = 60
 
-/** A test that failed: its name, and how to add a line to what the runner reports of its failure. */
-type FailedTest = { name: string; tell(line: string): void }
+/**
+ * The test that just ran: the runner's object for it (the same for each of its attempts under a
+ * retry), and when it failed, its name and how to add a line to what the runner reports of its failure.
+ */
+type RanTest = { test: object; failed?: { name: string; tell(line: string): void } }
 
 /** Vitest's or Jest's `expect` state, wherever the runner keeps it: the running test's name and file. */
 export function runnerState(): { currentTestName?: string; testPath?: string } {
@@ -59,43 +62,63 @@ type VitestTask = {
 type JestTest = { name?: string; errors?: unknown[]; failing?: boolean }
 
 /**
- * The test that just ran, if it failed: Vitest gives afterEach the test's context (its `task.result`
- * is final by then); Jest has no public API, and jest-circus keeps the running test, whose `errors`
- * hold its failures during afterEach, in its state on the global under `Symbol('JEST_STATE_SYMBOL')`.
- * A test declared to fail (Vitest's `it.fails`, Jest's `test.failing`) is not a failure. Other
- * runners: undefined.
+ * The test that just ran: Vitest gives afterEach the test's context (its `task.result` is final by
+ * then); Jest has no public API, and jest-circus keeps the running test, whose `errors` hold its
+ * failures during afterEach, in its state on the global under `Symbol('JEST_STATE_SYMBOL')`. A test
+ * declared to fail (Vitest's `it.fails`, Jest's `test.failing`) is not a failure. Other runners: undefined.
  */
-function failedTest(context: unknown): FailedTest | undefined {
+function ranTest(context: unknown): RanTest | undefined {
   const task = (context as { task?: VitestTask } | undefined)?.task
   if (task?.result !== undefined) {
     // A test declared to fail (`it.fails`) that failed passes: its result is turned over after the hooks.
-    if (task.result.state !== 'fail' || task.fails) return undefined
+    if (task.result.state !== 'fail' || task.fails) return { test: task }
     const errors = task.result.errors ?? []
     return {
-      name: task.fullTestName ?? task.name ?? 'a test',
-      tell: (line) => appendTo(errors[0], line),
+      test: task,
+      failed: { name: task.fullTestName ?? task.name ?? 'a test', tell: (line) => appendTo(errors[0], line) },
     }
   }
   const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL')
   if (symbol === undefined) return undefined
   const test = (globalThis as Record<symbol, { currentlyRunningTest?: JestTest | null } | undefined>)[symbol]
     ?.currentlyRunningTest
-  if (!test?.errors?.length || test.failing) return undefined
+  if (!test) return undefined
+  if (!test.errors?.length || test.failing) return { test }
   const errors = test.errors
   return {
-    name: runnerState().currentTestName ?? test.name ?? 'a test',
-    // An entry is an error, or [error, the error that marks where the test was declared].
-    tell: (line) => {
-      const first = errors[0]
-      appendTo(Array.isArray(first) ? (first[0] ?? first[1]) : first, line)
+    test,
+    failed: {
+      name: runnerState().currentTestName ?? test.name ?? 'a test',
+      // An entry is an error, or [error, the error that marks where the test was declared].
+      tell: (line) => {
+        const first = errors[0]
+        appendTo(Array.isArray(first) ? (first[0] ?? first[1]) : first, line)
+      },
     },
   }
 }
 
-/** How many bundles this worker wrote, and whether a failure to write one was said. */
+/**
+ * How many bundles this worker wrote, whether a failure to write one was said, and the bundles of
+ * each test's failed attempts (a test retried, as Vitest's `retry` and Jest's `retryTimes` do, that
+ * then passes has no failure to reproduce: its attempts' bundles are removed).
+ */
 class BundleBudget {
   #written = 0
   #failureSaid = false
+  #ofTest = new WeakMap<object, string[]>()
+  /** Keeps `path` as a bundle of an attempt of `test`. */
+  wrote(test: object, path: string): void {
+    const paths = this.#ofTest.get(test)
+    if (paths) paths.push(path)
+    else this.#ofTest.set(test, [path])
+  }
+  /** The bundles of `test`'s earlier attempts, forgotten. */
+  takeAttempts(test: object): string[] {
+    const paths = this.#ofTest.get(test) ?? []
+    this.#ofTest.delete(test)
+    return paths
+  }
   /** Whether the limit is reached. */
   get full(): boolean {
     return this.#written >= BUNDLES_MAX
@@ -137,8 +160,10 @@ const say = (line: string) => process.stderr.write(`activation-emulator: ${line}
 /** Writes the bundle when the test that just ran failed; never throws (the test's own failure is what counts). */
 async function bundleIfFailed(option: BundleOnFailure | undefined, context: unknown, bundle: () => Promise<unknown>) {
   if (option === false) return
-  const test = failedTest(context)
-  if (test === undefined) return
+  const ran = ranTest(context)
+  if (ran === undefined) return
+  const test = ran.failed
+  if (test === undefined) return removeAttempts(budget.takeAttempts(ran.test))
   if (budget.full) {
     say(
       `no reproduction bundle of "${test.name}": ${BUNDLES_MAX} were written already, the most one test worker writes`,
@@ -155,6 +180,7 @@ async function bundleIfFailed(option: BundleOnFailure | undefined, context: unkn
     await mkdir(folder, { recursive: true })
     await writeFileAtomically(path, [text])
     budget.count()
+    budget.wrote(ran.test, path)
   } catch (error) {
     if (budget.firstFailure())
       say(`Failed to write a reproduction bundle of "${test.name}" to ${folder}: ${(error as Error).message}`)
@@ -164,6 +190,14 @@ async function bundleIfFailed(option: BundleOnFailure | undefined, context: unkn
     `a reproduction bundle of "${test.name}" is in ${path}; replay it with npx activation-emulator replay ${path} --serve`,
   )
   test.tell(`A reproduction bundle of this test is in ${path} (npx activation-emulator replay ${path} --serve)`)
+}
+
+/** Removes the bundles of a test's failed attempts once it passed, saying so (a bundle gone already is no matter). */
+async function removeAttempts(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    await rm(path, { force: true }).catch(() => undefined)
+    say(`the reproduction bundle ${path} was removed: its test passed when it was tried again`)
+  }
 }
 
 /**

@@ -93,6 +93,32 @@ it('fails on purpose', () => expect(1).toBe(2))
     expect(run.stderr).not.toContain('reproduction bundle')
   })
 
+  it("a test that passes when Vitest's retry tries it again leaves no bundle, and says the first one was removed", async () => {
+    const bundles = folder()
+    writeFileSync(
+      join(project, 'retried.test.ts'),
+      `import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { useEmulator } from 'activation-emulator'
+const api = useEmulator({ scenario: 'default', now: '${NOW}', bundleOnFailure: process.env.BUNDLE_DIR }, { beforeAll, afterEach, afterAll })
+let attempts = 0
+it('passes on its second attempt', { retry: 2 }, async () => {
+  attempts++
+  const page = await fetch(api.baseUrl + '/activations/list?limit=1', { headers: { Authorization: 'Api-Key ' + api.apiKey } })
+  expect(page.status).toBe(200)
+  expect(attempts).toBe(2)
+})
+`,
+    )
+    const run = await vitest('retried.test.ts', { BUNDLE_DIR: bundles })
+    expect(run.code, `${run.stdout}${run.stderr}`).toBe(0)
+    expect(readdirSync(bundles)).toEqual([])
+    expect(run.stderr).toMatch(/a reproduction bundle of "passes on its second attempt" is in (\S+);/)
+    const written = run.stderr.match(/ is in (\S+);/)![1]!
+    expect(run.stderr).toContain(
+      `activation-emulator: the reproduction bundle ${written} was removed: its test passed when it was tried again\n`,
+    )
+  })
+
   it('writes at most 100 bundles in a worker: the 100th is written, the 101st says the limit', async () => {
     const bundles = folder()
     const run = await vitest('many.test.ts', { BUNDLE_DIR: bundles, FAILURES: '101' })
