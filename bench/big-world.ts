@@ -11,7 +11,7 @@
 // request with the bytes of one real page of the walk; the same client walks it for as many pages,
 // so that the ratio is what the emulator adds to HTTP and JSON.parse on this machine.
 // Not a test: figures depend on the machine.
-// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip]
+// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip] [-- --bin <another build's dist/src/node/cli/main.js>]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -27,7 +27,7 @@ const FILE = flag('--scenario') ?? fileURLToPath(new URL('scenarios/ten-million.
 const RANDOM_PAGES = Number(flag('--pages') ?? 20)
 /** Whether the client asks for gzip (as fetch does by default); without --gzip, plain bytes, as curl asks. */
 const GZIP = argv.includes('--gzip')
-const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
+const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
 const scenario = parseScenario(JSON.parse(readFileSync(FILE, 'utf8')))
 const KEY = scenario.accounts[0]!.apiKeys[0]!
