@@ -7,8 +7,9 @@
 // 4. against the mock server people would pick instead: the `default` world's list of its 50
 //    activations (28.5 KB), 50 connections, from bare node:http, WireMock (the npm `wiremock` package's
 //    jar, on Java) and the emulator, alternating rounds, with each server's CPU time per request;
-// 5. `busy`'s list page (limit 100, 58 KB): the emulator's CPU per request, quiet and logging, beside a bare
-//    node:http server with the same bytes, alternating rounds (`--only cpu`; `--compare <main.js>`: a build too).
+// 5. `busy`'s list page (limit 100, 58 KB): the emulator's CPU per request, request log on (the command line's
+//    default) and --quiet, beside a bare node:http server with the same bytes, alternating rounds, and the
+//    ratio bare / emulator (`--only cpu`; `--compare <main.js>`: another build, request log on, in the same rounds).
 // Every server runs in its own process on 127.0.0.1 and is stopped at the end.
 // Not a test: figures depend on the machine. Run: npm run bench:server [-- --only wiremock|emulator|cpu] [-- --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -38,11 +39,15 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; ma
   let out = ''
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`Failed to start ${args.join(' ')}: exit ${code}`)))
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    const onData = (d: string) => {
       out += d
       const m = ready.exec(out)
-      if (m) resolve({ child, match: m[1]!, t0 })
-    })
+      if (!m) return
+      // Later output (a request log) flows on, read and dropped, never gathered here.
+      child.stdout!.off('data', onData).resume()
+      resolve({ child, match: m[1]!, t0 })
+    }
+    child.stdout!.setEncoding('utf8').on('data', onData)
   })
 }
 
@@ -105,16 +110,6 @@ async function emulatorFigures(): Promise<void> {
 
   const bare = await bareSending({ '/activations/list?limit=100': list.text, [entriesPath]: entries.text })
 
-  async function rate(url: string): Promise<{ rps: number; bytes: number; errors: number }> {
-    const result = await autocannon({
-      url,
-      connections: 10,
-      duration: DURATION,
-      headers: { authorization: 'Api-Key busy-key' },
-    })
-    return { rps: result.requests.average, bytes: result.throughput.average, errors: result.errors + result.non2xx }
-  }
-
   console.log(`\nRequests per second (autocannon, 10 connections, ${DURATION} s each, keep-alive), busy scenario:`)
   console.log('| page | body | bare node:http | emulator | emulator / bare |')
   console.log('| --- | --- | --- | --- | --- |')
@@ -122,9 +117,9 @@ async function emulatorFigures(): Promise<void> {
     ['100-activation list', '/activations/list?limit=100', list.text],
     ['1,000-entry page', entriesPath, entries.text],
   ] as const) {
-    await rate(`${base}${path}`) // warm the JIT and the record JSON
-    const b = await rate(`${bare.match}${path}`)
-    const e = await rate(`${base}${path}`)
+    await load(`${base}${path}`, 'busy-key', 10) // warm the JIT and the record JSON
+    const b = await load(`${bare.match}${path}`, 'busy-key', 10)
+    const e = await load(`${base}${path}`, 'busy-key', 10)
     if (b.errors || e.errors) throw new Error(`Failed requests: bare ${b.errors}, emulator ${e.errors}`)
     const kb = (Buffer.byteLength(body) / 1024).toFixed(0)
     console.log(`| ${name} | ${kb} KB | ${b.rps.toFixed(0)} | ${e.rps.toFixed(0)} | ${(e.rps / b.rps).toFixed(2)} |`)
@@ -286,35 +281,37 @@ async function alternate(
 async function listPageCpu(): Promise<void> {
   const path = '/activations/list?limit=100'
   const key = 'busy-key'
-  const quiet = await startEmulator('busy')
+  // As a user starts it (its request log on, to a pipe this process reads as a terminal or CI would), and --quiet.
   const logging = await startEmulator('busy', BIN, false)
-  const page = await get(`${quiet.match}${path}`, key)
+  const quiet = await startEmulator('busy')
+  const page = await get(`${logging.match}${path}`, key)
   if (page.status !== 200) throw new Error('Failed to get the list page of busy')
-  const basePath = new URL(quiet.match).pathname
+  const basePath = new URL(logging.match).pathname
   const bare = await bareSending({ [`${basePath}${path}`]: page.text })
   const servers: Measured[] = [
     { name: 'bare node:http', url: `${bare.match}${basePath}`, pid: bare.child.pid! },
+    { name: 'emulator (request log on)', url: logging.match, pid: logging.child.pid! },
     { name: 'emulator --quiet', url: quiet.match, pid: quiet.child.pid! },
-    { name: 'emulator, request log on', url: logging.match, pid: logging.child.pid! },
   ]
   if (COMPARE) {
-    const other = await startEmulator('busy', COMPARE)
+    const other = await startEmulator('busy', COMPARE, false)
     if ((await get(`${other.match}${path}`, key)).text !== page.text) console.log(`(${COMPARE} sends other bytes)`)
-    servers.push({ name: `emulator --quiet (${COMPARE})`, url: other.match, pid: other.child.pid! })
+    servers.push({ name: `emulator (request log on) of ${COMPARE}`, url: other.match, pid: other.child.pid! })
   }
-  // The log goes to a pipe nobody reads but this process, as a terminal or a CI log would take it.
-  logging.child.stdout!.resume()
   const results = await alternate(servers, path, key, 10)
   const cpu = (name: string) => median(results.get(name)!.map((r) => r.cpuMs))
   console.log(
     `\nbusy's list page (limit 100, ${(Buffer.byteLength(page.text) / 1024).toFixed(1)} KB), 10 connections, ${WARM_RUNS} warm-up runs each, then ${ROUNDS} rounds alternating, ${DURATION} s a run; medians:`,
   )
-  console.log('| server | requests/s (each round) | CPU per request (each round) | bare / it, by CPU per request |')
+  console.log('| server | requests/s (each round) | CPU per request (each round) | bare / it, by CPU per request (each round) |')
   console.log('| --- | --- | --- | --- |')
+  const bareRuns = results.get('bare node:http')!
   for (const { name } of servers) {
     const runs = results.get(name)!
+    // Each round's ratio is against the bare server's run of the same round.
+    const ratios = runs.map((r, i) => (bareRuns[i]!.cpuMs / r.cpuMs).toFixed(2))
     console.log(
-      `| ${name} | ${median(runs.map((r) => r.rps)).toFixed(0)} (${runs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${cpu(name).toFixed(3)} ms (${runs.map((r) => r.cpuMs.toFixed(3)).join(', ')}) | ${(cpu('bare node:http') / cpu(name)).toFixed(2)} |`,
+      `| ${name} | ${median(runs.map((r) => r.rps)).toFixed(0)} (${runs.map((r) => r.rps.toFixed(0)).join(', ')}) | ${cpu(name).toFixed(3)} ms (${runs.map((r) => r.cpuMs.toFixed(3)).join(', ')}) | ${(cpu('bare node:http') / cpu(name)).toFixed(2)} (${ratios.join(', ')}) |`,
     )
   }
 }
