@@ -4,7 +4,6 @@ import type { ParsedBody } from '../../../handlers/body-bytes.js'
 import type { PlainRequest } from '../../../handlers/plain-request.js'
 import { isAdminPath } from './admin-guard.js'
 import { send } from './bodies.js'
-import { urlOfTarget } from './request-url.js'
 import type { Served } from './served.js'
 
 /**
@@ -18,6 +17,7 @@ export class RequestContext {
   /**
    * The one URL of the request: what the admin guard decides on and what the handlers are given, its
    * dot segments (`/x/../__emulator`, `/%2e%2e/`) resolved once; null when the target is no path.
+   * Shared by the requests with the same target (see TargetUrls): read it, never change it.
    */
   readonly url: URL | null
   /** Whether it is under the admin prefix, with the admin API on: decided once, on `url`. */
@@ -38,7 +38,7 @@ export class RequestContext {
   ) {
     this.method = req.method ?? 'GET'
     this.head = this.method === 'HEAD'
-    this.url = urlOfTarget(served.origin, req.url ?? '/')
+    this.url = served.urls.of(req.url ?? '/')
     this.admin = served.adminGuard !== null && this.url !== null && isAdminPath(this.url.pathname)
     this.corsHeaders = served.corsHeaders
   }

@@ -6,6 +6,7 @@ import { inspectorHandlers } from '../inspector-handlers.js'
 import { adminGuardOf, isLoopback, type AdminGuard } from './admin-guard.js'
 import { DataGate } from './data-gate.js'
 import type { ServeOptions } from './options.js'
+import { TargetUrls } from './target-urls.js'
 
 /** What every request's answer needs of the server, worked out once when it starts. */
 export type Served = {
@@ -13,8 +14,8 @@ export type Served = {
   adminFirst: Emulator['handlers']
   /** The API's own handlers (EndpointHandlers, which make no copy of a request). */
   apiHandlers: Emulator['handlers']
-  /** The origin of the emulator's base URL, where each request is rewritten. */
-  origin: string
+  /** Each request target's URL at the origin of the emulator's base URL, where each request is rewritten. */
+  urls: TargetUrls
   cors: string | false
   corsHeaders: Readonly<Record<string, string>>
   /** The admin API's doors against other pages: null when the admin API is off. */
@@ -47,7 +48,7 @@ export async function servedOf(emulator: Emulator, host: string, options: ServeO
     adminFirst,
     apiHandlers: emulator.handlers,
     // Requests are rewritten onto the emulator's own base URL: its path is the server's base path.
-    origin: new URL(emulator.baseUrl).origin,
+    urls: new TargetUrls(new URL(emulator.baseUrl).origin),
     cors,
     corsHeaders: corsHeadersOf(cors),
     adminGuard: admin ? adminGuardOf(host, options, AdminHandlers.tokenCheckOf(emulator.adminHandlers)) : null,
