@@ -78,8 +78,24 @@ export function splitUnderBase(baseUrl: string): (url: URL) => Place {
 export function pathMatcher(baseUrl: string, pattern: string): RequestMatcher {
   const parts = pattern.split('/').slice(1)
   const placeOf = splitUnderBase(baseUrl)
+  // A pattern without parameters, asked of a path without escapes (whose segments decode to
+  // themselves), matches that one path under the base, with or without one trailing slash: compared
+  // whole, without splitting it.
+  const fixed = parts.some((part) => part.startsWith(':'))
+    ? null
+    : `${new URL(baseUrl).pathname.replace(/\/+$/, '')}${pattern}`
+  const origin = new URL(baseUrl).origin
   return (request) => {
-    const place = placeOf(urlOf(request))
+    const url = urlOf(request)
+    const pathname = url.pathname
+    if (fixed !== null && !pathname.includes('%')) {
+      const matches =
+        pathname.length === fixed.length
+          ? pathname === fixed
+          : pathname.length === fixed.length + 1 && pathname.endsWith('/') && pathname.startsWith(fixed)
+      return matches && url.origin === origin ? {} : null
+    }
+    const place = placeOf(url)
     if (!place.under || !place.segments || place.segments.length !== parts.length) return null
     const params: PathParams = {}
     for (let i = 0; i < parts.length; i++) {
