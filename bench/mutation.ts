@@ -147,7 +147,12 @@ export const MODULES: readonly Module[] = [
       'src/node/server/bodies.ts:75-171',
     ],
     // (Not sandbox-data-bounds, -upload nor slow-data: they send the body to the built command line.)
-    tests: ['test/server/json-in-turns.test.ts', 'test/server/body-pace.test.ts'],
+    tests: [
+      'test/server/json-in-turns.test.ts',
+      'test/server/body-pace.test.ts',
+      'test/server/data-parts.test.ts',
+      'test/server/data-budget.test.ts',
+    ],
   },
   {
     name: 'sandbox-open',
@@ -161,7 +166,7 @@ export const MODULES: readonly Module[] = [
     // What a record shows at the clock's instant: exists, started, ended, results out, an answer or a
     // voiding still to come (each boundary at the instant itself).
     mutate: ['src/contract/at-instant.ts', 'src/contract/state.ts'],
-    tests: ['test/entry-json.test.ts', 'test/world.test.ts'],
+    tests: ['test/entry-json.test.ts', 'test/world.test.ts', 'test/instants.test.ts'],
   },
   {
     name: 'bundle',

@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseJsonInTurns } from '../../src/node/json-in-turns.js'
 import { bodyOfRequest, closeIfBody, hasRequestBody, lingeringClose } from '../../src/node/server/bodies.js'
+import { DATA_PACE } from '../../src/node/server/body-pace.js'
 import { DataGate } from '../../src/node/server/data-gate.js'
 
 afterEach(() => {
@@ -122,6 +123,20 @@ describe("a request's body, up to its maximum", () => {
   })
 })
 
+describe("a body's pace", () => {
+  it('is measured from when its reading began, not from when the process did', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
+    await vi.advanceTimersByTimeAsync(60_000)
+    const req = request()
+    const outcome: { error?: unknown } = {}
+    bodyOfRequest(asMessage(req), 100, DATA_PACE).catch((error: unknown) => (outcome.error = error))
+    await vi.advanceTimersByTimeAsync(DATA_PACE.graceMs)
+    expect(outcome).toEqual({})
+    await vi.advanceTimersByTimeAsync(1000)
+    expect((outcome.error as Error).message).toMatch(/: 0 bytes in 11 s,/)
+  })
+})
+
 describe('a refused body', () => {
   it('is said to be there by a Content-Length above 0 or any Transfer-Encoding', () => {
     expect(hasRequestBody(asMessage(request()))).toBe(false)
@@ -217,10 +232,44 @@ describe('the parse in turns', () => {
     ['{"k":"v"', 1, 'Unexpected end of JSON input at byte 8'],
     ['{"k":"v",', 1, 'Unexpected end of JSON input at byte 9'],
     ['[{"a":[1,2,}]}]', 4, 'Unexpected "}" at byte 11'],
+    ['{"a":1 "b":2}', 1, 'Unexpected "\\"" at byte 7'],
+    // A piece's own error, at its place in the whole text: a position past 9, a piece that does not begin the text.
+    ['[1,2,3,4,5 6]', 64 << 10, 'Unexpected "6" at byte 11'],
+    ['[0,[1 2]]', 5, 'Unexpected "2" at byte 6'],
+    // A container of exactly the piece's bytes is parsed whole (JSON.parse names no byte: its first); one byte longer, walked.
+    ['[1,}', 4, 'Unexpected "[" at byte 0'],
+    ['[1,}', 3, 'Unexpected "}" at byte 3'],
   ])('rejects %j (in pieces of %i bytes) naming the byte: %s', async (text, pieceBytes, message) => {
     const parse = parseJsonInTurns(Buffer.from(text), { pieceBytes })
     await expect(parse).rejects.toThrow(SyntaxError)
     await expect(parse).rejects.toThrow(new SyntaxError(message))
+  })
+
+  it("gives an object's members as JSON.parse does: writable, enumerable and configurable", async () => {
+    const walked = (await parseJsonInTurns(Buffer.from('{"a":1,"b":{"c":2}}'), { pieceBytes: 1 })) as any
+    for (const [object, key] of [
+      [walked, 'a'],
+      [walked.b, 'c'],
+    ])
+      expect(Object.getOwnPropertyDescriptor(object, key)).toEqual({
+        value: object[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      })
+  })
+
+  it('parses a container within its piece at once: its members are counted once, in the container', async () => {
+    // Five arrays of 60,000 bytes (300,000 with the outer commas not counted): one check, were each
+    // array's members walked and counted besides, two.
+    const inner = `[${Array.from({ length: 10_000 }, () => '12345').join(',')}]`
+    expect(inner.length).toBeLessThan(64 << 10)
+    let checks = 0
+    const parsed = await parseJsonInTurns(Buffer.from(`[${Array.from({ length: 5 }, () => inner).join(',')}]`), {
+      check: () => void checks++,
+    })
+    expect(parsed).toHaveLength(5)
+    expect(checks).toBe(1)
   })
 
   it('skips a byte order mark, and only a whole one', async () => {
