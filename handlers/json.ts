@@ -12,6 +12,7 @@ import type { StoreIndex } from '../src/store/store-index.js'
 import { ByteCache } from '../src/store/byte-cache.js'
 import { entryJson } from './entry-json.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
+import { utf8Bytes } from './utf8-bytes.js'
 
 // Response bodies are put together from each record's JSON, kept as UTF-8 bytes until the record is
 // replaced: @msw/data's update makes a new record object, so an updated record is serialized anew.
@@ -70,7 +71,7 @@ export function entryBytes(
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
     const json = shown.recorded ? JSON.stringify(toEntry(shown, activation)) : entryJson(shown, activation.type)
-    bytes = utf8.encode(json)
+    bytes = utf8Bytes(json)
     made.entries.set(key, {
       activation,
       now: before ? scoped?.now : bytes,

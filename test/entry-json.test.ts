@@ -87,6 +87,48 @@ describe('entryJson', () => {
   })
 })
 
+describe('entryJson of the text a person may hold', () => {
+  // Names and e-mails with what JSON must escape (a quote, a backslash, a control character, a lone
+  // surrogate) or may not (non-ASCII letters, emoji): written as JSON.stringify writes them.
+  const texts = [
+    "O'Brien",
+    'say "hi"',
+    'back\\slash',
+    'tab\there',
+    'line\nfeed',
+    'nul\u0000',
+    'Zoë Šimić',
+    '東京',
+    'fan 🎉',
+    'lone\ud800',
+    'end\udfff',
+    '\u2028',
+    '\u007f',
+  ]
+  it.each(texts)("writes %j in each of an entry's text fields as JSON.stringify does", (text) => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    for (const field of ['email', 'firstName', 'lastName', 'id'] as const) {
+      const edited = { ...entry, [field]: text } as StoredEntry
+      expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+    }
+  })
+
+  it('writes any text in a field as JSON.stringify does', () => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        (a, b) => {
+          const edited = { ...entry, firstName: a, lastName: b, email: a + b } as StoredEntry
+          expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+        },
+      ),
+      { numRuns: 3000 },
+    )
+  })
+})
+
 describe('entryBytes', () => {
   it('sends a recorded entry in its recorded order, pinned fields as recorded', () => {
     const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
