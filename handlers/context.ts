@@ -59,6 +59,12 @@ export type FaultDecision = {
   answer?: { status: number; headers: ReadonlyArray<[string, string]>; body: Uint8Array }
 }
 
+/**
+ * A request's record as the handlers make it, its place in the journal first (0 until the journal
+ * numbers it, in place: see Journal.take), so that the record is the journal's entry, not copied.
+ */
+export type ArrivedRecord = { seq: number } & RequestRecord
+
 /** One answered API request, as the journal records it (without its place in the journal). */
 export type RequestRecord = {
   /** When it arrived, on the emulator's clock (ISO). */
@@ -136,7 +142,7 @@ export type HandlerContext = {
   /** The status, drop or answer rule that fires for a request past the key and rate-limit checks (null: none). */
   faultFor(endpoint: EndpointName, key: string, path: string): FaultDecision | null
   /** Hears every API request once it is answered (the journal), with the body of a 200 as sent. */
-  record(request: RequestRecord, body?: Uint8Array): void
+  record(request: ArrivedRecord, body?: Uint8Array): void
   /** The account an API key belongs to. */
   accountOfKey(key: string): AccountSettings | undefined
 }

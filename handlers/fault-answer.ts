@@ -1,4 +1,4 @@
-import type { FaultDecision, HandlerContext, RequestRecord } from './context.js'
+import type { ArrivedRecord, FaultDecision, HandlerContext } from './context.js'
 
 /**
  * The Response of a fault rule's own answer. Its status, headers and body are the rule's, and a
@@ -17,7 +17,7 @@ const NO_BODY = new Set([204, 205, 304])
 export function faultAnswer(
   ctx: HandlerContext,
   request: { readonly method: string },
-  record: RequestRecord,
+  record: ArrivedRecord,
   started: number,
   answer: NonNullable<FaultDecision['answer']>,
 ): Response {

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { apiKeyOf } from '../src/contract/api-key.js'
-import type { AccountSettings, EndpointName, HandlerContext, RequestRecord } from './context.js'
+import type { AccountSettings, ArrivedRecord, EndpointName, HandlerContext, RequestRecord } from './context.js'
 import { responseWithBody } from './body-bytes.js'
 import { endpointHandler } from './endpoint-handler.js'
 import { faultAnswer } from './fault-answer.js'
@@ -96,10 +96,11 @@ const JSON_ONLY: Readonly<Record<string, string>> = Object.freeze({ 'content-typ
 const NO_QUERY: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>
 
 /**
- * The journal's record of a request, as it arrived: its times, path under the base URL, query and
- * key. Its `status` and `durationMs` are 0 until the handler sets them, with the fields that say how
- * it was answered, and records it. Made whole here, in the journal's order, so that every record has
- * the same shape; its path, query and key kept as the journal keeps them (see `keptText`), and a
+ * The journal's record of a request, as it arrived: its place in the journal (0 until it is
+ * recorded), its times, path under the base URL, query and key. Its `status` and `durationMs` are 0
+ * until the handler sets them, with the fields that say how it was answered, and records it. Made
+ * whole here, in the journal's order, so that every record has the same shape and is the journal's
+ * entry as it is; its path, query and key kept as the journal keeps them (see `keptText`), and a
  * `cut` added when one of them is shortened.
  */
 export function arrival(
@@ -108,8 +109,9 @@ export function arrival(
   url: URL,
   endpoint: EndpointName | null,
   now: number,
-): RequestRecord {
-  const record: RequestRecord = {
+): ArrivedRecord {
+  const record: ArrivedRecord = {
+    seq: 0,
     at: isoOf(now),
     realAt: Date.now(),
     method: request.method,
@@ -194,7 +196,7 @@ function concluded(
   ctx: HandlerContext,
   request: ApiRequest,
   url: URL,
-  record: RequestRecord,
+  record: ArrivedRecord,
   started: number,
   headers: Readonly<Record<string, string>>,
   drop: 'connection' | 'body' | undefined,
@@ -252,7 +254,7 @@ export function endpoint(
   const respond = (
     request: ApiRequest,
     params: PathParams,
-    record: RequestRecord,
+    record: ArrivedRecord,
     started: number,
     now: number,
     nowIso: string,

@@ -133,7 +133,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     rateLimiter,
     delayFor: (endpoint, key, path) => rules.delayFor(endpoint, key, path),
     faultFor: (endpoint, key, path) => rules.decide(endpoint, key, path),
-    record: (request, body) => journal.add(request, body),
+    record: (request, body) => journal.take(request, body),
     accountOfKey: (key) => {
       const own = accounts.accountOfKey(key)
       if (own || !parts.sandboxOf) return own

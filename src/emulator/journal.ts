@@ -114,7 +114,18 @@ export class Journal {
    * or bytes; `body`: the bytes it was answered, kept as they are (not copied) among the last bodies.
    */
   add(entry: Omit<JournalEntry, 'seq'>, body?: Uint8Array): JournalEntry {
-    const recorded: JournalEntry = { seq: ++this.#seq, ...entry }
+    const recorded: JournalEntry = { seq: 0, ...entry }
+    this.take(recorded, body)
+    return recorded
+  }
+
+  /**
+   * Records a request as `add` does, taking `entry` itself as the journal's entry, not a copy: its
+   * `seq` is set here (an entry made with `seq` first, as `add` makes its copy, shows it first). For
+   * the handlers' own records, which nothing else holds or changes once recorded.
+   */
+  take(recorded: JournalEntry, body?: Uint8Array): void {
+    recorded.seq = ++this.#seq
     if (body !== undefined) {
       recorded.bodyHash = this.#hashes.of(body)
       this.#bodies.keep(recorded.seq, body)
@@ -138,7 +149,6 @@ export class Journal {
       this.#head = 0
     }
     for (const listener of this.#listeners) listener(recorded)
-    return recorded
   }
 
   /** The recorded requests, oldest first (at most `size`). */
