@@ -159,7 +159,11 @@ export const MODULES: readonly Module[] = [
     // What a sandbox starts with: its options (ttl, data, accounts' settings, now, freeze, label) and the
     // layer of changes it writes to over its host's world.
     mutate: ['src/emulator/open-sandbox.ts', 'src/emulator/sandbox-options.ts', 'src/store/layer-store.ts'],
-    tests: ['test/sandboxes/settings.test.ts', 'test/sandboxes/lifecycle.test.ts'],
+    tests: [
+      'test/sandboxes/settings.test.ts',
+      'test/sandboxes/lifecycle.test.ts',
+      'test/sandboxes/sandbox-world.test.ts',
+    ],
   },
   {
     name: 'instants',
