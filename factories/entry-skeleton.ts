@@ -4,8 +4,9 @@ import { entryFieldsByType } from '../src/contract/entry.js'
 import type { StoredActivation } from '../src/contract/stored-records.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
 import type { EntryOutcome } from './entry-fields.js'
-import { affinePermutation, affinePlaces, int, sampledIndexList } from './random-helpers.js'
-import { sortTimes } from './sort-times.js'
+import { atOnce } from '../src/time/turns.js'
+import { affinePermutation, affinePlaces, int, sampledIndexListInSteps } from './random-helpers.js'
+import { sortTimesInSteps } from './sort-times.js'
 
 /** How many entries an activation gets, and how many of them win, complete, replay or are voided. */
 export type EntriesRequest = {
@@ -98,6 +99,22 @@ export function entrySkeleton(
   poolSize: number,
   req: EntriesRequest,
 ): EntrySkeleton {
+  return atOnce(entrySkeletonInSteps(draws, activation, poolSize, req))
+}
+
+/** How many entries a step of `entrySkeletonInSteps` draws or reads in one pass: a few milliseconds' worth. */
+const ENTRIES_PER_STEP = 2 ** 16
+
+/**
+ * `entrySkeleton` as steps (for `inTurns`): each pass over the entries, or over the winners, yields
+ * every ENTRIES_PER_STEP of them. The same draws in the same order, so the same skeleton.
+ */
+export function* entrySkeletonInSteps(
+  draws: Draws,
+  activation: StoredActivation,
+  poolSize: number,
+  req: EntriesRequest,
+): Generator<undefined, EntrySkeleton> {
   const personOf = peopleOf(draws, poolSize)
   const { n, completed, winners, replays, voided } = entryCounts(activation, req)
   const { now } = req
@@ -109,57 +126,108 @@ export function entrySkeleton(
   const stop = Math.min(toMillis(activation.endTime), now)
 
   const times = new Float64Array(n)
-  for (let i = 0; i < n; i++) times[i] = int(draws, start, stop)
-  sortTimes(times, start, stop)
+  for (let lo = 0; lo < n; lo += ENTRIES_PER_STEP) {
+    const hi = Math.min(n, lo + ENTRIES_PER_STEP)
+    drawTimes(draws, times, start, stop, lo, hi)
+    yield
+  }
+  yield* sortTimesInSteps(times, start, stop)
   if (req.boundaryEntries && n > 0) {
     times[0] = start
     times[n - 1] = stop
   }
   const flags = new Uint8Array(n)
   // Replays never come first.
-  for (const i of sampledIndexList(draws, Math.max(0, n - 1), replays)) flags[i + 1]! |= REPLAY
-  const completedList = sampledIndexList(draws, n, completed)
+  const replayList = yield* sampledIndexListInSteps(draws, Math.max(0, n - 1), replays)
+  for (const i of replayList) flags[i + 1]! |= REPLAY
+  const completedList = yield* sampledIndexListInSteps(draws, n, completed)
   for (const i of completedList) flags[i]! |= COMPLETED
   const winnerList =
     rules.defaults.winners?.of === 'entries'
-      ? sampledIndexList(draws, n, winners)
+      ? yield* sampledIndexListInSteps(draws, n, winners)
       : completedList.slice(0, Math.max(0, winners))
   const voidedAt = new Map<number, number>()
-  winnerList.forEach((i, w) => {
-    flags[i]! |= WINNER
-    if (w < voided) voidedAt.set(i, int(draws, times[i]!, now))
-  })
-  for (const i of winnerList) if (!voidedAt.has(i) && int(draws, 0, 9) < 7) flags[i]! |= CONFIRMED
-  for (const i of winnerList) {
-    const confirmed = (flags[i]! & CONFIRMED) !== 0
-    if (!voidedAt.has(i) && (fulfilsUnconfirmed || confirmed) && int(draws, 0, 9) < 6) flags[i]! |= FULFILLED
+  const w = winnerList.length
+  for (let lo = 0; lo < w; lo += ENTRIES_PER_STEP) {
+    const hi = Math.min(w, lo + ENTRIES_PER_STEP)
+    for (let k = lo; k < hi; k++) {
+      const i = winnerList[k]!
+      flags[i]! |= WINNER
+      if (k < voided) voidedAt.set(i, int(draws, times[i]!, now))
+    }
+    yield
+  }
+  for (let lo = 0; lo < w; lo += ENTRIES_PER_STEP) {
+    const hi = Math.min(w, lo + ENTRIES_PER_STEP)
+    for (let k = lo; k < hi; k++) {
+      const i = winnerList[k]!
+      if (!voidedAt.has(i) && int(draws, 0, 9) < 7) flags[i]! |= CONFIRMED
+    }
+    yield
+  }
+  for (let lo = 0; lo < w; lo += ENTRIES_PER_STEP) {
+    const hi = Math.min(w, lo + ENTRIES_PER_STEP)
+    for (let k = lo; k < hi; k++) {
+      const i = winnerList[k]!
+      const confirmed = (flags[i]! & CONFIRMED) !== 0
+      if (!voidedAt.has(i) && (fulfilsUnconfirmed || confirmed) && int(draws, 0, 9) < 6) flags[i]! |= FULFILLED
+    }
+    yield
   }
   // A ranking exists once voting is over: winners hold the top ranks, the others follow in a shuffled order.
   const ended = toMillis(activation.endTime) <= now
-  const ranks = rules.ranked && ended ? rankEntries(draws, flags, winnerList) : null
+  const ranks = rules.ranked && ended ? yield* rankEntries(draws, flags, winnerList) : null
 
   const people = new Float64Array(n)
   let used = 0
-  for (let i = 0; i < n; i++) {
-    people[i] = (flags[i]! & REPLAY) !== 0 ? personOf(int(draws, 0, used - 1)) : personOf(used++)
+  for (let lo = 0; lo < n; lo += ENTRIES_PER_STEP) {
+    const hi = Math.min(n, lo + ENTRIES_PER_STEP)
+    used = drawPeople(draws, personOf, flags, people, used, lo, hi)
+    yield
   }
   return { length: n, times, people, flags, voidedAt, ranks }
 }
 
-/** Ranks 1..n for n entries, the winners taking ranks 1..winners in their order. */
-function rankEntries(draws: Draws, flags: Uint8Array, winners: readonly number[]): Uint32Array {
+/** Draws the times of entries `lo` to `hi - 1`. */
+function drawTimes(draws: Draws, times: Float64Array, start: number, stop: number, lo: number, hi: number): void {
+  for (let i = lo; i < hi; i++) times[i] = int(draws, start, stop)
+}
+
+/** Draws the people of entries `lo` to `hi - 1`, `used` people having entered before them: how many have after. */
+function drawPeople(
+  draws: Draws,
+  personOf: (k: number) => number,
+  flags: Uint8Array,
+  people: Float64Array,
+  used: number,
+  lo: number,
+  hi: number,
+): number {
+  for (let i = lo; i < hi; i++) {
+    people[i] = (flags[i]! & REPLAY) !== 0 ? personOf(int(draws, 0, used - 1)) : personOf(used++)
+  }
+  return used
+}
+
+/** Ranks 1..n for n entries, the winners taking ranks 1..winners in their order; steps of ENTRIES_PER_STEP. */
+function* rankEntries(draws: Draws, flags: Uint8Array, winners: readonly number[]): Generator<undefined, Uint32Array> {
   const n = flags.length
   const ranks = new Uint32Array(n)
   winners.forEach((i, r) => (ranks[i] = r + 1))
   const rest = new Uint32Array(n - winners.length)
   let k = 0
   for (let i = 0; i < n; i++) if ((flags[i]! & WINNER) === 0) rest[k++] = i
+  yield
   // Fisher-Yates, from the end.
-  for (let i = rest.length - 1; i > 0; i--) {
-    const j = int(draws, 0, i)
-    const t = rest[i]!
-    rest[i] = rest[j]!
-    rest[j] = t
+  for (let hi = rest.length - 1; hi > 0; hi -= ENTRIES_PER_STEP) {
+    const lo = Math.max(0, hi - ENTRIES_PER_STEP)
+    for (let i = hi; i > lo; i--) {
+      const j = int(draws, 0, i)
+      const t = rest[i]!
+      rest[i] = rest[j]!
+      rest[j] = t
+    }
+    yield
   }
   rest.forEach((i, r) => (ranks[i] = winners.length + r + 1))
   return ranks

@@ -57,22 +57,32 @@ export function sampleIndices(faker: Draws, n: number, k: number): Set<number> {
   return chosen
 }
 
+/** How many draws a step of `sampledIndexListInSteps` makes: about a millisecond's worth. */
+const DRAWS_PER_STEP = 2 ** 16
+
 /**
  * The indices `sampleIndices` draws, from the same draws and in the same order, as an array: its
  * membership kept in a bitmap rather than a set, for the hundreds of thousands of winners, replays
- * and completed entries of a large activation.
+ * and completed entries of a large activation. Steps of DRAWS_PER_STEP draws (for `inTurns` or `atOnce`).
  */
-export function sampledIndexList(faker: Draws, n: number, k: number): number[] {
+export function* sampledIndexListInSteps(faker: Draws, n: number, k: number): Generator<undefined, number[]> {
   const bits = new Uint8Array(Math.ceil(n / 8))
   const chosen: number[] = []
-  const has = (i: number) => (bits[i >>> 3]! & (1 << (i & 7))) !== 0
-  for (let j = n - k; j < n; j++) {
+  for (let lo = n - k; lo < n; lo += DRAWS_PER_STEP) {
+    sampleRange(faker, bits, chosen, lo, Math.min(n, lo + DRAWS_PER_STEP))
+    yield
+  }
+  return chosen
+}
+
+/** Floyd's steps `lo` to `hi - 1`: each draws one index, kept in `chosen` and marked in `bits`. */
+function sampleRange(faker: Draws, bits: Uint8Array, chosen: number[], lo: number, hi: number): void {
+  for (let j = lo; j < hi; j++) {
     const t = int(faker, 0, j)
-    const i = has(t) ? j : t
+    const i = (bits[t >>> 3]! & (1 << (t & 7))) !== 0 ? j : t
     bits[i >>> 3]! |= 1 << (i & 7)
     chosen.push(i)
   }
-  return chosen
 }
 
 /** `k` distinct elements of a list, in the list's order. */

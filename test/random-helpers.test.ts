@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { affinePlaces, sampledIndexList, sampleIndices } from '../factories/random-helpers.js'
+import { affinePlaces, sampledIndexListInSteps, sampleIndices } from '../factories/random-helpers.js'
 import { createDraws } from '../src/time/random.js'
+import { atOnce } from '../src/time/turns.js'
 
-describe('sampledIndexList', () => {
+describe('sampledIndexListInSteps', () => {
   it('draws what sampleIndices draws, in the same order, k distinct indices under n', () => {
     fc.assert(
       fc.property(
@@ -12,7 +13,7 @@ describe('sampledIndexList', () => {
         fc.double({ min: 0, max: 1, noNaN: true }),
         (seed, n, share) => {
           const k = Math.floor(n * share)
-          const list = sampledIndexList(createDraws(seed), n, k)
+          const list = atOnce(sampledIndexListInSteps(createDraws(seed), n, k))
           expect(list).toEqual([...sampleIndices(createDraws(seed), n, k)])
           // A plain check, not the function's own bitmap: k distinct indices, each under n.
           expect(new Set(list).size).toBe(k)
@@ -21,6 +22,15 @@ describe('sampledIndexList', () => {
       ),
       { numRuns: 200 },
     )
+  })
+
+  it('draws the same across its steps (65,536 draws each): 200,000 indices of 300,000, a step every 65,536', () => {
+    const steps = sampledIndexListInSteps(createDraws(46), 300_000, 200_000)
+    let yields = 0
+    let step = steps.next()
+    for (; step.done !== true; step = steps.next()) yields++
+    expect(step.value).toEqual([...sampleIndices(createDraws(46), 300_000, 200_000)])
+    expect(yields).toBe(Math.ceil(200_000 / 65_536))
   })
 })
 

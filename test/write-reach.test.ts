@@ -10,7 +10,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { entryAt } from '../factories/entries.js'
-import { entrySkeleton } from '../factories/entry-skeleton.js'
+import { entrySkeletonInSteps } from '../factories/entry-skeleton.js'
 import { createParticipant } from '../factories/participant.js'
 import { stateOf } from '../src/contract/state.js'
 import { TYPE_RULES } from '../src/contract/type-rules.js'
@@ -22,7 +22,7 @@ vi.setConfig({ testTimeout: TEST_MS.long })
 
 vi.mock('../factories/entry-skeleton.js', async (real) => {
   const module = await real<typeof import('../factories/entry-skeleton.js')>()
-  return { ...module, entrySkeleton: vi.fn(module.entrySkeleton) }
+  return { ...module, entrySkeletonInSteps: vi.fn(module.entrySkeletonInSteps) }
 })
 vi.mock('../factories/entries.js', async (real) => {
   const module = await real<typeof import('../factories/entries.js')>()
@@ -40,7 +40,7 @@ const MAX_ADDED = 10_000
 
 /** The activations of each skeleton drawn since the last count, the planned entries built, the participants built. */
 function reached() {
-  const skeletons = vi.mocked(entrySkeleton).mock.calls.map(([, activation]) => activation.id)
+  const skeletons = vi.mocked(entrySkeletonInSteps).mock.calls.map(([, activation]) => activation.id)
   const entries = vi.mocked(entryAt).mock.calls.length
   const participants = vi.mocked(createParticipant).mock.calls.length
   vi.clearAllMocks()

@@ -1,50 +1,17 @@
 import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { createParticipant } from '../../factories/participant.js'
-import type { Person } from '../../factories/person.js'
 import { toDateObject, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
+import type { PeopleSource } from './people-source.js'
 import { lazyList } from '../store/lazy-list.js'
 import { RecentCache } from '../store/recent-cache.js'
 import { firstPeople, type FirstPeople } from './first-people.js'
-import { firstTimes } from './first-times.js'
+import { firstTimesInSteps } from './first-times.js'
 import { PersonEntries, type PersonEntryList } from './person-entries.js'
 import { peopleIndex, peopleIndexInSteps, type PeopleIndex } from './planned-index.js'
 import { compareStrings, countUpTo } from '../store/sorted.js'
-import type { SeededFaker } from '../time/random.js'
-import { inTurns } from '../time/turns.js'
-
-/** Where one account's participants come from: its activations' skeletons, in the world's order. */
-export type PeopleSource = {
-  account: string
-  activations: readonly {
-    activation: StoredActivation
-    skeleton(): EntrySkeleton
-    entry(n: number): StoredEntry
-    /** The k whose entry in the activation's permutation of the pool is this person (see `peoplePlaces`), if known. */
-    place(index: number): number | undefined
-    /** How many of its entries are not replays, known without its skeleton. */
-    firsts: number
-  }[]
-  /** How many people entered, if known without the skeletons. */
-  entered?: number
-  /** The instant the world is planned around: no entry is later. */
-  now?: number
-  /** How many participants the list's start holds before the whole order is made (see `firstPeople`). */
-  firstPage?: number
-  /** How many built participants (and their entries) are kept: a few pages' worth by default. */
-  kept?: number
-  /** How many people the account's pool holds. */
-  poolSize: number
-  /** The id of the person at a place in the pool (the world's, unique). */
-  idOf(index: number): string
-  /** The place in the pool of a person of this account, by id; undefined for any other string. */
-  indexOf(id: string): number | undefined
-  person(index: number): Person
-  /** The seed a participant's profile is drawn from. */
-  seedOf(index: number): number
-  faker(): SeededFaker
-}
+import { atOnce, inTurns } from '../time/turns.js'
 
 /** How many participants the list's start holds: a page of 100 and many cursors past it, without ordering everyone. */
 const FIRST_PAGE = 1000
@@ -117,7 +84,8 @@ export class PlannedPeople {
     if (this.#skeletons === undefined) {
       const skeletons: EntrySkeleton[] = []
       for (const activation of this.#source.activations) {
-        skeletons.push(activation.skeleton())
+        const steps = activation.skeletonSteps()
+        skeletons.push(steps ? yield* steps : activation.skeleton())
         yield
       }
       this.#skeletons ??= skeletons
@@ -280,7 +248,9 @@ export class PlannedPeople {
     if (this.#source.now !== undefined && at >= this.#source.now) return
     if (this.#start === undefined) yield* this.#order(false)
     yield
-    this.enteredBy(nowIso) // what it reads past the start, the first entries' times, made in this step
+    // What it reads past the start, the first entries' times, made in steps.
+    if (this.#index === undefined && at > this.#firstPeople().through)
+      this.#firsts ??= yield* firstTimesInSteps(this.#skeletonsNow(), this.#source.poolSize)
   }
 
   /** How many of the list first entered at or before `nowIso`: counted off the first entries' times, the list not ordered. */
@@ -290,7 +260,8 @@ export class PlannedPeople {
     const start = this.#firstPeople()
     if (at <= start.through) return countUpTo(start.firsts, at)
     const firsts =
-      this.#index?.firstsInOrder ?? (this.#firsts ??= firstTimes(this.#skeletonsNow(), this.#source.poolSize))
+      this.#index?.firstsInOrder ??
+      (this.#firsts ??= atOnce(firstTimesInSteps(this.#skeletonsNow(), this.#source.poolSize)))
     return countUpTo(firsts, at)
   }
 

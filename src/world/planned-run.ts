@@ -18,6 +18,8 @@ export type RunSource = {
   /** The instant the world is planned around: no entry is later. */
   now: number
   skeleton(): EntrySkeleton
+  /** The steps that draw the skeleton, shared with `skeleton()` (for `inTurns`); undefined once it is drawn. */
+  skeletonSteps(): Generator<undefined, EntrySkeleton> | undefined
   /** The seed of the activation's entries: entry `n`'s fields are drawn from `deriveSeed(seed, n)`. */
   entriesSeed: number
   entryId(n: number): string
@@ -45,7 +47,7 @@ export type PlannedRun = {
   enteredBy(at: number): number
   /** The activation's entry lists, their entries built as they are read, their ids known by position (see `idsOf`); a bracket's are made from every entry once, then kept as places. */
   lists(): EntryLists
-  /** Makes `lists()` in turns where it reads every entry (a bracket's): a promise to wait for before reading them, else undefined. */
+  /** Makes in turns what `lists()` reads at once (the skeleton; a bracket's lists, from every entry): a promise to wait for before reading them, else undefined. */
   listsInTurns(): Promise<void> | undefined
   /** `listsInTurns`' steps, for a reader that yields between them itself (a dump's stream); undefined when there are none. */
   listsInSteps(): Generator<void, void> | undefined
@@ -78,11 +80,14 @@ export function plannedRun(source: RunSource): PlannedRun {
   const entries = () => Array.from({ length: source.skeleton().length }, (_, n) => unkept(n))
   const byVotes = TYPE_RULES[activation.type].rounds || TYPE_RULES[activation.type].seeds
   const allByVotes = () => lazyList(source.skeleton().length, at, source.entryId)
-  /** A bracket's lists being made in turns (see `listsInTurns`), shared by every wait for them. */
+  /** The skeleton, or a bracket's lists, being made in turns (see `listsInTurns`), shared by every wait for them. */
   let making: Promise<void> | undefined
   /** A bracket's lists being made in steps, taken on by whichever reader steps it next (a wait, a dump). */
   let building: Generator<void, EntryLists> | undefined
   function* listsInSteps(): Generator<void, void> {
+    const skeleton = source.skeletonSteps()
+    if (skeleton) yield* skeleton
+    if (!byVotes) return
     const build = (building ??= placedLists(activation, allByVotes(), unkept))
     while (lists === undefined) {
       const step = build.next()
@@ -134,10 +139,10 @@ export function plannedRun(source: RunSource): PlannedRun {
       return lists
     },
     listsInTurns() {
-      if (lists || !byVotes) return undefined
-      return (making ??= inTurns(listsInSteps()))
+      if (lists || (!byVotes && !making && source.skeletonSteps() === undefined)) return undefined
+      return (making ??= inTurns(listsInSteps()).finally(() => (making = undefined)))
     },
-    listsInSteps: () => (lists || !byVotes ? undefined : listsInSteps()),
+    listsInSteps: () => (lists || (!byVotes && source.skeletonSteps() === undefined) ? undefined : listsInSteps()),
     found(id) {
       const n = numberOf(id)
       return n === undefined ? undefined : { entry: at(n), n }

@@ -1,7 +1,7 @@
 import { createActivation } from '../../factories/activation.js'
 import {
   entryCounts,
-  entrySkeleton,
+  entrySkeletonInSteps,
   peopleOf,
   peoplePlaces,
   type EntrySkeleton,
@@ -13,6 +13,7 @@ import type { StoredActivation, StoredEntry } from '../contract/stored-records.j
 import type { PlannedWorld } from '../store/planned-shapes.js'
 import { RecentCache } from '../store/recent-cache.js'
 import { createDraws, deriveSeed, WorldFakers } from '../time/random.js'
+import { atOnce } from '../time/turns.js'
 import { createIds, type WorldIds } from './ids.js'
 import { PlannedPeople } from './planned-people.js'
 import { countUpTo } from '../store/sorted.js'
@@ -79,16 +80,28 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
     }
   }
   // Each activation's skeleton, drawn once when first asked and kept (about 17 bytes an entry): its
-  // pages, its participants and the counts at other instants all read the same one.
+  // pages, its participants and the counts at other instants all read the same one. Drawn in steps
+  // where a reader waits in turns, one drawing shared: a reader that cannot wait finishes it at once.
   const skeletons = new Map<Planned, EntrySkeleton>()
-  const skeletonOf = (p: Planned): EntrySkeleton => {
-    let skeleton = skeletons.get(p)
-    if (!skeleton) {
-      skeleton = entrySkeleton(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
-      skeletons.set(p, skeleton)
+  const drawing = new Map<Planned, Generator<undefined, EntrySkeleton>>()
+  function* skeletonInSteps(p: Planned): Generator<undefined, EntrySkeleton> {
+    for (;;) {
+      const made = skeletons.get(p)
+      if (made) return made
+      let steps = drawing.get(p)
+      if (!steps) {
+        steps = entrySkeletonInSteps(createDraws(p.skeletonSeed), p.activation, p.account.people, { ...p.group, now })
+        drawing.set(p, steps)
+      }
+      const step = steps.next()
+      if (step.done === true) {
+        skeletons.set(p, step.value)
+        drawing.delete(p)
+      } else yield
     }
-    return skeleton
   }
+  const skeletonOf = (p: Planned): EntrySkeleton => skeletons.get(p) ?? atOnce(skeletonInSteps(p))
+  const skeletonSteps = (p: Planned) => (skeletons.has(p) ? undefined : skeletonInSteps(p))
 
   let entries = 0
   for (const p of planned) entries += entryCounts(p.activation, { ...p.group, now }).n
@@ -111,6 +124,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
           .map((p) => ({
             activation: p.activation,
             skeleton: () => skeletonOf(p),
+            skeletonSteps: () => skeletonSteps(p),
             entry: (n: number) => runOf.get(p.activation.id)!.found(p.entryId(n))!.entry,
             place: placesOf(p),
             firsts: firstTimers(p),
@@ -142,6 +156,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
       now,
       activation: p.activation,
       skeleton: () => skeletonOf(p),
+      skeletonSteps: () => skeletonSteps(p),
       entriesSeed: p.entriesSeed,
       entryId: p.entryId,
       entryNumber(id) {
