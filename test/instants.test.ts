@@ -166,6 +166,10 @@ describe("a participant's answers at the instant", () => {
       else expect(extras).toBe(p.extras)
     }
     expect(participantChangesAfter(participant([]), iso(NOW))).toBe(false)
+    // One answered at the instant itself is kept beside one still to come.
+    expect(participantExtrasAt(participant([NOW, NOW + 1]), iso(NOW))).toEqual([
+      { question: 'q0', answeredAt: at(NOW) },
+    ])
     expect(participantExtrasAt(participant([NOW + 1, NOW - 1, NOW + 2]), iso(NOW))).toEqual([
       { question: 'q1', answeredAt: at(NOW - 1) },
     ])
