@@ -163,6 +163,8 @@ export const MODULES: readonly Module[] = [
       'test/sandboxes/settings.test.ts',
       'test/sandboxes/lifecycle.test.ts',
       'test/sandboxes/sandbox-world.test.ts',
+      'test/sandboxes/sandbox-ids.test.ts',
+      ,
     ],
   },
   {
