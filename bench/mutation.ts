@@ -164,7 +164,6 @@ export const MODULES: readonly Module[] = [
       'test/sandboxes/lifecycle.test.ts',
       'test/sandboxes/sandbox-world.test.ts',
       'test/sandboxes/sandbox-ids.test.ts',
-      ,
     ],
   },
   {
