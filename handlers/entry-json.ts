@@ -46,6 +46,35 @@ function valueJson(value: unknown): string | undefined {
   }
 }
 
+/** The keys of an extra, in the order the factory sets them and JSON.stringify then writes them. */
+const EXTRA_KEYS = ['key', 'label', 'type', 'value'] as const
+
+/**
+ * An entry's extras as JSON.stringify writes them, where each is a plain object of exactly an extra's
+ * keys in their order, its value a string or a boolean (what every entry made here holds); null for
+ * any other list, which JSON.stringify then writes. Half the cost of JSON.stringify's walk, checks included.
+ */
+function extrasJson(list: unknown): string | null {
+  if (!Array.isArray(list) || Object.getPrototypeOf(list) !== Array.prototype) return null
+  if ((list as { toJSON?: unknown }).toJSON !== undefined) return null
+  let json = '['
+  for (let i = 0; i < list.length; i++) {
+    const extra = list[i] as Record<string, unknown> | null
+    if (typeof extra !== 'object' || extra === null || Object.getPrototypeOf(extra) !== Object.prototype) return null
+    if (extra.toJSON !== undefined) return null
+    // for-in walks the own enumerable keys in JSON.stringify's order (then inherited ones, which Object.prototype has none of).
+    let k = 0
+    for (const key in extra) if (key !== EXTRA_KEYS[k++]) return null
+    const { key, label, type, value } = extra
+    if (k !== 4 || typeof key !== 'string' || typeof label !== 'string' || typeof type !== 'string') return null
+    const valueText =
+      typeof value === 'boolean' ? (value ? 'true' : 'false') : typeof value === 'string' ? stringJson(value) : null
+    if (valueText === null) return null
+    json += `${i === 0 ? '' : ','}{"key":${stringJson(key)},"label":${stringJson(label)},"type":${stringJson(type)},"value":${valueText}}`
+  }
+  return `${json}]`
+}
+
 /**
  * The JSON of an entry of an activation of `type` as the API sends it: a record without `recorded`
  * (a recorded one is sent through `toEntry`, in its recorded order).
@@ -59,7 +88,7 @@ export function entryJson(entry: StoredEntry, type: ActivationType): string {
     const opening = openings[i]!
     const value = fields[opening[0]]
     if (value === undefined) continue
-    const text = valueJson(value)
+    const text = (opening[0] === 'extras' ? extrasJson(value) : null) ?? valueJson(value)
     if (text !== undefined) json += (json === '' ? opening[1] : opening[2]) + text
   }
   return json === '' ? '{}' : `${json}}`

@@ -129,6 +129,61 @@ describe('entryJson of the text a person may hold', () => {
   })
 })
 
+describe("entryJson of an entry's extras", () => {
+  // Extras as every entry made holds them are written field by field; any other shape as JSON.stringify writes it.
+  const inherited = Object.assign(Object.create({ value: 'inherited' }) as object, {
+    key: 'k',
+    label: 'L',
+    type: 'text',
+  })
+  const lists: [string, unknown][] = [
+    ['in another order', [{ label: 'L', key: 'k', type: 'text', value: 'v' }]],
+    ['with a key more', [{ key: 'k', label: 'L', type: 'text', value: 'v', more: 1 }]],
+    ['with a key fewer', [{ key: 'k', label: 'L', type: 'text' }]],
+    ['with an inherited value', [inherited]],
+    ['with a number for a value', [{ key: 'k', label: 'L', type: 'text', value: 7 }]],
+    ['with a label to escape', [{ key: 'k', label: 'say "hi"\\', type: 'text', value: 'tab\t' }]],
+    ['with toJSON', [{ key: 'k', label: 'L', type: 'text', value: 'v', toJSON: () => 'own' }]],
+    [
+      'with a hidden toJSON',
+      [Object.defineProperty({ key: 'k', label: 'L', type: 'text', value: true }, 'toJSON', { value: () => 'hidden' })],
+    ],
+    ['as an object', { 0: { key: 'k', label: 'L', type: 'text', value: 'v' } }],
+    ['with a null', [null]],
+    ['with a hole', [, { key: 'k', label: 'L', type: 'text', value: false }]], // eslint-disable-line no-sparse-arrays
+    ['empty', []],
+  ]
+  it('writes any list of extra-like objects as JSON.stringify does', () => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    const text = fc.string({ unit: 'binary', maxLength: 12 })
+    const field = fc.oneof({ arbitrary: text, weight: 4 }, fc.boolean(), fc.integer(), fc.constant(null))
+    // Most in an extra's shape, the rest with its keys shuffled, some left out or one more.
+    const shaped = fc
+      .tuple(field, field, field, field)
+      .map(([key, label, type, value]) => ({ key, label, type, value }))
+    const shuffled = fc
+      .tuple(
+        fc.shuffledSubarray(['key', 'label', 'type', 'value', 'other'], { minLength: 3 }),
+        fc.array(field, { minLength: 5, maxLength: 5 }),
+      )
+      .map(([keys, values]) => Object.fromEntries(keys.map((key, i) => [key, values[i]])))
+    const extra = fc.oneof({ arbitrary: shaped, weight: 3 }, { arbitrary: shuffled, weight: 1 })
+    fc.assert(
+      fc.property(fc.array(extra, { maxLength: 4 }), (extras) => {
+        const edited = { ...entry, extras } as unknown as StoredEntry
+        expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it.each(lists)('writes extras %s as JSON.stringify does', (_, extras) => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    const edited = { ...entry, extras } as unknown as StoredEntry
+    expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+  })
+})
+
 describe('entryBytes', () => {
   it('sends a recorded entry in its recorded order, pinned fields as recorded', () => {
     const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
