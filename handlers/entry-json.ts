@@ -9,16 +9,11 @@ import type { StoredEntry } from '../src/contract/stored-records.js'
 // is (a call of JSON.stringify costs more than the text); nested objects are given to JSON.stringify
 // as they are (its native walk is faster than one written here, checks included).
 
-/** A key, and the text that opens its field as the object's first (`{"id":`) and after another (`,"id":`). */
-type Opening = readonly [key: string, first: string, after: string]
-
-/** Each type's keys in the order the API sends them, with their openings. */
-const OPENINGS = Object.fromEntries(
-  Object.entries(ENTRY_KEYS).map(([type, keys]) => [
-    type,
-    keys.map((key): Opening => [key, `{${JSON.stringify(key)}:`, `,${JSON.stringify(key)}:`]),
-  ]),
-) as unknown as Record<ActivationType, readonly Opening[]>
+/**
+ * A key, the text that opens its field as the object's first (`{"id":`) and after another (`,"id":`),
+ * and the writer of the shape its values have when the world made them (null where there is none).
+ */
+type Opening = readonly [key: string, first: string, after: string, shaped: ((value: unknown) => string | null) | null]
 
 /** A string that JSON.stringify writes as it is between quotes: no quote, backslash, control character or surrogate. */
 // eslint-disable-next-line no-control-regex -- the control characters are among what JSON escapes
@@ -75,6 +70,39 @@ function extrasJson(list: unknown): string | null {
   return `${json}]`
 }
 
+/** The keys of a DateObject, in the order `toDateObject` sets them. */
+const DATE_KEYS = ['iso', 'ts'] as const
+
+/**
+ * A DateObject (an entry's `enteredAt`, `voidedAt`) as JSON.stringify writes it, where it is a plain
+ * object of its two keys in order, a string and a finite number; null for any other value.
+ */
+function dateJson(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return null
+  const date = value as Record<string, unknown>
+  if (date.toJSON !== undefined) return null
+  let k = 0
+  for (const key in date) if (key !== DATE_KEYS[k++]) return null
+  const { iso, ts } = date
+  if (k !== 2 || typeof iso !== 'string' || typeof ts !== 'number' || !Number.isFinite(ts)) return null
+  return `{"iso":${stringJson(iso)},"ts":${String(ts)}}`
+}
+
+/** The fields whose values have a shape written here rather than by JSON.stringify. */
+const SHAPED = new Map<string, (value: unknown) => string | null>([
+  ['extras', extrasJson],
+  ['enteredAt', dateJson],
+  ['voidedAt', dateJson],
+])
+
+/** Each type's keys in the order the API sends them, with their openings. */
+const OPENINGS = Object.fromEntries(
+  Object.entries(ENTRY_KEYS).map(([type, keys]) => [
+    type,
+    keys.map((key): Opening => [key, `{${JSON.stringify(key)}:`, `,${JSON.stringify(key)}:`, SHAPED.get(key) ?? null]),
+  ]),
+) as unknown as Record<ActivationType, readonly Opening[]>
+
 /**
  * The JSON of an entry of an activation of `type` as the API sends it: a record without `recorded`
  * (a recorded one is sent through `toEntry`, in its recorded order).
@@ -88,7 +116,8 @@ export function entryJson(entry: StoredEntry, type: ActivationType): string {
     const opening = openings[i]!
     const value = fields[opening[0]]
     if (value === undefined) continue
-    const text = (opening[0] === 'extras' ? extrasJson(value) : null) ?? valueJson(value)
+    const shaped = opening[3]
+    const text = (shaped === null ? null : shaped(value)) ?? valueJson(value)
     if (text !== undefined) json += (json === '' ? opening[1] : opening[2]) + text
   }
   return json === '' ? '{}' : `${json}}`

@@ -184,6 +184,51 @@ describe("entryJson of an entry's extras", () => {
   })
 })
 
+describe("entryJson of an entry's dates", () => {
+  // A date as toDateObject makes it is written field by field; any other value as JSON.stringify writes it.
+  const dates: [string, unknown][] = [
+    ['as made', { iso: '2026-05-01T12:00:00.000Z', ts: 1777636800 }],
+    ['in another order', { ts: 1777636800, iso: '2026-05-01T12:00:00.000Z' }],
+    ['with a key more', { iso: '2026-05-01T12:00:00.000Z', ts: 1777636800, more: true }],
+    ['without ts', { iso: '2026-05-01T12:00:00.000Z' }],
+    ['with text to escape', { iso: 'a"b\\c\u0001', ts: -0 }],
+    ['with a fraction', { iso: 'x', ts: 0.1 + 0.2 }],
+    ['with a large ts', { iso: 'x', ts: 1e21 }],
+    ['with NaN', { iso: 'x', ts: NaN }],
+    ['with ts as text', { iso: 'x', ts: '1' }],
+    ['with toJSON', { iso: 'x', ts: 1, toJSON: () => 'own' }],
+    ['as a Date', new Date(0)],
+    ['as a list', ['x', 1]],
+    ['as null', null],
+  ]
+  it.each(dates)('writes enteredAt and voidedAt %s as JSON.stringify does', (_, date) => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    for (const field of ['enteredAt', 'voidedAt']) {
+      const edited = { ...entry, [field]: date } as unknown as StoredEntry
+      expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+    }
+  })
+
+  it('writes any date-like object as JSON.stringify does', () => {
+    const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
+    const field = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.double(), fc.integer(), fc.constant(null))
+    const shaped = fc.tuple(field, field).map(([iso, ts]) => ({ iso, ts }))
+    const shuffled = fc
+      .tuple(
+        fc.shuffledSubarray(['iso', 'ts', 'other'], { minLength: 1 }),
+        fc.array(field, { minLength: 3, maxLength: 3 }),
+      )
+      .map(([keys, values]) => Object.fromEntries(keys.map((key, i) => [key, values[i]])))
+    fc.assert(
+      fc.property(fc.oneof({ arbitrary: shaped, weight: 3 }, { arbitrary: shuffled, weight: 1 }), (date) => {
+        const edited = { ...entry, enteredAt: date } as unknown as StoredEntry
+        expect(entryJson(edited, activation.type)).toBe(reference(edited, activation))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
 describe('entryBytes', () => {
   it('sends a recorded entry in its recorded order, pinned fields as recorded', () => {
     const { entry, activation } = pairs.find((p) => p.activation.type === 'giveaway')!
