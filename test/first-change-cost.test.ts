@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { stateOf } from '../src/contract/state.js'
 import { createEmulator } from '../src/index.js'
-import { entrySkeleton } from '../factories/entry-skeleton.js'
+import { entrySkeletonInSteps } from '../factories/entry-skeleton.js'
 import { firstPeople } from '../src/world/first-people.js'
 import { lazySubList } from '../src/store/lazy-list.js'
 import { peopleIndex } from '../src/world/planned-index.js'
@@ -18,7 +18,7 @@ vi.setConfig({ testTimeout: TEST_MS.long })
 
 vi.mock('../factories/entry-skeleton.js', async (real) => {
   const module = await real<typeof import('../factories/entry-skeleton.js')>()
-  return { ...module, entrySkeleton: vi.fn(module.entrySkeleton) }
+  return { ...module, entrySkeletonInSteps: vi.fn(module.entrySkeletonInSteps) }
 })
 vi.mock('../src/world/planned-index.js', async (real) => {
   const module = await real<typeof import('../src/world/planned-index.js')>()
@@ -34,7 +34,7 @@ vi.mock('../src/store/lazy-list.js', async (real) => {
   return { ...module, lazySubList: vi.fn(module.lazySubList) }
 })
 
-const drawn = vi.mocked(entrySkeleton)
+const drawn = vi.mocked(entrySkeletonInSteps)
 const ordered = () => vi.mocked(peopleIndex).mock.calls.length + vi.mocked(firstPeople).mock.calls.length
 
 async function busy() {

@@ -201,6 +201,10 @@ export class IndexedRecords implements StoreIndex {
     return this.participantOrder.placed(account)
   }
 
+  entryLinkedInSteps(entry: StoredEntry): Generator<undefined, void> | undefined {
+    return this.participantOrder.linkInSteps(entry)
+  }
+
   participantsOrderedInSteps(account: string): Generator<undefined, void> | undefined {
     return this.base?.people.orderedInSteps?.(account)
   }

@@ -30,6 +30,8 @@ export type ParticipantBase = {
   orderedInSteps?(account: string): Generator<undefined, void> | undefined
   /** Whether a participant has an entry in an activation, without reading their entries. */
   hasEntered?(participantId: string, activationId: string): boolean
+  /** The steps that make what reading a participant's entries or first entry reads (a planned world's skeletons). */
+  entriesInSteps?(participantId: string): Generator<undefined, void> | undefined
   /** An instant (ms) a participant's first entry, if any, is not after, known without reading them; Infinity if unknown. */
   firstBy?(participantId: string): number
 }

@@ -235,6 +235,16 @@ export class ParticipantOrder {
     if (!first || compareDates(entry.enteredAt, first) < 0) this.#setFirstEntered(id, entry.enteredAt)
   }
 
+  /**
+   * The steps that make what `link(entry)` reads of the base (the participant's first entry, where the
+   * entry may come before it), for a writer that yields between them; undefined when it reads none.
+   */
+  linkInSteps(entry: StoredEntry): Generator<undefined, void> | undefined {
+    const id = entry.participantId
+    if (Date.parse(entry.enteredAt.iso) >= this.firstBy(id) || this.#firstEntered.owns(id)) return undefined
+    return this.#base?.entriesInSteps?.(id)
+  }
+
   /** Takes an entry out of its participant's, moving them to their next earliest (or out of the list). */
   unlink(entry: StoredEntry): void {
     const id = entry.participantId

@@ -153,6 +153,7 @@ export function plannedBase(world: PlannedWorld): PlannedBase {
         entered,
       ),
       activationsEntered: (id, nowIso) => people.found(id)?.activationsEntered(id, nowIso),
+      entriesInSteps: (id) => people.found(id)?.entriesInSteps(id),
       participantsBy: (account, nowIso) => people.of(account)?.enteredBy(nowIso) ?? 0,
       countedInSteps: (account, nowIso) => people.of(account)?.countedInSteps(nowIso),
       ordered: (account, whole, nowIso) => people.of(account)?.ordered(whole, nowIso),

@@ -68,6 +68,8 @@ type PlannedParticipants = {
   readonly latest: number
   /** A participant's entries, in the world's order. */
   entriesOf(id: string): StoredEntry[] | undefined
+  /** The steps that make what reading a participant's entries reads (their activations' skeletons), for a reader that yields between them. */
+  entriesInSteps(id: string): Generator<undefined, void>
   /** How many of the list first entered at or before `nowIso`. */
   enteredBy(nowIso: string): number
   /** The steps that make what `enteredBy(nowIso)` reads at once (the skeletons, the first entries' times). */

@@ -95,4 +95,10 @@ export interface StoreIndex {
    * stream): done at once once it is made; undefined for a list that is never ordered in steps.
    */
   participantsOrderedInSteps(account: string): Generator<undefined, void> | undefined
+  /**
+   * The steps that make what storing `entry` reads of its participant off a planned world (their
+   * entries, where it may come before their first), for a writer that yields between them: undefined
+   * when it reads none.
+   */
+  entryLinkedInSteps(entry: StoredEntry): Generator<undefined, void> | undefined
 }

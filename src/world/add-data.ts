@@ -66,13 +66,11 @@ export class DataAdder {
   readonly #now: () => number
   readonly #db: () => WritableStore
   readonly #ids: WorldIds
-  /** Made at first use: making them loads Faker, which an emulator whose world was read from the cache may never need. */
   readonly #fakers: WorldFakers
   /** Each activation's added slot and how many entries were added in it. */
   #slots = new Map<string, Place>()
   /** The last add: the next starts once it has finished, so adds take their slots and ids in the order of the calls. */
   #last: Promise<unknown> = Promise.resolve()
-
   /** Hears of each entry stored, once it is (a live world counts its person among the activation's entrants). */
   readonly #stored: (entry: StoredEntry) => void
 
@@ -296,16 +294,17 @@ export class DataAdder {
     const turn = turns()
     const times = new Map<string, { person: Person; times: DateObject[] }>()
     const known = new Set<string>()
-    entries.forEach((e, i) => {
-      const person = people[i]!
-      const id = person.id
+    // Whether each person is a participant already: asked of each activation of the account, in turns too.
+    for (let i = 0; i < entries.length; i++) {
+      const { id } = people[i]!
       const first = times.get(id)
-      if (first) first.times.push(e.enteredAt)
+      if (first) first.times.push(entries[i]!.enteredAt)
       else if (!known.has(id)) {
         if (db.index.participants.has(id)) known.add(id)
-        else times.set(id, { person, times: [e.enteredAt] })
+        else times.set(id, { person: people[i]!, times: [entries[i]!.enteredAt] })
       }
-    })
+      await turn()
+    }
     const faker = this.#fakers.records
     for (const [id, first] of times) {
       faker.seed(deriveSeed(this.#scenario.seed, 'added', 'participant', id))
@@ -313,6 +312,9 @@ export class DataAdder {
       await turn()
     }
     for (const entry of entries) {
+      // What storing it reads of its participant (a planned world's skeletons), made in turns first.
+      const steps = db.index.entryLinkedInSteps(entry)
+      while (steps?.next().done === false) await turn()
       await db.create('entry', entry)
       this.#stored(entry)
       await turn()

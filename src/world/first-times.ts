@@ -46,7 +46,12 @@ export function* firstTimesInSteps(
 }
 
 /** Each person's slot and their first entry so far. */
-type Slots = { inPool: Int32Array | undefined; ofPerson: Map<number, number> | undefined; firsts: Float64Array; count: number }
+type Slots = {
+  inPool: Int32Array | undefined
+  ofPerson: Map<number, number> | undefined
+  firsts: Float64Array
+  count: number
+}
 
 /** Reads entries `lo` to `hi - 1` of a skeleton into `slots`: a person new to them takes the next slot. */
 function readFirsts(skeleton: EntrySkeleton, slots: Slots, lo: number, hi: number): void {

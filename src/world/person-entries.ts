@@ -1,8 +1,12 @@
 import { REPLAY, type EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { sortTimesInSteps } from '../../factories/sort-times.js'
+import { atOnce } from '../time/turns.js'
 
 /** What a person's entries are read from in one activation: its people's places, and its skeleton when they entered it. */
 export type PlacedActivation = {
   skeleton(): EntrySkeleton
+  /** The steps that draw the skeleton, shared with `skeleton()` (for `inTurns`); undefined once it is drawn. */
+  skeletonSteps(): Generator<undefined, EntrySkeleton> | undefined
   /** The k whose entry in the activation's permutation of the pool is this person (see `peoplePlaces`), if known. */
   place(index: number): number | undefined
   /** How many entries it has that are not replays (its people are the first `firsts` of its permutation), known without its skeleton. */
@@ -15,6 +19,9 @@ export type PlacedActivation = {
  * through `keys`, sorted, each `person * replays + r`.
  */
 type ActivationReplays = { firstTimers: Uint32Array; numbers: Uint32Array; keys: Float64Array }
+
+/** How many entries a step of an activation's replays' index reads: about a millisecond's worth. */
+const ENTRIES_PER_STEP = 2 ** 16
 
 /** One person's entries in an account: each one's activation (its place in the account's list), number and time, in that order. */
 export type PersonEntryList = { activations: number[]; numbers: number[]; times: number[] }
@@ -48,24 +55,50 @@ export class PersonEntries {
   // garbage collector would mark every list on each full pass.
   #replaysOf(j: number): ActivationReplays | null {
     const known = this.#replays[j]
-    if (known !== undefined) return known
+    return known !== undefined ? known : atOnce(this.#replaysInSteps(j))
+  }
+
+  /** `#replaysOf` in steps of ENTRIES_PER_STEP entries (the skeleton's, the keys' sort): kept once made. */
+  *#replaysInSteps(j: number): Generator<undefined, ActivationReplays | null> {
     const activation = this.#activations[j]!
-    const skeleton = activation.skeleton()
+    const drawing = activation.skeletonSteps()
+    const skeleton = drawing ? yield* drawing : activation.skeleton()
+    const known = this.#replays[j]
+    if (known !== undefined) return known
     const { flags, people, length } = skeleton
     const count = length - activation.firsts
     if (count === 0) return (this.#replays[j] = null)
     const firstTimers = new Uint32Array(activation.firsts)
     const numbers = new Uint32Array(count)
-    for (let n = 0, k = 0, r = 0; n < length; n++) {
-      if ((flags[n]! & REPLAY) === 0) firstTimers[k++] = n
-      else numbers[r++] = n
+    for (let lo = 0, k = 0, r = 0; lo < length; lo += ENTRIES_PER_STEP) {
+      for (let n = lo; n < Math.min(length, lo + ENTRIES_PER_STEP); n++) {
+        if ((flags[n]! & REPLAY) === 0) firstTimers[k++] = n
+        else numbers[r++] = n
+      }
+      yield
     }
     // Each replay keyed by its person, then its ordinal (so by position): exact, a person being under 2^26
     // where places are known and an activation's replays under 2^27 (past what a world holds).
     const keys = new Float64Array(count)
-    for (let r = 0; r < count; r++) keys[r] = people[numbers[r]!]! * count + r
-    keys.sort()
-    return (this.#replays[j] = { firstTimers, numbers, keys })
+    let most = 0
+    for (let r = 0; r < count; r++) most = Math.max(most, (keys[r] = people[numbers[r]!]! * count + r))
+    // Whole numbers from 0 to `most`: the radix sort's order is the native sort's.
+    yield* sortTimesInSteps(keys, 0, most)
+    return (this.#replays[j] ??= { firstTimers, numbers, keys })
+  }
+
+  /**
+   * Makes in steps what `of(index)` reads: the skeletons of the activations the person entered, each
+   * drawn in steps, and their replays' indexes (for a reader that yields between them, a write).
+   */
+  *ofInSteps(index: number): Generator<undefined, void> {
+    const activations = this.#activations
+    for (let j = 0; j < activations.length; j++) {
+      const k = activations[j]!.place(index)
+      if (k === undefined || k >= activations[j]!.firsts || this.#replays[j] !== undefined) continue
+      yield* this.#replaysInSteps(j)
+      yield
+    }
   }
 
   /** The entries of the person at `index` of the pool (empty if they entered nothing). Only where `placed`. */

@@ -143,6 +143,14 @@ export class PlannedPeople {
     return found
   }
 
+  /** The steps that make what reading a participant's entries reads: by place where the pool allows, else the whole order. */
+  *entriesInSteps(id: string): Generator<undefined, void> {
+    const person = this.#source.indexOf(id)
+    if (person === undefined || this.#entries.get(person) !== undefined) return
+    const byPlace = (this.#byPlace ??= new PersonEntries(this.#source.activations))
+    yield* byPlace.placed ? byPlace.ofInSteps(person) : this.orderedInSteps()
+  }
+
   /** When a person's entries were made, in `#entriesOf`'s order: off the whole index once made, else by place. */
   #timesOf(person: number): ArrayLike<number> {
     const index = this.#index
