@@ -212,6 +212,28 @@ describe('CORS headers', () => {
 })
 
 describe('the onRequest hook', () => {
+  it('hears each request once it is answered: a page, a refusal and an admin request alike', async () => {
+    const heard: string[] = []
+    const hooked = await serve(await createEmulator({ scenario: tiny, now: NOW }), {
+      port: 0,
+      onRequest: (log) => void heard.push(`${log.method} ${log.url} ${log.status} ${log.ms >= 0}`),
+    })
+    try {
+      const base = new URL(hooked.url).pathname.replace(/\/$/, '')
+      expect((await fetch(`${hooked.url}/activations/list`, { headers: KEY })).status).toBe(200)
+      expect((await fetch(`${hooked.url}/activations/list?limit=0`, { headers: KEY })).status).toBe(400)
+      expect((await fetch(`${hooked.adminUrl}/clock`)).status).toBe(200)
+      await vi.waitFor(() => expect(heard).toHaveLength(3))
+      expect(heard).toEqual([
+        `GET ${base}/activations/list 200 true`,
+        `GET ${base}/activations/list?limit=0 400 true`,
+        'GET /__emulator/clock 200 true',
+      ])
+    } finally {
+      await hooked.close()
+    }
+  })
+
   it('that throws costs one line on stderr, never the server', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const hooked = await serve(await createEmulator({ scenario: tiny, now: NOW }), {

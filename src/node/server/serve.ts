@@ -8,6 +8,7 @@ import { failed } from './failed.js'
 import type { RunningServer, ServeOptions } from './options.js'
 import { clientErrorAnswer, writeRaw } from './raw-answers.js'
 import { RequestContext } from './request-context.js'
+import { RequestHook } from './request-hook.js'
 import { servedOf } from './served.js'
 
 /**
@@ -49,15 +50,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const served = await servedOf(emulator, host, options)
   const { cors } = served
 
-  const onRequest = options.onRequest
-  let hookFailures = 0
-  const hookFailed = (error: unknown, url: string | undefined) => {
-    // Said once, then counted: a hook that fails on every request must not flood the log.
-    if (hookFailures++ === 0)
-      console.error(
-        `activation-emulator: the onRequest hook failed on ${JSON.stringify(url)} (later failures are not shown): ${error instanceof Error ? error.message : String(error)}`,
-      )
-  }
+  const hook = options.onRequest ? new RequestHook(options.onRequest) : null
   // Host is checked by a stage, so that its absence gets a JSON answer like any other bad request.
   const server = createServer(
     {
@@ -68,17 +61,8 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       requireHostHeader: false,
     },
     (req, res) => {
-      const started = onRequest ? performance.now() : 0
+      const started = hook ? performance.now() : 0
       const ctx = new RequestContext(req, res, served)
-      const heard = (status: number) => {
-        if (!onRequest) return
-        // A hook that throws (on a path it did not expect) costs its own line, never the server.
-        try {
-          onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status, ms: performance.now() - started })
-        } catch (error) {
-          hookFailed(error, req.url)
-        }
-      }
       // A page is answered at once, without a promise; other requests once their stages are done.
       let status: number | Promise<number>
       try {
@@ -86,8 +70,11 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       } catch (error) {
         status = failed(ctx, served, error)
       }
-      if (typeof status === 'number') heard(status)
-      else void status.catch((error: unknown) => failed(ctx, served, error)).then(heard)
+      if (typeof status === 'number') hook?.heard(req, started, status)
+      else {
+        const answered = status.catch((error: unknown) => failed(ctx, served, error))
+        if (hook) void answered.then((sent) => hook.heard(req, started, sent))
+      }
     },
   )
   // Requests node's parser refuses before any handler runs (a request line or headers too long, a
