@@ -72,41 +72,13 @@ export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
   // Each part is hashed as the text `${typeof part}:${part}\u0000`, without building that text.
   let h = 0x811c9dc5
   for (const part of parts) {
-    if (typeof part === 'string') {
-      for (let i = 0; i < STRING_PREFIX.length; i++) h = Math.imul(h ^ STRING_PREFIX.charCodeAt(i), 0x01000193)
-      for (let i = 0; i < part.length; i++) h = Math.imul(h ^ part.charCodeAt(i), 0x01000193)
-    } else {
-      for (let i = 0; i < NUMBER_PREFIX.length; i++) h = Math.imul(h ^ NUMBER_PREFIX.charCodeAt(i), 0x01000193)
-      h = hashNumber(h, part)
-    }
+    const text = typeof part === 'string' ? part : String(part)
+    const prefix = typeof part === 'string' ? 'string:' : 'number:'
+    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
     h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
   }
   return finalMix(h)
-}
-
-const STRING_PREFIX = 'string:'
-const NUMBER_PREFIX = 'number:'
-/** A number's decimal digits, last first: reused by every `hashNumber` (a safe integer has at most 16). */
-const DIGITS = new Uint8Array(16)
-
-/**
- * FNV-1a of `String(n)` continued from `h`: a non-negative safe integer (every position a world
- * derives a seed from) hashed digit by digit, with no text made, as it is asked twice for each entry built.
- */
-function hashNumber(h: number, n: number): number {
-  if (!(Number.isSafeInteger(n) && n >= 0)) {
-    const text = String(n)
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-    return h
-  }
-  let count = 0
-  do {
-    const quotient = Math.floor(n / 10) // exact: n is a safe integer
-    DIGITS[count++] = n - quotient * 10
-    n = quotient
-  } while (n > 0)
-  while (count > 0) h = Math.imul(h ^ (48 + DIGITS[--count]!), 0x01000193)
-  return h
 }
 
 /** murmur3's finaliser: spreads a 32-bit hash's bits over the whole word (a bijection). */
