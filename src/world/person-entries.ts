@@ -87,6 +87,14 @@ export class PersonEntries {
     return (this.#replays[j] ??= { firstTimers, numbers, keys })
   }
 
+  /** Indexes in steps the replays of every activation not indexed yet (what the first reads of many people's entries read). */
+  *replaysInSteps(): Generator<undefined, void> {
+    for (let j = 0; j < this.#activations.length; j++) {
+      if (this.#replays[j] === undefined) yield* this.#replaysInSteps(j)
+      yield
+    }
+  }
+
   /**
    * Makes in steps what `of(index)` reads: the skeletons of the activations the person entered, each
    * drawn in steps, and their replays' indexes (for a reader that yields between them, a write).

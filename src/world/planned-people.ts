@@ -67,7 +67,7 @@ export class PlannedPeople {
       if (at <= this.#start.through || (this.#source.now !== undefined && at >= this.#source.now)) return undefined
       whole = true
     }
-    const steps = whole ? this.orderedInSteps() : this.#order(false)
+    const steps = whole ? this.orderedInSteps() : this.#startInSteps()
     const ordering = (this.#ordering ??= inTurns(steps).finally(() => (this.#ordering = undefined)))
     // Asked again once made: a read may want more than the build it found under way.
     return ordering.then(() => this.ordered(whole, nowIso))
@@ -78,6 +78,13 @@ export class PlannedPeople {
     const build = (this.#building ??= this.#order(true))
     while (this.#index === undefined && build.next().done !== true) yield
     this.#building = undefined
+  }
+
+  /** The list's start, then what building its people reads (each activation's replays, where the pool allows places). */
+  *#startInSteps(): Generator<undefined, void> {
+    yield* this.#order(false)
+    const byPlace = (this.#byPlace ??= new PersonEntries(this.#source.activations))
+    if (byPlace.placed) yield* byPlace.replaysInSteps()
   }
 
   *#order(whole: boolean): Generator<undefined, void> {
