@@ -239,6 +239,8 @@ describe('the parse in turns', () => {
     // A container of exactly the piece's bytes is parsed whole (JSON.parse names no byte: its first); one byte longer, walked.
     ['[1,}', 4, 'Unexpected "[" at byte 0'],
     ['[1,}', 3, 'Unexpected "}" at byte 3'],
+    // A key that is JSON but not a string.
+    ['{1:2}', 1, 'Unexpected "1" at byte 1'],
   ])('rejects %j (in pieces of %i bytes) naming the byte: %s', async (text, pieceBytes, message) => {
     const parse = parseJsonInTurns(Buffer.from(text), { pieceBytes })
     await expect(parse).rejects.toThrow(SyntaxError)
@@ -277,6 +279,7 @@ describe('the parse in turns', () => {
     for (const bytes of [
       [0xef, 0x20, 0x20, 0x31],
       [0xef, 0xbb, 0x20, 0x31],
+      [0xef, 0x20, 0xbf, 0x31],
       [0x20, 0xbb, 0xbf, 0x31],
     ])
       await expect(parseJsonInTurns(Buffer.from(bytes)), String(bytes)).rejects.toThrow(SyntaxError)
