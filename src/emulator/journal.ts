@@ -120,7 +120,7 @@ export class Journal {
   }
 
   /**
-   * Records a request as `add` does, taking `entry` itself as the journal's entry, not a copy: its
+   * Records a request as `add` does, taking `recorded` itself as the journal's entry, not a copy: its
    * `seq` is set here (an entry made with `seq` first, as `add` makes its copy, shows it first). For
    * the handlers' own records, which nothing else holds or changes once recorded.
    */
