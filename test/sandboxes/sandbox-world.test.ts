@@ -42,17 +42,30 @@ describe("a sandbox's world", () => {
     const lived = recordsOf(fresh)
     expect(lived).not.toEqual(recordsOf(host))
     expect(recordsOf(sandbox)).toEqual(lived)
-    // An activation added to a running world receives arrivals as the clock moves on.
+    // An activation added to a running world receives arrivals as the clock moves on; ten days on, the
+    // running contest has ended (on 2026-06-11), its entries ranked.
     for (const world of [sandbox, fresh]) {
       await world.addActivation({ type: 'giveaway', state: 'running' })
-      world.clock.advance('1d')
+      world.clock.advance('10d')
     }
     const later = recordsOf(fresh)
     expect(recordsOf(sandbox)).toEqual(later)
     const added = (later.activations as { id: string }[]).at(-1)!.id
-    expect((later.entries as { activationId: string }[]).some((e) => e.activationId === added)).toBe(true)
+    const laterEntries = later.entries as { activationId: string; rank?: number }[]
+    expect(laterEntries.some((e) => e.activationId === added)).toBe(true)
+    const ranked = (entries: unknown) => (entries as { rank?: number }[]).filter((e) => e.rank !== undefined).length
+    expect(ranked(later.entries)).toBeGreaterThan(ranked(lived.entries))
     // The host's world is as it was.
     expect(host.state().counts).toEqual((await emulatorOf(LIVE)).state().counts)
+  })
+
+  it("over a host served from a dump, dumps the host's records, its people among them", async () => {
+    const source = await emulatorOf({ scenario: 'multi-account' })
+    const host = await emulatorOf({ data: JSON.parse([...source.dump()].join('')) })
+    const sandbox = await host.sandbox()
+    const records = recordsOf(sandbox)
+    expect(records).toEqual(recordsOf(host))
+    expect(records.participants).toHaveLength(1026)
   })
 })
 
