@@ -145,6 +145,13 @@ describe('an entry at the instant', () => {
     const e = entry({ rank: 1, isWinner: true, prize: { name: 'a mug' }, voidedAt: at(NOW + 1) })
     const shown = entryAt(e, activation('contest', { end: NOW }), iso(NOW))
     expect(shown).toEqual({ id: 'e1', enteredAt: e.enteredAt, rank: 1, isWinner: true, prize: { name: 'a mug' } })
+    // A voiding made at the instant itself stays while the results are hidden.
+    const voidedNow = entry({ rank: 1, voidedAt: at(NOW) })
+    expect(entryAt(voidedNow, activation('contest', { end: NOW + 1 }), iso(NOW))).toEqual({
+      id: 'e1',
+      enteredAt: voidedNow.enteredAt,
+      voidedAt: at(NOW),
+    })
     const both = entryAt(e, activation('contest', { end: NOW + 1 }), iso(NOW))
     expect(both).toEqual({ id: 'e1', enteredAt: e.enteredAt, isWinner: false, prize: null })
   })
