@@ -4,7 +4,7 @@ import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilte
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 import { LIMIT_MAX } from '../src/contract/responses.js'
 import { bracketVoteOf, isCompletedEntry, isWinningEntry } from '../src/store/entry-traits.js'
-import { idsOf } from '../src/store/lazy-list.js'
+import { idsOf, itemsOf } from '../src/store/lazy-list.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
@@ -158,10 +158,13 @@ function loadedPage(
   nowIso: string,
 ): Uint8Array {
   const items = new Array<Uint8Array>(Math.max(0, count))
+  // The list's items made by position, past its Proxy, each with the id already found.
+  const itemAt = itemsOf(list) ?? ((n: number) => list[n]!)
   for (let i = 0; i < items.length; i++) {
+    const id = idAt(from + i)
     items[i] =
-      loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso) ??
-      entryBytes(ctx.bodies, list[from + i]!, activation, nowIso, true)
+      loadedEntryBytes(ctx.bodies, id, activation, nowIso) ??
+      entryBytes(ctx.bodies, itemAt(from + i, id), activation, nowIso, true)
   }
   const after = from + items.length
   return listBody(ctx.bodies, head, items, after < end ? idAt(after) : null)

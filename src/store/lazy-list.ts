@@ -1,5 +1,9 @@
-// Where a lazy list keeps `idAt`: a symbol, which no caller's array has and iteration never shows.
+// Where a lazy list keeps `idAt` and `itemAt`: symbols, which no caller's array has and iteration never shows.
 const ID_AT = Symbol('idAt')
+const ITEM_AT = Symbol('itemAt')
+
+/** How a lazy list's item is made: by position, with its id where the reader already has it (made once). */
+export type ItemAt<T> = (i: number, id?: string) => T
 
 /**
  * A read-only array of `length` items whose item `i` is `itemAt(i)`, asked for when first read: an
@@ -7,14 +11,15 @@ const ID_AT = Symbol('idAt')
  * that no page reads. It is an array to whoever reads it (`list[i]`, `length`, `slice`, iteration,
  * `Array.isArray`); writing to it throws. `itemAt` should give the same item for the same position.
  * With `idAt`, the id of item `i` without building it, which `idsOf` gives back: a page can then find
- * what it kept of an item by id before it builds the item.
+ * what it kept of an item by id before it builds the item, and then build it with that id (`itemsOf`).
  * @example const all = lazyList(skeleton.length, (n) => entryAt(n), (n) => entryId(n))
  */
-export function lazyList<T>(length: number, itemAt: (i: number) => T, idAt?: (i: number) => string): readonly T[] {
+export function lazyList<T>(length: number, itemAt: ItemAt<T>, idAt?: (i: number) => string): readonly T[] {
   // An empty array, which says `length` through the traps: `new Array(length)` (or setting the
   // length) gives it room for every item, 8 bytes each, which the garbage collector then reads through.
   const target: T[] = []
   if (idAt) Object.defineProperty(target, ID_AT, { value: idAt })
+  Object.defineProperty(target, ITEM_AT, { value: itemAt })
   const indexOf = (key: string | symbol): number => {
     if (typeof key !== 'string' || key.length === 0 || key.length > 16) return -1
     const first = key.charCodeAt(0)
@@ -53,12 +58,21 @@ export function idsOf<T>(list: readonly T[]): ((i: number) => string) | undefine
   return (list as unknown as { [ID_AT]?: (i: number) => string })[ID_AT]
 }
 
+/**
+ * How a lazy list makes its item at a position (given its id, where the reader has it), called
+ * without the list's Proxy: for a page's loop over many items. Undefined for any other list.
+ */
+export function itemsOf<T>(list: readonly T[]): ItemAt<T> | undefined {
+  return (list as unknown as { [ITEM_AT]?: ItemAt<T> })[ITEM_AT]
+}
+
 /** The items of `all` at `positions` (ascending), as a lazy list (with their ids by position where `all` has them). */
 export function lazySubList<T>(all: readonly T[], positions: ArrayLike<number>): readonly T[] {
   const idOf = idsOf(all)
+  const itemOf = itemsOf(all)
   return lazyList(
     positions.length,
-    (i) => all[positions[i] as number] as T,
+    itemOf ? (i, id) => itemOf(positions[i] as number, id) : (i) => all[positions[i] as number] as T,
     idOf && ((i) => idOf(positions[i] as number)),
   )
 }

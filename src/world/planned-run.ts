@@ -64,13 +64,14 @@ export type PlannedRun = {
 export function plannedRun(source: RunSource): PlannedRun {
   const { activation } = source
   let lists: EntryLists | undefined
-  const build = (n: number): StoredEntry => {
+  // `id`, where the reader has it already (a page finds an entry's kept bytes by id first), is entry n's.
+  const build = (n: number, id?: string): StoredEntry => {
     const skeleton = source.skeleton()
     const seed = deriveSeed(source.entriesSeed, n)
     const person = source.person(skeleton.people[n]!)
-    return entryAt(source.faker(), activation, skeleton, n, seed, source.entryId(n), person)
+    return entryAt(source.faker(), activation, skeleton, n, seed, id ?? source.entryId(n), person)
   }
-  const at = (n: number): StoredEntry => source.made.get(n) ?? source.made.set(n, build(n))
+  const at = (n: number, id?: string): StoredEntry => source.made.get(n) ?? source.made.set(n, build(n, id))
   const numberOf = (id: string): number | undefined => {
     const n = source.entryNumber(id)
     return n === undefined || n >= source.count ? undefined : n
