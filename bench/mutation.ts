@@ -164,6 +164,7 @@ export const MODULES: readonly Module[] = [
       'test/sandboxes/lifecycle.test.ts',
       'test/sandboxes/sandbox-world.test.ts',
       'test/sandboxes/sandbox-ids.test.ts',
+      'test/sandboxes/layer-pool.test.ts',
     ],
   },
   {
