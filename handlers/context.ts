@@ -106,6 +106,11 @@ export type RequestRecord = {
    * names and values together, and at most 64 values): each keeps its beginning. Absent when none was.
    */
   cut?: Array<'path' | 'query' | 'key' | 'error'>
+  /**
+   * `'body'` when a fault rule dropped the connection half-way through the body, after its status and
+   * headers (a connection dropped before them is `status` 0); absent otherwise.
+   */
+  dropped?: 'body'
 }
 
 /**

@@ -224,6 +224,7 @@ function concluded(
   }
   if (drop) response = dropped(response!, drop, head ? null : body)
   record.status = drop === 'connection' || (head && drop) ? 0 : response!.status
+  if (drop === 'body' && !head) record.dropped = 'body'
   // The headers the API added (an error's own too, a 429's Retry-After), as the response has them.
   const added =
     outcome instanceof ApiError && Object.keys(outcome.headers).length ? { ...headers, ...outcome.headers } : headers

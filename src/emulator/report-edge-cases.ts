@@ -18,7 +18,7 @@ const EDGE_CASES = [
   ['403', 'the participants list refused 403 (the premium feature off)'],
   ['429', 'a request refused 429 (the rate limit)'],
   ['5xx', 'an answer with a 5xx status'],
-  ['dropped-connection', 'a connection dropped before the answer'],
+  ['dropped-connection', 'a connection dropped before the answer or half-way through its body'],
   ['slow-answer', 'an answer that took `slowMs` or longer'],
   ['entry-during-walk', "an entry that arrived while a walk of its activation's entries was under way"],
   [
@@ -84,7 +84,8 @@ export function edgeCasesOf(
     else if (e.status === 403 && e.endpoint === 'participants') note('403', e.seq)
     else if (e.status === 429) note('429', e.seq)
     else if (e.status >= 500) note('5xx', e.seq)
-    else if (e.status === 0) note('dropped-connection', e.seq)
+    // Before the answer (status 0) or half-way through its body: either way the client saw the connection end.
+    if (e.status === 0 || e.dropped === 'body') note('dropped-connection', e.seq)
     if (e.durationMs >= options.slowMs) note('slow-answer', e.seq)
     if (e.status !== 200 || e.next !== null || e.items === undefined || e.endpoint === null) continue
     const first = e.query['next'] === undefined

@@ -134,4 +134,19 @@ describe('a dropped connection, over HTTP', () => {
     expect(seen(card)).toEqual(['dropped-connection'])
     expect(requestsOf(card, 'dropped-connection')).toEqual([1])
   })
+
+  it('a run whose connection was dropped half-way through the body names it alone, the journal saying where', async () => {
+    const handle = await connect(cli.url)
+    await handle.reset()
+    await handle.faults.add({ drop: 'body', times: 1 })
+    const api: Api = { baseUrl: cli.url, key: 'demo-key', sleep: async () => undefined }
+    expect((await ask(api, '/activations/list?limit=10')).status).toBe(0)
+    expect((await ask(api, '/activations/list?limit=10')).status).toBe(200)
+    const [cut, whole] = await handle.requests()
+    expect(cut).toMatchObject({ status: 200, dropped: 'body', fault: 'rule-1' })
+    expect(whole).not.toHaveProperty('dropped')
+    const card = await handle.report({ slowMs: LONGEST_SLOW_MS })
+    expect(seen(card)).toEqual(['dropped-connection'])
+    expect(requestsOf(card, 'dropped-connection')).toEqual([1])
+  })
 })
