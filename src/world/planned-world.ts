@@ -39,12 +39,19 @@ type Planned = {
 
 /**
  * How many entries, and how many people, a planned world keeps of those it built last (see `RecentCache`),
- * and how many participants an account's list orders before it orders them all (see `PlannedPeople`).
+ * how many participants each account keeps (see `PlannedPeople`: the `people` count where not said), and
+ * how many participants an account's list orders before it orders them all.
  */
-// Two pages of 1,000: a page read again is served from them, and a walk or random reads move little to
-// the garbage collector's old generation, whose collections a larger cache makes longer (the figures:
-// docs/decisions/garbage-collector-and-the-random-page.md).
-const KEPT: { entries: number; people: number; firstPage?: number } = { entries: 2_000, people: 2_000 }
+const KEPT: { entries: number; people: number; participants?: number; firstPage?: number } = {
+  // A hundred: what a request reads twice (a binary search's entries, a page's edges). A page served
+  // again is found by its entries' kept JSON (bodyCache), not rebuilt; and every entry still kept at a
+  // young collection is copied by it, which a page's worth kept makes a large part of a new page's cost.
+  entries: 100,
+  // A hundred: an entry's person is built with it; the participants' list keeps its own (below).
+  people: 100,
+  // Twenty pages of 100 participants: a participants page read again (or its people's entries) is not built again.
+  participants: 2_000,
+}
 
 /**
  * The world a scenario describes around `now`, planned rather than built: its activations now (they
@@ -132,7 +139,7 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
         entered: enteredOf[a]!,
         now,
         ...(kept.firstPage === undefined ? {} : { firstPage: kept.firstPage }),
-        kept: kept.people,
+        kept: kept.participants ?? kept.people,
         poolSize: account.people,
         idOf: (index) => ids.person(a, index),
         indexOf(id) {
