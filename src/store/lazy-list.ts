@@ -3,7 +3,7 @@ const ID_AT = Symbol('idAt')
 const ITEM_AT = Symbol('itemAt')
 
 /** How a lazy list's item is made: by position, with its id where the reader already has it (made once). */
-export type ItemAt<T> = (i: number, id?: string) => T
+type ItemAt<T> = (i: number, id?: string) => T
 
 /**
  * A read-only array of `length` items whose item `i` is `itemAt(i)`, asked for when first read: an
