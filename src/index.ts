@@ -1,6 +1,7 @@
 // activation-emulator's public API: everything of the browser entry, and the Node-only pieces.
 
 import { loadMswInNode } from './node/msw-in-node.js'
+import { encodeUtf8InNode } from './node/utf8-in-node.js'
 
 export * from './browser.js'
 // serve loads the server's module when called (serve-on-call.ts).
@@ -17,5 +18,7 @@ export { connect, useServer } from './node/use-server.js'
 export { useSandbox } from './node/use-sandbox.js'
 
 // In Node, createEmulator reads msw 2's `msw/core/http` rather than msw's main entry, which imports
-// GraphQL's parser whole (see handlers/msw-runtime.ts): a side effect of this entry, and the one.
+// GraphQL's parser whole (see handlers/msw-runtime.ts), and records' bytes are written by Node's
+// Buffer (see handlers/utf8-bytes.ts): the side effects of this entry, and the only ones.
 loadMswInNode()
+encodeUtf8InNode()
