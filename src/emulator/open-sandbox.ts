@@ -69,11 +69,14 @@ export async function openSandbox(host: SandboxHost, input: SandboxOptions = {})
     }),
   }
   const sandboxStore = data
-    ? await WorldStore.load({
-        activations: await copiedInTurns(data.activations),
-        entries: await copiedInTurns(data.entries),
-        participants: await copiedInTurns(data.participants),
-      })
+    ? await WorldStore.load(
+        {
+          activations: await copiedInTurns(data.activations),
+          entries: await copiedInTurns(data.entries),
+          participants: await copiedInTurns(data.participants),
+        },
+        inTurns,
+      )
     : new LayerStore(store.loaded)
   const sandboxBuiltAt = data ? Date.parse(data.builtAt) : builtAt
   const startsAt = input.now !== undefined ? parseInstant(input.now, 'now') : data ? sandboxBuiltAt : clock.now()

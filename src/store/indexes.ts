@@ -2,7 +2,7 @@ import { compareDates } from '../contract/date-object.js'
 import type { StoredActivation, StoredEntry, StoredParticipant, World } from '../contract/stored-records.js'
 import { ChangeLog } from './change-log.js'
 import { IndexedRecords, type IndexBase } from './index-reads.js'
-import { loadWorld } from './load-world.js'
+import { loadWorldInSteps } from './load-world.js'
 import { activationProblem, entryProblem, participantProblem, refuse } from './record-checks.js'
 
 export type { IndexBase } from './index-reads.js'
@@ -27,11 +27,17 @@ export class WritableStoreIndex extends IndexedRecords {
   }
 
   /**
-   * Indexes a whole world at once (see `loadWorld`): the same checks as adding record by record,
+   * Indexes a whole world at once (see `loadWorldInSteps`): the same checks as adding record by record,
    * each sorted list sorted once at the end.
    */
   load(world: World): void {
-    loadWorld(this.parts, world)
+    const steps = this.loadInSteps(world)
+    while (steps.next().done !== true) continue
+  }
+
+  /** `load` as steps that yield between them (see `loadWorldInSteps`), for a loader that waits in turns. */
+  *loadInSteps(world: World): Generator<undefined, void> {
+    yield* loadWorldInSteps(this.parts, world)
     this.#wrote(() => {
       for (let i = world.entries.length - 1; i >= 0; i--) this.removeEntry(world.entries[i]!)
       for (const participant of world.participants) this.removeParticipant(participant)

@@ -18,14 +18,21 @@ export type IndexParts = {
   readonly participantOrder: ParticipantOrder
 }
 
+/** How many records a step of `loadWorldInSteps` checks and indexes: about a millisecond's worth. */
+const RECORDS_PER_STEP = 256
+
 /**
- * Indexes a whole world at once: the same checks as adding record by record, with each sorted list
- * sorted once at the end instead of kept sorted on every insert. Records no undo step: the index does.
+ * Indexes a whole world: the same checks as adding record by record, with each sorted list sorted
+ * once at the end instead of kept sorted on every insert. Records no undo step: the index does. A
+ * generator that yields every RECORDS_PER_STEP records (for `inTurns`); the last step places the
+ * participants at once (a sort of them by first entry).
  */
-export function loadWorld(parts: IndexParts, world: World): void {
+export function* loadWorldInSteps(parts: IndexParts, world: World): Generator<undefined, void> {
   const { activations, entries, participants, activationOrder, servingOrder, participantOrder } = parts
   const failed = 'Failed to load the world'
   const sorting = new Set<StoredActivation[]>()
+  // Records checked and indexed so far: a step every RECORDS_PER_STEP.
+  let loaded = 0
   for (const activation of world.activations) {
     refuse(
       activationProblem(activation, activations.has(activation.id), activationOrder.slugTaken(activation.slug)),
@@ -33,6 +40,7 @@ export function loadWorld(parts: IndexParts, world: World): void {
     )
     activations.set(activation.id, activation)
     sorting.add(activationOrder.append(activation))
+    if (++loaded % RECORDS_PER_STEP === 0) yield
   }
   for (const list of sorting) list.sort(byStartDesc)
   // Each participant's entries are gathered in one record, found with one lookup per entry (which
@@ -50,6 +58,7 @@ export function loadWorld(parts: IndexParts, world: World): void {
       first: undefined,
       held: false,
     })
+    if (++loaded % RECORDS_PER_STEP === 0) yield
   }
   // A world lists each activation's entries together: its activation and lists are looked up once a run.
   let activationId: string | undefined
@@ -71,6 +80,8 @@ export function loadWorld(parts: IndexParts, world: World): void {
     participant.entries.push(entry)
     // Here, while the entry was just read, rather than later over each participant's entries.
     if (!participant.first || compareDates(entry.enteredAt, participant.first) < 0) participant.first = entry.enteredAt
+    if (++loaded % RECORDS_PER_STEP === 0) yield
   }
-  participantOrder.placeLoaded(loading.values())
+  yield
+  yield* participantOrder.placeLoaded(loading.values(), RECORDS_PER_STEP)
 }

@@ -235,10 +235,7 @@ export class ParticipantOrder {
     if (!first || compareDates(entry.enteredAt, first) < 0) this.#setFirstEntered(id, entry.enteredAt)
   }
 
-  /**
-   * The steps that make what `link(entry)` reads of the base (the participant's first entry, where the
-   * entry may come before it), for a writer that yields between them; undefined when it reads none.
-   */
+  /** The steps that make what `link(entry)` reads of the base (a first entry it may come before); undefined if none. */
   linkInSteps(entry: StoredEntry): Generator<undefined, void> | undefined {
     const id = entry.participantId
     if (Date.parse(entry.enteredAt.iso) >= this.firstBy(id) || this.#firstEntered.owns(id)) return undefined
@@ -275,10 +272,12 @@ export class ParticipantOrder {
     return loaded
   }
 
-  /** For loading a world: places the participants who entered, each list sorted once. */
-  placeLoaded(loading: Iterable<LoadingParticipant>): void {
+  /** For loading a world: places the participants who entered, each list sorted once; yields every `perStep` (the sort one step). */
+  *placeLoaded(loading: Iterable<LoadingParticipant>, perStep: number): Generator<undefined, void> {
     const placed: LoadingParticipant[] = []
+    let read = 0
     for (const loaded of loading) {
+      if (++read % perStep === 0) yield
       const { participant, entries, first, held } = loaded
       if (!first) continue
       if (held) {
@@ -290,12 +289,16 @@ export class ParticipantOrder {
         placed.push(loaded)
       }
     }
+    yield
     sortByFirstEntered(placed)
-    if (this.#byAccount.size === 0) {
-      // Nothing placed yet: each goes last in its account's list.
-      for (const { participant } of placed) ownList(this.#byAccount, participant.account).push(participant)
-    } else {
-      for (const { participant } of placed) this.#place(participant)
+    yield
+    // Nothing placed yet: each goes last in its account's list.
+    const last = this.#byAccount.size === 0
+    for (let i = 0; i < placed.length; i++) {
+      const { participant } = placed[i]!
+      if (last) ownList(this.#byAccount, participant.account).push(participant)
+      else this.#place(participant)
+      if ((i + 1) % perStep === 0) yield
     }
   }
 

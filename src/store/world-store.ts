@@ -33,20 +33,30 @@ export class WorldStore implements CollectionStore, WritableStore {
   readonly #pin: () => void
   #collections: ReturnType<typeof indexedCollections> | undefined
 
-  /** Loads a world into a new store. A change the store refuses throws and stores nothing. */
-  static async load(world: World | PlannedWorld): Promise<WorldStore> {
-    return new WorldStore(world, await recordSymbols())
+  /**
+   * Loads a world into a new store. A change the store refuses throws and stores nothing. A whole
+   * world is indexed at once, or by `inSteps` where given (its steps yield between them: in turns).
+   */
+  static async load(
+    world: World | PlannedWorld,
+    inSteps?: (steps: Generator<undefined, void>) => Promise<void>,
+  ): Promise<WorldStore> {
+    const symbols = await recordSymbols()
+    if ('entryRuns' in world || !inSteps) return new WorldStore(world, symbols)
+    const whole = new WritableStoreIndex()
+    await inSteps(whole.loadInSteps(world))
+    return new WorldStore(world, symbols, whole)
   }
 
-  private constructor(world: World | PlannedWorld, symbols: RecordSymbols) {
+  private constructor(world: World | PlannedWorld, symbols: RecordSymbols, loaded?: WritableStoreIndex) {
     this.#symbols = symbols
     if ('entryRuns' in world) {
       const base = plannedBase(world)
       this.#loaded = { base, participantsInPoolOrder: (accounts) => base.participantsInPoolOrder(accounts) }
       this.#pin = () => base.pin()
     } else {
-      const whole = new WritableStoreIndex()
-      whole.load(world)
+      const whole = loaded ?? new WritableStoreIndex()
+      if (!loaded) whole.load(world)
       this.#loaded = { base: whole.asBase() }
       this.#pin = () => {}
     }
