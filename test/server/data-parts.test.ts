@@ -48,6 +48,39 @@ function read(req: ReturnType<typeof request>, max: number) {
 }
 
 describe("a request's body, up to its maximum", () => {
+  it('is joined at once up to 4 MiB, and a chunk a step past it, with the same bytes', async () => {
+    // A clock where each look at it is a turn's time later: a join in steps yields between them.
+    let clock = 0
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 20))
+    const chunk = (n: number) => Buffer.alloc(64 << 10, n)
+    for (const [count, extra, joinedInTurns] of [
+      [64, 0, false],
+      [64, 1, true],
+    ] as const) {
+      const req = request()
+      const { outcome, done } = read(req, 8 << 20)
+      const sent = Array.from({ length: count }, (_, i) => chunk(i))
+      if (extra) sent.push(Buffer.alloc(extra, 255))
+      for (const piece of sent) req.emit('data', piece)
+      req.emit('end')
+      // The event loop's turns until the body is there.
+      let turns = 0
+      let waiting = true
+      const tick = () => {
+        if (!waiting) return
+        turns++
+        setImmediate(tick)
+      }
+      setImmediate(tick)
+      await done
+      waiting = false
+      expect(outcome.value!.equals(Buffer.concat(sent)), `${count} chunks and ${extra}`).toBe(true)
+      if (joinedInTurns) expect(turns).toBeGreaterThan(count / 2)
+      else expect(turns).toBe(0)
+    }
+    vi.restoreAllMocks()
+  })
+
   it('is read when its Content-Length is exactly the maximum, and refused unread a byte past it', async () => {
     const at = request({ 'content-length': '10' })
     const { outcome, done } = read(at, 10)
