@@ -70,6 +70,20 @@ export function entryCounts(activation: StoredActivation, req: EntriesRequest) {
   return { n, completed, winners, replays, voided }
 }
 
+/** The entries of `skeletons` together, and the earliest and latest of their times (each skeleton's times sorted). */
+export function spanOf(skeletons: readonly EntrySkeleton[]): { total: number; earliest: number; latest: number } {
+  let total = 0
+  let earliest = Infinity
+  let latest = -Infinity
+  for (const { times, length } of skeletons) {
+    total += length
+    if (length === 0) continue
+    earliest = Math.min(earliest, times[0]!)
+    latest = Math.max(latest, times[length - 1]!)
+  }
+  return { total, earliest, latest }
+}
+
 /**
  * The people of an activation's entries, drawn first: entry k that is not a replay is by person
  * `personOf(k')`, k' counting the entries before it that are not replays. So the distinct people of an

@@ -1,4 +1,4 @@
-import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { spanOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { countUpTo } from '../store/sorted.js'
 import { byFirstThenId } from './planned-index.js'
 
@@ -25,15 +25,7 @@ export function firstPeople(
   wanted: number,
   idOf: (index: number) => string,
 ): FirstPeople {
-  let total = 0
-  let earliest = Infinity
-  let latest = -Infinity
-  for (const { times, length } of skeletons) {
-    total += length
-    if (length === 0) continue
-    earliest = Math.min(earliest, times[0]!)
-    latest = Math.max(latest, times[length - 1]!)
-  }
+  const { total, earliest, latest } = spanOf(skeletons)
   const count = (at: number) => skeletons.reduce((sum, { times }) => sum + countUpTo(times, at), 0)
   for (let entries = 2 * wanted; ; entries *= 4) {
     // The earliest whole millisecond by which at least `entries` entries were made (or the last entry's).

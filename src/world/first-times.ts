@@ -1,4 +1,4 @@
-import type { EntrySkeleton } from '../../factories/entry-skeleton.js'
+import { spanOf, type EntrySkeleton } from '../../factories/entry-skeleton.js'
 import { sortTimesInSteps } from '../../factories/sort-times.js'
 
 /** How many entries a step of `firstTimesInSteps` reads: about a millisecond's worth. */
@@ -15,15 +15,7 @@ export function* firstTimesInSteps(
   skeletons: readonly EntrySkeleton[],
   poolSize: number,
 ): Generator<undefined, Float64Array> {
-  let total = 0
-  let earliest = Infinity
-  let latest = -Infinity
-  for (const { times, length } of skeletons) {
-    total += length
-    if (length === 0) continue
-    earliest = Math.min(earliest, times[0]!)
-    latest = Math.max(latest, times[length - 1]!)
-  }
+  const { total, earliest, latest } = spanOf(skeletons)
   // A person's slot by place in the pool where the pool allows (as `peopleIndex` keeps them), a map past that.
   const direct = poolSize <= 2 ** 27
   const slots: Slots = {
