@@ -2,9 +2,9 @@ import { apiError } from './errors.js'
 
 /**
  * The most dumps (`GET /__emulator/dump`) one emulator sends at once, its sandboxes' included. Each
- * holds up to 1 MB made ahead of its reader and takes a turn of up to TURN_MS (10 ms) whenever its
- * reader asks: four at once keep a small page's wait within 40 ms, under the 50 ms a request may hold
- * the loop, and more than a test suite's workers ask for at one time.
+ * holds up to four pieces (about 1 MB) made ahead of its reader and takes a turn of up to TURN_MS
+ * (10 ms) whenever its reader asks: four at once keep a small page's wait within 40 ms, under the
+ * 50 ms a request may hold the loop, and more than a test suite's workers ask for at one time.
  */
 const MAX_DUMPS = 4
 

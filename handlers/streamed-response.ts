@@ -5,10 +5,13 @@ import { nextTurn, TURN_MS } from '../src/time/turns.js'
 /** The most text one piece gathers before it is sent, even when its turn has time left: a piece is a few chunks of the source. */
 const PIECE_CHARS = 256 << 10
 /**
- * The bytes a stream keeps made ahead of its reader: past them it makes nothing more until the reader
- * takes some, so a reader that stops costs this much (and its socket's buffers), not the whole body.
+ * The pieces a stream keeps made ahead of its reader, about 1 MB of text: past them it makes nothing
+ * more until the reader takes one, so a reader that stops costs this much (and its socket's buffers),
+ * not the whole body. Counted in pieces, not bytes: each read then leaves room for one more, and the
+ * stream is asked for it at once, which is how it knows its reader is there (a byte bound passed by a
+ * large piece would let a small one be read unseen).
  */
-const QUEUED_BYTES = 1 << 20
+const QUEUED_PIECES = 4
 /**
  * How long a stream waits for its reader to take something: past it, the reader is taken to have gone
  * (a response never read, or dropped unread and collected) and the stream ends, freeing what it holds
@@ -43,7 +46,7 @@ export class StreamedResponse extends Response {
 /**
  * The bytes of `pieces`, made in turns: each read waits for the event loop's next turn, then takes
  * pieces for at most TURN_MS (or PIECE_CHARS), so that a fast reader gets the body at full speed and
- * every other request is answered between turns. At most QUEUED_BYTES wait for a slow reader; a reader
+ * every other request is answered between turns. At most QUEUED_PIECES wait for a slow reader; a reader
  * that takes nothing for READER_IDLE_MS is gone, and the stream errors. `end` is called once: when the
  * last piece has been queued, the reader cancelled or went idle, or the pieces failed.
  */
@@ -103,6 +106,6 @@ function textInTurns(pieces: Iterator<string>, end: () => void): ReadableStream<
         pieces.return?.()
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: QUEUED_BYTES }),
+    new CountQueuingStrategy({ highWaterMark: QUEUED_PIECES }),
   )
 }

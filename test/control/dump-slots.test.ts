@@ -29,7 +29,7 @@ async function dump(emulator: Emulator, sandbox?: string): Promise<Response> {
 
 /**
  * Gives the event loop 2,000 turns: a dump makes at most one piece a turn (at least one of its
- * records), so each has then made what it keeps ahead of a reader that stopped (1 MB), however slow
+ * records), so each has then made what it keeps ahead of a reader that stopped (four pieces), however slow
  * the machine, while a test's stopped clock stood at one instant.
  */
 async function turnsPass(): Promise<void> {

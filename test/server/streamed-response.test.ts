@@ -1,7 +1,8 @@
 /**
  * A StreamedResponse makes its body from text pieces as its reader asks: a read gathers pieces up to
- * 256 KB (PIECE_CHARS) or a turn's 10 ms (TURN_MS), whichever comes first; at most 1 MB (QUEUED_BYTES)
- * is made ahead of a reader that stops; a reader that takes nothing for 30 s (READER_IDLE_MS) is gone.
+ * 256 KB (PIECE_CHARS) or a turn's 10 ms (TURN_MS), whichever comes first; at most four chunks
+ * (QUEUED_PIECES, about 1 MB) are made ahead of a reader that stops; a reader that takes nothing for
+ * 30 s (READER_IDLE_MS) is gone, and every read counts, whatever its chunk weighs.
  * `ended` resolves once, when the body is made whole, cancelled, left idle or failed, and the pieces'
  * generator is closed whenever the body is not read to its end. The clocks are the test's, the turns
  * the event loop's own.
@@ -11,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { StreamedResponse } from '../../handlers/streamed-response.js'
 
 const PIECE_CHARS = 256 << 10
-const QUEUED_BYTES = 1 << 20
+const QUEUED_PIECES = 4
 const TURN_MS = 10
 const READER_IDLE_MS = 30_000
 
@@ -135,15 +136,15 @@ describe('a StreamedResponse', () => {
     await shortReader.cancel()
   })
 
-  it('makes 1 MB ahead of a reader that stops, no more; each chunk read makes one more', async () => {
+  it('makes four chunks (1 MB here) ahead of a reader that stops, no more; each chunk read makes one more', async () => {
     const { seen, pieces } = source(PIECE_CHARS)
     const response = streamed(pieces)
     await turnsPass()
-    expect(seen.drawn).toBe(QUEUED_BYTES / PIECE_CHARS)
+    expect(seen.drawn).toBe(QUEUED_PIECES)
     const reader = response.body!.getReader()
     await reader.read()
     await turnsPass()
-    expect(seen.drawn).toBe(QUEUED_BYTES / PIECE_CHARS + 1)
+    expect(seen.drawn).toBe(QUEUED_PIECES + 1)
     await reader.cancel()
     expect(seen.closed).toBe(true)
     expect(await settled(response.ended)).toBe(true)
@@ -213,5 +214,28 @@ describe('a StreamedResponse', () => {
     expect(seen.closed).toBe(false)
     await vi.advanceTimersByTimeAsync(READER_IDLE_MS + 1)
     expect(await settled(response.ended)).toBe(true)
+  })
+
+  it('counts every read, whatever its pieces weigh: a small piece read ahead of large ones is a read too', async () => {
+    // A dump's first piece is often short (a turn's 10 ms ran out) and its later ones long, and text of
+    // two-byte characters weighs twice its length: a read that leaves as much queued as before it was
+    // made is still the reader taking something.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] })
+    function* uneven(): Generator<string> {
+      // The first piece takes its turn's 10 ms: its chunk is that one character.
+      vi.advanceTimersByTime(TURN_MS)
+      yield 'x'
+      for (;;) yield 'é'.repeat(PIECE_CHARS)
+    }
+    const response = streamed(uneven())
+    const reader = response.body!.getReader()
+    await turnsPass()
+    for (let i = 0; i < 4; i++) {
+      await vi.advanceTimersByTimeAsync(READER_IDLE_MS - 1000)
+      expect((await reader.read()).done).toBe(false)
+      await turnsPass()
+    }
+    expect(await settled(response.ended)).toBe(false)
+    await reader.cancel()
   })
 })
