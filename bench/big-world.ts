@@ -10,8 +10,11 @@
 // The baseline, in the same run: a bare node:http server, spawned the same way, answering every
 // request with the bytes of one real page of the walk; the same client walks it for as many pages,
 // so that the ratio is what the emulator adds to HTTP and JSON.parse on this machine.
+// With `--bin <another build's main.js>`, that build is measured too, in the same run, after this one
+// (`--rounds N`: N times each, alternating); `--cpu-prof <dir>` writes a CPU profile of each server
+// (node's --cpu-prof, written when the server is stopped).
 // Not a test: figures depend on the machine.
-// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip] [-- --bin <another build's dist/src/node/cli/main.js>]
+// Run: npm run bench:big-world [-- --scenario <file.json>] [-- --pages 20] [-- --gzip] [-- --bin <another build's dist/src/node/cli/main.js>] [-- --rounds 1] [-- --cpu-prof <dir>]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -27,7 +30,10 @@ const FILE = flag('--scenario') ?? fileURLToPath(new URL('scenarios/ten-million.
 const RANDOM_PAGES = Number(flag('--pages') ?? 20)
 /** Whether the client asks for gzip (as fetch does by default); without --gzip, plain bytes, as curl asks. */
 const GZIP = argv.includes('--gzip')
-const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
+const OTHER = flag('--bin')
+const ROUNDS = Number(flag('--rounds') ?? 1)
+const PROFILES = flag('--cpu-prof')
 const NOW = '2026-06-01T12:00:00Z'
 const scenario = parseScenario(JSON.parse(readFileSync(FILE, 'utf8')))
 const KEY = scenario.accounts[0]!.apiKeys[0]!
@@ -109,68 +115,79 @@ const bare = await start((port) => [
 ])
 for (let k = 0; k < 10; k++) await walk(bare.port, '/warm?limit=1000', 1)
 await stop(bare.child)
-const ours = await start((port) => [BIN, '-s', FILE, '--now', NOW, '--port', String(port)])
-// The server's own time for each request, from its request log (`GET <path> 200 12.3 ms`), by path.
-const logged = new Map<string, number>()
-let partial = ''
-ours.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-  const lines = (partial + chunk).split('\n')
-  partial = lines.pop()!
-  for (const line of lines) {
-    const m = /^GET (\S+) \d+ ([\d.]+) ms$/.exec(line)
-    if (m) logged.set(m[1]!, Number(m[2]))
+
+/** One build's figures, measured as a user starts it, with its own bare walk as its baseline. */
+async function measure(bin: string): Promise<void> {
+  console.log(`\n${bin}`)
+  const profiled = PROFILES === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', PROFILES]
+  const ours = await start((port) => [...profiled, bin, '-s', FILE, '--now', NOW, '--port', String(port)])
+  // The server's own time for each request, from its request log (`GET <path> 200 12.3 ms`), by path.
+  const logged = new Map<string, number>()
+  let partial = ''
+  ours.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n')
+    partial = lines.pop()!
+    for (const line of lines) {
+      const m = /^GET (\S+) \d+ ([\d.]+) ms$/.exec(line)
+      if (m) logged.set(m[1]!, Number(m[2]))
+    }
+  })
+  try {
+    const p0 = performance.now()
+    const participants = await get(ours.port, '/experience/participants?limit=100')
+    const participantsMs = performance.now() - p0
+    if (participants.status !== 200) throw new Error(`The participants answered ${participants.status}`)
+    console.log(`spawn to first answer: ${ours.ms.toFixed(0)} ms (a bare node:http server: ${bare.ms.toFixed(0)} ms)`)
+    console.log(
+      `participants' first page: ${participantsMs.toFixed(0)} ms, ${(ours.ms + participantsMs).toFixed(0)} ms after the spawn`,
+    )
+    const random: number[] = []
+    const paths: string[] = []
+    for (let k = 0; k < RANDOM_PAGES; k++) {
+      const n = Math.floor(Math.random() * (size - 1000))
+      const path = `/activations/${LARGEST}?limit=1000&next=${encodeURIComponent(entryIdOf(scenario, a, g, 0, n))}`
+      // From the request to the page's last byte, as `curl -w '%{time_total}'` says: parsing it is the client's.
+      const p = performance.now()
+      const { status, body } = await get(ours.port, path)
+      random.push(performance.now() - p)
+      const page = JSON.parse(body) as { entries: unknown[] }
+      if (status !== 200 || page.entries.length !== 1000) throw new Error(`A page at ${n} answered ${status}`)
+      paths.push(path)
+    }
+    await sleep(100) // the last lines of the request log
+    const served = paths.map((path) => logged.get(path)).filter((ms) => ms !== undefined)
+    const figures = (xs: number[]) =>
+      `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`
+    console.log(`a 1,000-entry page at a random place (${RANDOM_PAGES}): ${figures(random)}`)
+    console.log(`  in the server's request log (${served.length} of them): ${figures(served)}`)
+    console.log(
+      `  in the order asked, client and server: ${random.map((ms, k) => `${ms.toFixed(0)}/${logged.get(paths[k]!)?.toFixed(0) ?? '?'}`).join(' ')}`,
+    )
+    const full = await walk(ours.port, `/activations/${LARGEST}?limit=1000`)
+    if (full.entries !== size) throw new Error(`The walk saw ${full.entries} entries of ${size}`)
+    const after = memory(ours.child.pid!)
+    // The baseline walk: the same bytes, the same client, as many pages.
+    const body = full.sample.replace(/"next":"[^"]*"/, '"next":"same"')
+    const bodyFile = join(tmpdir(), `big-world-page-${process.pid}.json`)
+    writeFileSync(bodyFile, body)
+    const flat = await start((port) => [
+      '-e',
+      `const b = require('node:fs').readFileSync(${JSON.stringify(bodyFile)}); require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end(b) }).listen(${port}, '127.0.0.1')`,
+    ])
+    const baseline = await walk(flat.port, '/activations/x?limit=1000', full.pages)
+    await stop(flat.child)
+    rmSync(bodyFile)
+    const rate = (w: { entries: number; ms: number }) => (w.entries / w.ms) * 1000
+    console.log(
+      `full walk: ${full.entries.toLocaleString('en')} entries in ${full.pages} pages, ${(full.ms / 1000).toFixed(1)} s: ${rate(full).toFixed(0)} entries/s (the same bytes from a bare server: ${rate(baseline).toFixed(0)} entries/s, ${(full.ms / baseline.ms).toFixed(2)}x its time, ${(baseline.ms / full.ms).toFixed(2)}x its rate)`,
+    )
+    console.log(`resident memory after the walk: ${after.rss.toFixed(0)} MB; peak ${after.peak.toFixed(0)} MB`)
+  } finally {
+    await stop(ours.child)
   }
-})
-try {
-  const p0 = performance.now()
-  const participants = await get(ours.port, '/experience/participants?limit=100')
-  const participantsMs = performance.now() - p0
-  if (participants.status !== 200) throw new Error(`The participants answered ${participants.status}`)
-  console.log(`spawn to first answer: ${ours.ms.toFixed(0)} ms (a bare node:http server: ${bare.ms.toFixed(0)} ms)`)
-  console.log(
-    `participants' first page: ${participantsMs.toFixed(0)} ms, ${(ours.ms + participantsMs).toFixed(0)} ms after the spawn`,
-  )
-  const random: number[] = []
-  const paths: string[] = []
-  for (let k = 0; k < RANDOM_PAGES; k++) {
-    const n = Math.floor(Math.random() * (size - 1000))
-    const path = `/activations/${LARGEST}?limit=1000&next=${encodeURIComponent(entryIdOf(scenario, a, g, 0, n))}`
-    // From the request to the page's last byte, as `curl -w '%{time_total}'` says: parsing it is the client's.
-    const p = performance.now()
-    const { status, body } = await get(ours.port, path)
-    random.push(performance.now() - p)
-    const page = JSON.parse(body) as { entries: unknown[] }
-    if (status !== 200 || page.entries.length !== 1000) throw new Error(`A page at ${n} answered ${status}`)
-    paths.push(path)
-  }
-  await sleep(100) // the last lines of the request log
-  const served = paths.map((path) => logged.get(path)).filter((ms) => ms !== undefined)
-  const figures = (xs: number[]) =>
-    `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`
-  console.log(`a 1,000-entry page at a random place (${RANDOM_PAGES}): ${figures(random)}`)
-  console.log(`  in the server's request log (${served.length} of them): ${figures(served)}`)
-  console.log(
-    `  in the order asked, client and server: ${random.map((ms, k) => `${ms.toFixed(0)}/${logged.get(paths[k]!)?.toFixed(0) ?? '?'}`).join(' ')}`,
-  )
-  const full = await walk(ours.port, `/activations/${LARGEST}?limit=1000`)
-  if (full.entries !== size) throw new Error(`The walk saw ${full.entries} entries of ${size}`)
-  const after = memory(ours.child.pid!)
-  // The baseline walk: the same bytes, the same client, as many pages.
-  const body = full.sample.replace(/"next":"[^"]*"/, '"next":"same"')
-  const bodyFile = join(tmpdir(), `big-world-page-${process.pid}.json`)
-  writeFileSync(bodyFile, body)
-  const flat = await start((port) => [
-    '-e',
-    `const b = require('node:fs').readFileSync(${JSON.stringify(bodyFile)}); require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end(b) }).listen(${port}, '127.0.0.1')`,
-  ])
-  const baseline = await walk(flat.port, '/activations/x?limit=1000', full.pages)
-  await stop(flat.child)
-  rmSync(bodyFile)
-  const rate = (w: { entries: number; ms: number }) => (w.entries / w.ms) * 1000
-  console.log(
-    `full walk: ${full.entries.toLocaleString('en')} entries in ${full.pages} pages, ${(full.ms / 1000).toFixed(1)} s: ${rate(full).toFixed(0)} entries/s (the same bytes from a bare server: ${rate(baseline).toFixed(0)} entries/s, ${(full.ms / baseline.ms).toFixed(2)}x its time)`,
-  )
-  console.log(`resident memory after the walk: ${after.rss.toFixed(0)} MB; peak ${after.peak.toFixed(0)} MB`)
-} finally {
-  await stop(ours.child)
+}
+
+for (let round = 0; round < ROUNDS; round++) {
+  await measure(BIN)
+  if (OTHER !== undefined) await measure(OTHER)
 }
