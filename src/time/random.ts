@@ -68,17 +68,33 @@ function englishFaker(): Faker {
  * @example deriveSeed(42, 'acme', 'activation', 'giveaway/running', 0)
  */
 export function deriveSeed(...parts: ReadonlyArray<string | number>): number {
-  // FNV-1a over the parts, then a murmur3 finaliser to spread nearby positions apart.
-  // Each part is hashed as the text `${typeof part}:${part}\u0000`, without building that text.
+  return finalMix(seedStem(...parts))
+}
+
+/**
+ * What `deriveSeed` hashes of `parts` before its finaliser: FNV-1a over each part's text
+ * `${typeof part}:${part}\u0000`, hashed without building that text. Seeds whose first parts are the
+ * same (a pool's people) continue from it with `deriveSeedAfter`.
+ * @example deriveSeedAfter(seedStem(42, 'acme', 'person'), 17) === deriveSeed(42, 'acme', 'person', 17)
+ */
+export function seedStem(...parts: ReadonlyArray<string | number>): number {
   let h = 0x811c9dc5
-  for (const part of parts) {
-    const text = typeof part === 'string' ? part : String(part)
-    const prefix = typeof part === 'string' ? 'string:' : 'number:'
-    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-    h = Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
-  }
-  return finalMix(h)
+  for (let p = 0; p < parts.length; p++) h = hashPart(h, parts[p]!)
+  return h
+}
+
+/** `deriveSeed(...parts, last)` where `stem` is `seedStem(...parts)`: only `last` is hashed. */
+export function deriveSeedAfter(stem: number, last: string | number): number {
+  return finalMix(hashPart(stem, last))
+}
+
+/** FNV-1a's state `h` after the text `${typeof part}:${part}\u0000`. */
+function hashPart(h: number, part: string | number): number {
+  const text = typeof part === 'string' ? part : String(part)
+  const prefix = typeof part === 'string' ? 'string:' : 'number:'
+  for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193)
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return Math.imul(h, 0x01000193) // ^ 0, the terminating NUL
 }
 
 /** murmur3's finaliser: spreads a 32-bit hash's bits over the whole word (a bijection). */

@@ -19,7 +19,7 @@ import { PlannedPeople } from './planned-people.js'
 import { countUpTo } from '../store/sorted.js'
 import { plannedRun } from './planned-run.js'
 import type { Account, Scenario } from './scenario.js'
-import { groupKeys, instantOf, personOf } from './world-parts.js'
+import { groupKeys, instantOf, PoolPeople } from './world-parts.js'
 
 /** One generated activation and where its entries come from. */
 type Planned = {
@@ -70,8 +70,9 @@ export function planWorld(scenario: Scenario, now: number, kept = KEPT): Planned
   const planned = planActivations(scenario, now, fakers, ids)
   // People and entries are pure functions of their places: the world keeps those it made last, not every one.
   const people = new RecentCache<Person>(kept.people)
+  const pools = new PoolPeople(scenario, fakers, ids)
   const personAt = (a: number, index: number): Person =>
-    people.get(a * 2 ** 40 + index) ?? people.set(a * 2 ** 40 + index, personOf(scenario, a, index, fakers.people, ids))
+    people.get(a * 2 ** 40 + index) ?? people.set(a * 2 ** 40 + index, pools.at(a, index))
   const entriesMade = new RecentCache<StoredEntry>(kept.entries)
   // Each activation's people by place (see `peoplePlaces`), drawn when first asked.
   const places = new Map<Planned, (index: number) => number | undefined>()
