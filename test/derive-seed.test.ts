@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deriveSeed, finalMix } from '../src/time/random.js'
+import { deriveSeed, deriveSeedAfter, finalMix, seedStem } from '../src/time/random.js'
 
 // A seed derived from a world seed and a position is FNV-1a over the text `${typeof part}:${part}\0`
 // of each part, then murmur3's finaliser: the text written out here and hashed byte by byte, for any
@@ -50,5 +50,14 @@ describe('deriveSeed', () => {
 
   it.each([0, 7, 10, 1234567890, 4_000_000_007, 2 ** 53 - 1])('hashes the position %d by its digits', (n) => {
     expect(deriveSeed(42, 'acme', 'person', n)).toBe(reference(42, 'acme', 'person', n))
+  })
+
+  it('continues from the stem of the first parts as from the parts themselves', () => {
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 4 }), part, (parts, last) => {
+        expect(deriveSeedAfter(seedStem(...parts), last)).toBe(deriveSeed(...parts, last))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

@@ -9,8 +9,12 @@ import { compilePattern } from './fake-patterns.js'
 /** What names are drawn from: a Faker's randomizer (random.ts's `Draws`, not imported: random.ts makes the tables). */
 type Draws = { readonly randomizer: { next(): number } }
 
-/** A list of words and each one's e-mail form. */
-type Words = { readonly words: readonly string[]; readonly compact: readonly string[] }
+/** A list of words, each one's e-mail form, and each as a name drawn (made once: a person draws two). */
+type Words = {
+  readonly words: readonly string[]
+  readonly compact: readonly string[]
+  readonly drawn: readonly DrawnName[]
+}
 
 /** The locale's lists by sex, as faker's definitions hold them. */
 type BySex<T> = { readonly generic?: T; readonly female?: T; readonly male?: T }
@@ -44,7 +48,10 @@ function compactSlug(text: string): string {
     .replace(/[^a-z0-9]+/g, '')
 }
 
-const wordsOf = (words: readonly string[]): Words => ({ words, compact: words.map(compactSlug) })
+function wordsOf(words: readonly string[]): Words {
+  const compact = words.map(compactSlug)
+  return { words, compact, drawn: words.map((text, i): DrawnName => ({ text, compact: compact[i]! })) }
+}
 
 const int = (draws: Draws, max: number): number => (max <= 0 ? 0 : Math.floor(draws.randomizer.next() * (max + 1)))
 
@@ -123,8 +130,7 @@ export class NameTables {
   firstName(draws: Draws): DrawnName {
     const list = bySex(draws, this.#first, (words) => words.words.length)
     if (list === undefined) throw new Error('Failed to draw a first name: the locale has none')
-    const i = element(draws, list)
-    return { text: list.words[i]!, compact: list.compact[i]! }
+    return list.drawn[element(draws, list)]!
   }
 
   /** `faker.person.lastName()`, from the same draws. */
@@ -144,8 +150,7 @@ export class NameTables {
     }
     const pattern = list.patterns[at]!
     if (pattern.length === 1) {
-      const i = element(draws, pattern[0]!)
-      return { text: pattern[0]!.words[i]!, compact: pattern[0]!.compact[i]! }
+      return pattern[0]!.drawn[element(draws, pattern[0]!)]!
     }
     let text = ''
     let compact = ''

@@ -207,11 +207,23 @@ function createRandomizer(): Randomizer {
     next: () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992,
     seed(seed) {
       state = Array.isArray(seed) ? deriveSeed(...seed) : seed >>> 0
-      a = splitmix()
-      b = splitmix()
-      c = splitmix()
-      d = splitmix()
-      for (let i = 0; i < 12; i++) next32()
+      let sa = splitmix()
+      let sb = splitmix()
+      let sc = splitmix()
+      let sd = splitmix()
+      // next32's 12 first draws, thrown away, on locals (a reseed per entry and per person; the closure's state written once).
+      for (let i = 0; i < 12; i++) {
+        const t = (((sa + sb) | 0) + sd) | 0
+        sd = (sd + 1) | 0
+        sa = sb ^ (sb >>> 9)
+        sb = (sc + (sc << 3)) | 0
+        sc = (sc << 21) | (sc >>> 11)
+        sc = (sc + t) | 0
+      }
+      a = sa
+      b = sb
+      c = sc
+      d = sd
     },
   }
   randomizer.seed(0)
