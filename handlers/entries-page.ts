@@ -161,10 +161,7 @@ function loadedPage(
   // The list's items made by position, past its Proxy, each with the id already found.
   const itemAt = itemsOf(list) ?? ((n: number) => list[n]!)
   for (let i = 0; i < items.length; i++) {
-    const id = idAt(from + i)
-    items[i] =
-      loadedEntryBytes(ctx.bodies, id, activation, nowIso) ??
-      entryBytes(ctx.bodies, itemAt(from + i, id), activation, nowIso, true)
+    items[i] = loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso, itemAt, from + i)
   }
   const after = from + items.length
   return listBody(ctx.bodies, head, items, after < end ? idAt(after) : null)

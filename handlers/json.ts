@@ -63,10 +63,28 @@ export function entryBytes(
   nowIso: string,
   asLoaded = false,
 ): Uint8Array {
-  const before = entryChangesAfter(entry, activation, nowIso)
   const key = asLoaded ? entry.id : entry
   const held = made.entries.get(key)
-  const scoped = held !== undefined && held.activation === activation ? held : undefined
+  return madeEntryBytes(
+    made,
+    key,
+    held !== undefined && held.activation === activation ? held : undefined,
+    entry,
+    activation,
+    nowIso,
+  )
+}
+
+/** The bytes of `entry` at `nowIso` from what is kept of it (`scoped`, for this activation), made and kept if they are not. */
+function madeEntryBytes(
+  made: MadeBodies,
+  key: string | StoredEntry,
+  scoped: EntryBytesKept | undefined,
+  entry: StoredEntry,
+  activation: StoredActivation,
+  nowIso: string,
+): Uint8Array {
+  const before = entryChangesAfter(entry, activation, nowIso)
   let bytes = before ? scoped?.earlier : scoped?.now
   if (bytes === undefined) {
     const shown = before ? entryAt(entry, activation, nowIso) : entry
@@ -84,19 +102,25 @@ export function entryBytes(
 }
 
 /**
- * The bytes kept of entry `id` of the world as loaded (those `entryBytes` kept with `asLoaded`), as
- * shown at `nowIso`, found without the entry: undefined when they are not kept, so that a planned
- * world builds the entry only for bytes it must make.
+ * The JSON of entry `id` of the world as loaded (as `entryBytes` with `asLoaded`), as shown at
+ * `nowIso`: its kept bytes found by id without the entry, so that a planned world builds the entry
+ * (`built(n, id)`, the entry at place `n` of its list) only for bytes it must make. One look-up either way.
  */
 export function loadedEntryBytes(
   made: MadeBodies,
   id: string,
   activation: StoredActivation,
   nowIso: string,
-): Uint8Array | undefined {
+  built: (n: number, id: string) => StoredEntry,
+  n: number,
+): Uint8Array {
   const held = made.entries.get(id)
-  if (held === undefined || held.activation !== activation) return undefined
-  return changesAfterOf(held.voidedIso, held.results, activation, nowIso) ? held.earlier : held.now
+  const scoped = held !== undefined && held.activation === activation ? held : undefined
+  if (scoped !== undefined) {
+    const bytes = changesAfterOf(scoped.voidedIso, scoped.results, activation, nowIso) ? scoped.earlier : scoped.now
+    if (bytes !== undefined) return bytes
+  }
+  return madeEntryBytes(made, id, scoped, built(n, id), activation, nowIso)
 }
 
 /** The JSON of a participant at `nowIso`. Not kept: what they entered changes with every entry they add. */

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { changeWorld } from '../bench/changes.js'
 import { pagesHash } from '../bench/pages-hash.js'
 import { stateOf } from '../src/contract.js'
+import { ByteCache } from '../src/store/byte-cache.js'
 import { createEmulator, type Emulator, type Sandbox } from '../src/index.js'
 import { call, NOW_ISO } from './support/api.js'
 import { TEST_MS } from './support/timeouts.js'
@@ -61,6 +62,31 @@ describe('the entries JSON kept', () => {
     expect((await pagesHash(warm)).hash).toBe(before)
   })
 
+  it('looks each entry of a page of the world as loaded up once in what is kept, whether it was kept or not', async () => {
+    const emulator = await fresh()
+    const account = emulator.accounts[0]!
+    const pathOf = (id: string) => `/activations/${encodeURIComponent(id)}?limit=20`
+    // An activation with a full page, found on another emulator: this one has kept nothing yet.
+    const other = await fresh()
+    let path = ''
+    for (const activation of other.db.index.activationsOf(account.name))
+      if ((await call(other, pathOf(activation.id), account.apiKeys[0]!)).body.entries.length === 20) {
+        path = pathOf(activation.id)
+        break
+      }
+    const lookups = vi.spyOn(ByteCache.prototype, 'get')
+    try {
+      const first = await call(emulator, path, account.apiKeys[0]!)
+      expect(first.body.entries).toHaveLength(20)
+      expect(lookups).toHaveBeenCalledTimes(20)
+      lookups.mockClear()
+      expect((await call(emulator, path, account.apiKeys[0]!)).text).toBe(first.text)
+      expect(lookups).toHaveBeenCalledTimes(20)
+    } finally {
+      lookups.mockRestore()
+    }
+  })
+
   it('serves the same pages with any budget, the least one keeping nothing', async () => {
     const hash = (await pagesHash(await fresh())).hash
     expect((await pagesHash(await fresh({ bodyCache: '0' }))).hash).toBe(hash)
@@ -85,7 +111,10 @@ async function entriesPages(emulator: Sandbox | Emulator): Promise<string[]> {
         const answer = await call(emulator as unknown as Emulator, path, account.apiKeys[0]!)
         texts.push(answer.text)
         const next = answer.body.next as string | null
-        path = next === null ? null : `/activations/${encodeURIComponent(activation.id)}?limit=1000&next=${encodeURIComponent(next)}`
+        path =
+          next === null
+            ? null
+            : `/activations/${encodeURIComponent(activation.id)}?limit=1000&next=${encodeURIComponent(next)}`
       }
     }
   return texts
@@ -93,7 +122,8 @@ async function entriesPages(emulator: Sandbox | Emulator): Promise<string[]> {
 
 describe('the bodyCache option', () => {
   it('takes a size up to 1GB or recent, and refuses anything else in one line', async () => {
-    for (const bodyCache of ['1GB', 2 ** 30, '512KB', '0', 'recent']) await expect(fresh({ bodyCache })).resolves.toBeDefined()
+    for (const bodyCache of ['1GB', 2 ** 30, '512KB', '0', 'recent'])
+      await expect(fresh({ bodyCache })).resolves.toBeDefined()
     for (const bodyCache of [2 ** 30 + 1, '1025MB', '-1', 'lots', 1.5])
       await expect(fresh({ bodyCache }), String(bodyCache)).rejects.toThrow(/bodyCache.*must be a size of at most 1GB/)
   })
