@@ -129,7 +129,7 @@ export function entriesPage(
   if (!lists.inTimeOrder) keeps.push((e) => entryExistsAt(e, nowIso))
   const keep = allOf(keeps)
   const idAt = keep === null ? idsOf(list) : undefined
-  if (idAt) return loadedPage(ctx, activation, head, list, idAt, from, Math.min(filters.limit, end - from), end, nowIso)
+  if (idAt) return loadedPage(ctx, activation, head, list, idAt, from, filters, end, nowIso)
   const page = takePage(list, from, filters.limit, keep, null, end)
   const items = new Array<Uint8Array>(page.items.length)
   for (let i = 0; i < page.items.length; i++) {
@@ -140,11 +140,11 @@ export function entriesPage(
 }
 
 /**
- * The `count` entries of `list` from `from` on, where the list is the world's as loaded, its ids known
+ * The entries of `list` from `from` on (`filters.limit` of them, up to `end`), where the list is the world's as loaded, its ids known
  * by position (`idsOf`) and nothing filters it entry by entry: each entry's bytes are found by id, and
  * only an entry whose bytes are not kept is built. Only a planned world's lists give ids, and a store's
  * first change to one of them makes its own copy, which gives none: a list with ids holds the world's
- * entries as loaded.
+ * entries as loaded. A walk's next page is then read ahead (see `ReadAhead`).
  */
 function loadedPage(
   ctx: HandlerContext,
@@ -153,16 +153,18 @@ function loadedPage(
   list: readonly StoredEntry[],
   idAt: (i: number) => string,
   from: number,
-  count: number,
+  filters: EntryFilters,
   end: number,
   nowIso: string,
 ): Uint8Array {
-  const items = new Array<Uint8Array>(Math.max(0, count))
+  const items = new Array<Uint8Array>(Math.max(0, Math.min(filters.limit, end - from)))
   // The list's items made by position, past its Proxy, each with the id already found.
   const itemAt = itemsOf(list) ?? ((n: number) => list[n]!)
   for (let i = 0; i < items.length; i++) {
     items[i] = loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso, itemAt, from + i)
   }
   const after = from + items.length
+  const run = { activation, idAt, itemAt, cursor: filters.cursor, limit: filters.limit, end, nowIso }
+  ctx.bodies.readAhead?.afterPage(run, after)
   return listBody(ctx.bodies, head, items, after < end ? idAt(after) : null)
 }

@@ -11,6 +11,7 @@ import type { StoredActivation, StoredEntry, StoredParticipant } from '../src/co
 import type { StoreIndex } from '../src/store/store-index.js'
 import { ByteCache } from '../src/store/byte-cache.js'
 import { entryJson } from './entry-json.js'
+import { ReadAhead } from './read-ahead.js'
 import { toActivation, toEntry, toParticipant } from './serialize.js'
 import { utf8Bytes } from './utf8-bytes.js'
 
@@ -168,6 +169,9 @@ type EntryBytesKept = {
 // object and buffer (about 200 bytes in V8).
 const KEPT_OVERHEAD = 200
 
+/** The least budget a read-ahead needs: a page of 1,000 entries read ahead (about 1.2 MB with their costs) fits in its newer half. */
+const READ_AHEAD_BUDGET = 4 * 2 ** 20
+
 function sizeOfKept(kept: EntryBytesKept): number {
   return KEPT_OVERHEAD + (kept.now?.length ?? 0) + (kept.earlier?.length ?? 0)
 }
@@ -178,9 +182,15 @@ export class MadeBodies {
   nextSlot = 0
   /** The JSON of the entries served last (see `EntryBytesKept`), within `budget` bytes. */
   readonly entries: ByteCache<string | StoredEntry, EntryBytesKept>
+  /** The page after a walk's page, made while the client reads it (see `ReadAhead`); none where a page would not stay kept. */
+  readonly readAhead: ReadAhead | undefined
 
   constructor(budget = BODY_CACHE_BYTES) {
     this.entries = new ByteCache(budget, sizeOfKept)
+    this.readAhead =
+      budget < READ_AHEAD_BUDGET
+        ? undefined
+        : new ReadAhead((run, n) => loadedEntryBytes(this, run.idAt(n), run.activation, run.nowIso, run.itemAt, n))
   }
 
   /**
