@@ -2,7 +2,7 @@ import { compareDates, type DateObject } from '../contract/date-object.js'
 import type { ActivationEntered } from '../contract/nested.js'
 import type { StoredActivation, StoredEntry, StoredParticipant } from '../contract/stored-records.js'
 import { copyList, LayeredMap, ownList } from './layered-map.js'
-import { sortByFirstEntered, type LoadingParticipant } from './loading-participant.js'
+import { sortByFirstEnteredInSteps, type LoadingParticipant } from './loading-participant.js'
 import type { ParticipantBase } from './participant-base.js'
 import type { MovesPlacing } from './moves-placing.js'
 import { WaitingMoves } from './waiting-moves.js'
@@ -272,7 +272,7 @@ export class ParticipantOrder {
     return loaded
   }
 
-  /** For loading a world: places the participants who entered, each list sorted once; yields every `perStep` (the sort one step). */
+  /** For loading a world: places the participants who entered, each list sorted once; yields every `perStep` (the sort's too). */
   *placeLoaded(loading: Iterable<LoadingParticipant>, perStep: number): Generator<undefined, void> {
     const placed: LoadingParticipant[] = []
     let read = 0
@@ -290,7 +290,7 @@ export class ParticipantOrder {
       }
     }
     yield
-    sortByFirstEntered(placed)
+    yield* sortByFirstEnteredInSteps(placed, perStep)
     yield
     // Nothing placed yet: each goes last in its account's list.
     const last = this.#byAccount.size === 0
