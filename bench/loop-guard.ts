@@ -10,6 +10,7 @@
 // Run: npm run build && node --import tsx bench/loop-guard.ts [-- --only busy|ten-million] [-- --timeout 120]
 // [-- --case clock] (only the cases whose name holds one of these words, comma-separated, in the words' order)
 // [-- --bin /path/to/dist/src/node/cli/main.js] (another build's command line, to compare builds in one run)
+// [-- --node-options "--cpu-prof --cpu-prof-dir=/tmp/prof"] (the server's node options, space-separated: to profile it)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -33,6 +34,7 @@ const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 
 const ONLY = flag('--only')
 const TIMEOUT_S = Number(flag('--timeout') ?? 120)
 const CASES = flag('--case')?.split(',')
+const NODE_OPTIONS = flag('--node-options')?.split(' ').filter(Boolean) ?? []
 const BIN = flag('--bin') ?? fileURLToPath(new URL('../dist/src/node/cli/main.js', import.meta.url))
 const NOW = '2026-06-01T12:00:00Z'
 const TEN_MILLION = fileURLToPath(new URL('scenarios/ten-million.json', import.meta.url))
@@ -51,7 +53,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Starts the command line on a free port and waits for its first answer. */
 async function start(args: string[], target: (port: number) => LoopTarget) {
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, ...args, '--now', NOW, '--port', String(port)], {
+  const child = spawn(process.execPath, [...NODE_OPTIONS, BIN, ...args, '--now', NOW, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   child.stdout!.resume() // the request log, read and dropped as a terminal shows it
@@ -73,8 +75,11 @@ async function start(args: string[], target: (port: number) => LoopTarget) {
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
+  // SIGINT first, as a user ends it (a profile asked by --node-options is written then); SIGKILL if held.
+  child.kill('SIGINT')
+  const held = setTimeout(() => child.kill('SIGKILL'), 10_000)
   await exited
+  clearTimeout(held)
 }
 
 const pad = (text: string, width: number) => text.padEnd(width)
@@ -91,9 +96,10 @@ for (const world of WORLDS) {
   // With --case, in the order of its words (a page read after the writes named before it).
   const wordOf = (one: LoopCase) => (CASES ? CASES.findIndex((word) => one.name.includes(word)) : 0)
   const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES]
-    .filter((one) => wordOf(one) >= 0)
+    .filter((one) => wordOf(one) >= 0 && (!one.worlds || one.worlds.includes(world.name)))
     .sort((a, b) => wordOf(a) - wordOf(b))
   for (const one of cases) {
+    await one.before?.(server.target)
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_S * 1000)),
@@ -108,6 +114,7 @@ for (const world of WORLDS) {
     const flagged =
       value !== 'timeout' && !(value instanceof Error) && value.status !== one.status ? ` (expected ${one.status})` : ''
     console.log(`${pad(one.name, 44)}${pad(status + flagged, 8)}${pad(ms(figures.caseMs), 12)}${ms(figures.worstMs)}`)
+    if (value !== 'timeout') await one.after?.(server.target)
     if (value === 'timeout') {
       // The server may be held for minutes more: a fresh one for the cases after.
       await stop(server.child)

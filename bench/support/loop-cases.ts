@@ -51,16 +51,22 @@ export async function probeOf(target: LoopTarget): Promise<{ url: string; header
   }
 }
 
-/** Opens a sandbox of the served world with `body`: its id and keys. */
-function openSandbox(target: LoopTarget, body: object): Promise<{ id: string; apiKeys: Record<string, string[]> }> {
+/** Opens a sandbox of the served world with `body` (an object, or its JSON text): its id and keys. */
+function openSandbox(
+  target: LoopTarget,
+  body: object | Buffer,
+): Promise<{ id: string; apiKeys: Record<string, string[]> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${target.admin}/sandboxes`, { method: 'POST', headers: json, agent: false }, (res) => {
       let text = ''
       res.setEncoding('utf8').on('data', (d: string) => (text += d))
-      res.on('end', () => resolve(JSON.parse(text) as { id: string; apiKeys: Record<string, string[]> }))
+      res.on('end', () => {
+        if (res.statusCode !== 201) return reject(new Error(`${res.statusCode}: ${text.slice(0, 200)}`))
+        resolve(JSON.parse(text) as { id: string; apiKeys: Record<string, string[]> })
+      })
     })
     req.on('error', reject)
-    req.end(JSON.stringify(body))
+    req.end(Buffer.isBuffer(body) ? body : JSON.stringify(body))
   })
 }
 
@@ -72,7 +78,13 @@ export type LoopCase = {
   name: string
   /** The status the case must get. */
   status: number
+  /** The worlds the case runs on (every world where not given). */
+  worlds?: readonly string[]
+  /** What the case needs first, done before the probe measures (a dump read, a sandbox opened); undone by `after`. */
+  before?(target: LoopTarget): Promise<void>
   run(target: LoopTarget): Promise<CaseAnswer>
+  /** Run after the probe stopped: what the case and `before` left (sandboxes), ended. */
+  after?(target: LoopTarget): Promise<void>
 }
 
 /**
@@ -99,6 +111,22 @@ export function ask(
     })
     req.on('error', reject)
     req.end(options.body)
+  })
+}
+
+/** A whole answer's body (a world's dump, to send back as a sandbox's `data`). */
+function bodyBytes(url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${url}: ${res.statusCode}`)),
+      )
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
   })
 }
 
@@ -205,4 +233,50 @@ export const ADMIN_CASES: readonly LoopCase[] = [
       return ask(`${t.admin}/sandboxes/${id}`, { method: 'DELETE' })
     },
   },
+  ...dataCases(),
 ]
+
+/**
+ * A sandbox opened with the served world's whole dump as its `data` (read first, off the probe's
+ * time), then a second one while the first still holds its world: the body joined, parsed, checked
+ * and loaded in turns. On `busy` only: the ten-million world's dump is gigabytes, past MAX_DUMP_BYTES.
+ */
+function dataCases(): LoopCase[] {
+  let body: Buffer | undefined
+  const opened: string[] = []
+  const open = async (t: LoopTarget): Promise<CaseAnswer> => {
+    const { id } = await openSandbox(t, body!)
+    opened.push(id)
+    return { status: 201, bytes: body!.length }
+  }
+  const endAll = async (t: LoopTarget) => {
+    for (const id of opened.splice(0)) await ask(`${t.admin}/sandboxes/${id}`, { method: 'DELETE' })
+  }
+  const readDump = async (t: LoopTarget) => {
+    body ??= Buffer.concat([Buffer.from('{"data":'), await bodyBytes(`${t.admin}/dump`), Buffer.from('}')])
+  }
+  return [
+    {
+      name: "admin: a sandbox opened over busy's data",
+      status: 201,
+      worlds: ['busy'],
+      before: readDump,
+      run: open,
+      after: endAll,
+    },
+    {
+      name: 'admin: a second one while the first is open',
+      status: 201,
+      worlds: ['busy'],
+      before: async (t) => {
+        await readDump(t)
+        await open(t)
+      },
+      run: open,
+      after: async (t) => {
+        await endAll(t)
+        body = undefined
+      },
+    },
+  ]
+}
