@@ -5,7 +5,8 @@
 // - 1,000-entry pages at random places in the largest activation (reached by cursor), ms each from the
 //   request to the last byte, as the client saw them and as the server's request log says (the client has read a few pages of the same
 //   size from a bare server first: its own warm-up is not the emulator's);
-// - a full walk of that activation, 1,000 a page, following `next`: entries a second;
+// - a full walk of that activation, 1,000 a page, following `next`: entries a second, beside the
+//   baseline walked in turns with it (TURN_PAGES pages of each);
 // - the server's resident memory after the walk (VmRSS) and at its peak (VmHWM).
 // The baseline, in the same run: a bare node:http server, spawned the same way, answering every
 // request with the bytes of one real page of the walk; the same client walks it for as many pages,
@@ -75,12 +76,14 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited
 }
 
-/** Walks pages from `path`, following `next` for at most `pages` pages: the pages, the entries and the time. */
-async function walk(port: number, path: string, pages = Infinity) {
+/**
+ * Walks pages from `path`, following `next` for at most `pages` pages, from the page `from` names
+ * (the first page when undefined): the pages, the entries, the time and the `next` it stopped at.
+ */
+async function walk(port: number, path: string, pages = Infinity, from?: string) {
   let entries = 0
   let walked = 0
-  let next: string | null = null
-  let sample = ''
+  let next: string | null = from ?? null
   const t0 = performance.now()
   do {
     const { status, body } = await get(port, `${path}${next === null ? '' : `&next=${encodeURIComponent(next)}`}`)
@@ -89,10 +92,12 @@ async function walk(port: number, path: string, pages = Infinity) {
     entries += page.entries.length
     walked++
     next = page.next
-    if (walked === 2) sample = body
   } while (next !== null && walked < pages)
-  return { pages: walked, entries, ms: performance.now() - t0, sample }
+  return { pages: walked, entries, ms: performance.now() - t0, next }
 }
+
+/** Pages of the walk and of its baseline taken in turn, so that both see the machine's load alike. */
+const TURN_PAGES = 100
 
 const memory = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -163,20 +168,43 @@ async function measure(bin: string): Promise<void> {
     console.log(
       `  in the order asked, client and server: ${random.map((ms, k) => `${ms.toFixed(0)}/${logged.get(paths[k]!)?.toFixed(0) ?? '?'}`).join(' ')}`,
     )
-    const full = await walk(ours.port, `/activations/${LARGEST}?limit=1000`)
-    if (full.entries !== size) throw new Error(`The walk saw ${full.entries} entries of ${size}`)
-    const after = memory(ours.child.pid!)
-    // The baseline walk: the same bytes, the same client, as many pages.
-    const body = full.sample.replace(/"next":"[^"]*"/, '"next":"same"')
+    // The baseline: a bare server answering every request with the bytes of the walk's second page.
+    const path = `/activations/${LARGEST}?limit=1000`
+    const second = await get(
+      ours.port,
+      `${path}&next=${encodeURIComponent((JSON.parse((await get(ours.port, path)).body) as { next: string }).next)}`,
+    )
     const bodyFile = join(tmpdir(), `big-world-page-${process.pid}.json`)
-    writeFileSync(bodyFile, body)
+    writeFileSync(bodyFile, second.body.replace(/"next":"[^"]*"/, '"next":"same"'))
     const flat = await start((port) => [
       '-e',
       `const b = require('node:fs').readFileSync(${JSON.stringify(bodyFile)}); require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end(b) }).listen(${port}, '127.0.0.1')`,
     ])
-    const baseline = await walk(flat.port, '/activations/x?limit=1000', full.pages)
-    await stop(flat.child)
-    rmSync(bodyFile)
+    // The walk, and as many pages of the same bytes from the bare server, TURN_PAGES of each in turn.
+    const full = { pages: 0, entries: 0, ms: 0 }
+    const baseline = { pages: 0, entries: 0, ms: 0 }
+    let after: ReturnType<typeof memory>
+    try {
+      let next: string | undefined
+      do {
+        const part = await walk(ours.port, path, TURN_PAGES, next)
+        const bare = await walk(flat.port, '/activations/x?limit=1000', part.pages)
+        for (const [sum, add] of [
+          [full, part],
+          [baseline, bare],
+        ] as const) {
+          sum.pages += add.pages
+          sum.entries += add.entries
+          sum.ms += add.ms
+        }
+        next = part.next ?? undefined
+      } while (next !== undefined)
+      if (full.entries !== size) throw new Error(`The walk saw ${full.entries} entries of ${size}`)
+      after = memory(ours.child.pid!)
+    } finally {
+      await stop(flat.child)
+      rmSync(bodyFile)
+    }
     const rate = (w: { entries: number; ms: number }) => (w.entries / w.ms) * 1000
     console.log(
       `full walk: ${full.entries.toLocaleString('en')} entries in ${full.pages} pages, ${(full.ms / 1000).toFixed(1)} s: ${rate(full).toFixed(0)} entries/s (the same bytes from a bare server: ${rate(baseline).toFixed(0)} entries/s, ${(full.ms / baseline.ms).toFixed(2)}x its time, ${(baseline.ms / full.ms).toFixed(2)}x its rate)`,
