@@ -62,6 +62,8 @@ export type AdminControl = {
   dump(): Iterable<string>
   /** Opens a sandbox (the options unchecked: it checks them); what `sandboxes.list()` says of it. */
   sandbox(options: never): Promise<{ id: string }>
+  /** `sandbox` with options parsed from a request's body, which nothing else holds: its `data`'s records become the sandbox's, uncopied. */
+  sandboxOfBody(options: never): Promise<{ id: string }>
   readonly sandboxes: {
     list(): unknown[]
     info(id: string): unknown

@@ -14,11 +14,11 @@ import { AnsweredBodies, SANDBOX_ANSWERED_BODIES, SANDBOX_ANSWERED_BODY_BYTES } 
 import { endpointOptionsOf } from './merge-options.js'
 import type { WritableStore } from '../store/store.js'
 import { LiveWorld } from '../world/live.js'
-import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL } from './sandbox-options.js'
+import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_TTL, type SandboxOptions } from './sandbox-options.js'
 import { SandboxRegistry } from './sandboxes.js'
 import type { EmulatorHandle } from './handle.js'
 import { inProcessHandle } from './in-process-handle.js'
-import type { Emulator } from './emulator-type.js'
+import type { Emulator, Sandbox } from './emulator-type.js'
 import { EmulatorFaultList } from './emulator-faults.js'
 import { EmulatorSandboxList } from './emulator-sandboxes.js'
 import type { EmulatorState } from './emulator-state.js'
@@ -160,6 +160,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
 
   const sandboxes = new EmulatorSandboxList(registry)
   let handle: EmulatorHandle | undefined
+  const sandboxHost = { parts, registry, defaultTtlMs, clock, accounts, assemble }
   const emulator: Emulator<S> = {
     handlers: registry ? [sandboxRouter(baseUrl, registry), ...apiHandlers] : apiHandlers,
     adminHandlers: [],
@@ -276,7 +277,7 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
       const at = emulator.state() && clock.now()
       return worldDumpChunks(store, scenario, at)
     },
-    sandbox: (input) => openSandbox({ parts, registry, defaultTtlMs, clock, accounts, assemble }, input),
+    sandbox: (input) => openSandbox(sandboxHost, input),
     sandboxes,
     get handle() {
       return (handle ??= inProcessHandle(emulator, catchUp))
@@ -299,10 +300,12 @@ export function assemble<S extends WritableStore>(parts: Parts<S>): Assembled<S>
     catchUp: { value: catchUp },
     countsReady: { value: counted },
     sandboxes: { value: sandboxes },
+    sandboxOfBody: { value: (input: SandboxOptions) => openSandbox(sandboxHost, input, true) },
   }) as Emulator<S> & {
     catchUp: typeof catchUp
     countsReady: typeof counted
     sandboxes: EmulatorSandboxList
+    sandboxOfBody: (input: SandboxOptions) => Promise<Sandbox>
   }
   ;(emulator as { adminHandlers: HttpHandler[] }).adminHandlers = createAdminHandlers(control, {
     baseUrl,
