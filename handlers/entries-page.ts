@@ -1,4 +1,4 @@
-import { entryExistsAt, resultsOutAt } from '../src/contract/at-instant.js'
+import { entryChangesAfter, entryExistsAt, resultsOutAt } from '../src/contract/at-instant.js'
 import type { ActivationType } from '../src/contract/enums.js'
 import { filterApplies, typesOfFilter, TYPED_ENTRY_FILTERS, type TypedEntryFilter } from '../src/contract/type-rules.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
@@ -8,7 +8,7 @@ import { idsOf, itemsOf } from '../src/store/lazy-list.js'
 import { lowerBound } from '../src/store/sorted.js'
 import type { HandlerContext } from './context.js'
 import { apiError } from './errors.js'
-import { activationBytes, entryBytes, listBody, loadedEntryBytes } from './json.js'
+import { activationBytes, entryBytes, listBody, loadedEntryBytes, unkeptEntryBytes } from './json.js'
 import { allOf, takePage } from './pagination.js'
 import type { QueryParams } from './params.js'
 
@@ -144,7 +144,8 @@ export function entriesPage(
  * by position (`idsOf`) and nothing filters it entry by entry: each entry's bytes are found by id, and
  * only an entry whose bytes are not kept is built. Only a planned world's lists give ids, and a store's
  * first change to one of them makes its own copy, which gives none: a list with ids holds the world's
- * entries as loaded. A walk's next page is then read ahead (see `ReadAhead`).
+ * entries as loaded. A walk's pages are made without keeping their entries' JSON, the next one
+ * ahead (see `ReadAhead`).
  */
 function loadedPage(
   ctx: HandlerContext,
@@ -160,11 +161,24 @@ function loadedPage(
   const items = new Array<Uint8Array>(Math.max(0, Math.min(filters.limit, end - from)))
   // The list's items made by position, past its Proxy, each with the id already found.
   const itemAt = itemsOf(list) ?? ((n: number) => list[n]!)
-  for (let i = 0; i < items.length; i++) {
-    items[i] = loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso, itemAt, from + i)
+  const run = { activation, idAt, itemAt, cursor: filters.cursor, limit: filters.limit, end, nowIso }
+  const readAhead = ctx.bodies.readAhead
+  if (readAhead.isWalk(run)) {
+    // A walk's page: what was made ahead, and the rest made here; neither kept in bodyCache.
+    for (let i = 0, n = from; i < items.length; i++, n++) {
+      const ahead = readAhead.made(run, n)
+      if (ahead !== undefined) items[i] = ahead
+      else {
+        const entry = itemAt(n, idAt(n))
+        items[i] = unkeptEntryBytes(entry, activation, nowIso, entryChangesAfter(entry, activation, nowIso))
+      }
+    }
+  } else {
+    for (let i = 0; i < items.length; i++) {
+      items[i] = loadedEntryBytes(ctx.bodies, idAt(from + i), activation, nowIso, itemAt, from + i)
+    }
   }
   const after = from + items.length
-  const run = { activation, idAt, itemAt, cursor: filters.cursor, limit: filters.limit, end, nowIso }
-  ctx.bodies.readAhead?.afterPage(run, after)
+  readAhead.afterPage(run, after)
   return listBody(ctx.bodies, head, items, after < end ? idAt(after) : null)
 }

@@ -88,9 +88,7 @@ function madeEntryBytes(
   const before = entryChangesAfter(entry, activation, nowIso)
   let bytes = before ? scoped?.earlier : scoped?.now
   if (bytes === undefined) {
-    const shown = before ? entryAt(entry, activation, nowIso) : entry
-    const json = shown.recorded ? JSON.stringify(toEntry(shown, activation)) : entryJson(shown, activation.type)
-    bytes = utf8Bytes(json)
+    bytes = unkeptEntryBytes(entry, activation, nowIso, before)
     made.entries.set(key, {
       activation,
       now: before ? scoped?.now : bytes,
@@ -100,6 +98,21 @@ function madeEntryBytes(
     })
   }
   return bytes
+}
+
+/**
+ * The JSON of an entry as shown at `nowIso` (`before`: whether something about it is still to come
+ * then, `entryChangesAfter`), made now and not kept: a walk's pages (see `ReadAhead`).
+ */
+export function unkeptEntryBytes(
+  entry: StoredEntry,
+  activation: StoredActivation,
+  nowIso: string,
+  before: boolean,
+): Uint8Array {
+  const shown = before ? entryAt(entry, activation, nowIso) : entry
+  const json = shown.recorded ? JSON.stringify(toEntry(shown, activation)) : entryJson(shown, activation.type)
+  return utf8Bytes(json)
 }
 
 /**
@@ -169,9 +182,6 @@ type EntryBytesKept = {
 // object and buffer (about 200 bytes in V8).
 const KEPT_OVERHEAD = 200
 
-/** The least budget a read-ahead needs: a page of 1,000 entries read ahead (about 1.2 MB with their costs) fits in its newer half. */
-const READ_AHEAD_BUDGET = 4 * 2 ** 20
-
 function sizeOfKept(kept: EntryBytesKept): number {
   return KEPT_OVERHEAD + (kept.now?.length ?? 0) + (kept.earlier?.length ?? 0)
 }
@@ -182,15 +192,11 @@ export class MadeBodies {
   nextSlot = 0
   /** The JSON of the entries served last (see `EntryBytesKept`), within `budget` bytes. */
   readonly entries: ByteCache<string | StoredEntry, EntryBytesKept>
-  /** The page after a walk's page, made while the client reads it (see `ReadAhead`); none where a page would not stay kept. */
-  readonly readAhead: ReadAhead | undefined
+  /** A walk's pages, made without keeping their entries, the next one ahead (see `ReadAhead`). */
+  readonly readAhead = new ReadAhead(unkeptEntryBytes)
 
   constructor(budget = BODY_CACHE_BYTES) {
     this.entries = new ByteCache(budget, sizeOfKept)
-    this.readAhead =
-      budget < READ_AHEAD_BUDGET
-        ? undefined
-        : new ReadAhead((run, n) => loadedEntryBytes(this, run.idAt(n), run.activation, run.nowIso, run.itemAt, n))
   }
 
   /**

@@ -1,9 +1,10 @@
+import { changesAfterOf, entryChangesAfter, showsResults, voidedIsoOf } from '../src/contract/at-instant.js'
 import type { StoredActivation, StoredEntry } from '../src/contract/stored-records.js'
 
 /**
- * The fewest entries a page asks for before the page after it is read ahead: a walk in pages this
- * large spends about as long reading each page (the client's parse) as the server spends making it,
- * and a list page (100 or less) costs too little for the wait to matter.
+ * The fewest entries a page asks for to be a walk's: a walk in pages this large spends about as long
+ * reading each page (the client's parse) as the server spends making it, and a list page (100 or
+ * less) costs too little for the wait to matter.
  */
 export const READ_AHEAD_MIN = 500
 /** The entries made in one turn of a read-ahead: about a millisecond, so a request that arrives waits no longer. */
@@ -22,18 +23,29 @@ type LoadedRun = {
   nowIso: string
 }
 
-/** Makes an entry's bytes and keeps them, as a page that serves it does (json.ts `loadedEntryBytes`). */
-type MakeBytes = (run: LoadedRun, n: number) => void
+/** An entry's JSON as shown at an instant (`before`: the face before something still to come), made and not kept. */
+type MakeBytes = (entry: StoredEntry, activation: StoredActivation, nowIso: string, before: boolean) => Uint8Array
+
+/** A page made ahead: its first `made` entries' bytes, each with what tells which face an instant shows. */
+type AheadPage = {
+  activation: StoredActivation
+  idAt: (n: number) => string
+  from: number
+  made: number
+  items: Uint8Array[]
+  voided: Array<string | undefined>
+  results: boolean[]
+  before: boolean[]
+}
 
 /**
- * The page after a page a client reached by following `next`, made while the client reads this one:
- * a walk through an activation in pages of `READ_AHEAD_MIN` or more then finds each page's entries'
- * bytes kept when it asks for it, where it would wait for them to be made. Made in turns of
- * `READ_AHEAD_TURN` entries (a request arriving meanwhile is answered between two), stopped when the
- * next page read ahead starts, and only what a page asked for would make: the bytes are the same.
- * Only a walk is read ahead (the page's cursor is the `next` of the last page served), so a reader of
- * pages at random places costs nothing more. Each emulator's `MadeBodies` has one.
- * @example readAhead.afterPage(run, from + count) // after serving entries from..from+count-1
+ * A walk through an activation's entries: pages of `READ_AHEAD_MIN` or more, each asked for with the
+ * `next` of the page before. Its pages are made without keeping their entries' JSON (each is read
+ * once: keeping it would cost every entry a look-up, a place in the cache and the collector's work),
+ * and the page after the one served is made while the client reads it, in turns of `READ_AHEAD_TURN`
+ * entries (a request arriving meanwhile is answered between two), so that the walk finds it made.
+ * A page at any other place reads nothing ahead. Each emulator's `MadeBodies` has one.
+ * @example if (readAhead.isWalk(run)) bytes = readAhead.made(run, n) ?? make(...); readAhead.afterPage(run, after)
  */
 export class ReadAhead {
   readonly #make: MakeBytes
@@ -41,32 +53,68 @@ export class ReadAhead {
   #lastNext: string | undefined = undefined
   /** The read-ahead under way, stopped by the next one. */
   #current = 0
+  #ahead: AheadPage | undefined = undefined
 
   constructor(make: MakeBytes) {
     this.#make = make
   }
 
+  /** Whether a page is a walk's: `READ_AHEAD_MIN` entries or more, asked for with the last large page's `next`. */
+  isWalk(run: LoadedRun): boolean {
+    return run.limit >= READ_AHEAD_MIN && run.cursor !== undefined && run.cursor === this.#lastNext
+  }
+
+  /** The bytes of entry `n` made ahead for this page, if they were and show what `run.nowIso` shows; else undefined. */
+  made(run: LoadedRun, n: number): Uint8Array | undefined {
+    const ahead = this.#ahead
+    if (ahead === undefined || ahead.activation !== run.activation || ahead.idAt !== run.idAt) return undefined
+    const i = n - ahead.from
+    if (i < 0 || i >= ahead.made) return undefined
+    const before = changesAfterOf(ahead.voided[i], ahead.results[i]!, run.activation, run.nowIso)
+    return before === ahead.before[i] ? ahead.items[i] : undefined
+  }
+
   /**
-   * After a page of `run` that ends before position `after`: reads ahead the page from `after` when
-   * the page was a walk's (its cursor the last page's `next`) and it asked for `READ_AHEAD_MIN` or more.
+   * After a page of `run` that ends before position `after`: makes the page from `after` ahead when the
+   * page was a walk's (see `isWalk`, asked before this), and notes its `next` for the next request.
    */
   afterPage(run: LoadedRun, after: number): void {
     if (run.limit < READ_AHEAD_MIN || after >= run.end) {
       this.#lastNext = undefined
       return
     }
-    const walking = run.cursor !== undefined && run.cursor === this.#lastNext
+    const walking = this.isWalk(run)
     this.#lastNext = run.idAt(after)
     if (!walking) return
     const current = ++this.#current
-    const stop = Math.min(run.end, after + run.limit)
-    const turn = (from: number) => {
-      if (current !== this.#current) return
-      const to = Math.min(stop, from + READ_AHEAD_TURN)
-      for (let n = from; n < to; n++) this.#make(run, n)
-      if (to < stop) later(() => turn(to))
+    const count = Math.min(run.end, after + run.limit) - after
+    const { activation, idAt, nowIso } = run
+    const page: AheadPage = {
+      activation,
+      idAt,
+      from: after,
+      made: 0,
+      items: new Array<Uint8Array>(count),
+      voided: new Array<string | undefined>(count),
+      results: new Array<boolean>(count),
+      before: new Array<boolean>(count),
     }
-    later(() => turn(after))
+    this.#ahead = page
+    const turn = () => {
+      if (current !== this.#current) return
+      const to = Math.min(count, page.made + READ_AHEAD_TURN)
+      for (let i = page.made; i < to; i++) {
+        const entry = run.itemAt(after + i, idAt(after + i))
+        const before = entryChangesAfter(entry, activation, nowIso)
+        page.items[i] = this.#make(entry, activation, nowIso, before)
+        page.voided[i] = voidedIsoOf(entry)
+        page.results[i] = showsResults(entry)
+        page.before[i] = before
+        page.made = i + 1
+      }
+      if (to < count) later(turn)
+    }
+    later(turn)
   }
 }
 
