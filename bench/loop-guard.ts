@@ -20,6 +20,7 @@ import { parseScenario, type Scenario } from '../src/world/scenario.js'
 import {
   ADMIN_CASES,
   API_CASES,
+  DATA_CASES,
   ask,
   loopTarget,
   probeOf,
@@ -95,7 +96,7 @@ for (const world of WORLDS) {
   console.log(`${pad('case', 44)}${pad('status', 8)}${pad('case took', 12)}worst small page`)
   // With --case, in the order of its words (a page read after the writes named before it).
   const wordOf = (one: LoopCase) => (CASES ? CASES.findIndex((word) => one.name.includes(word)) : 0)
-  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES]
+  const cases: readonly LoopCase[] = [...API_CASES, ...ADMIN_CASES, ...DATA_CASES]
     .filter((one) => wordOf(one) >= 0 && (!one.worlds || one.worlds.includes(world.name)))
     .sort((a, b) => wordOf(a) - wordOf(b))
   for (const one of cases) {
