@@ -186,6 +186,27 @@ describe('a sandbox over uploaded data', () => {
     expect(ttlOf(info)).toBe(365 * DAY)
     await refused(emulator, { data, now: '+010000-01-01T00:00:00.000Z' }, /now must be/)
   })
+
+  it('holds at most a million records of one kind: a million are read, one more is refused before any is', async () => {
+    const emulator = await open()
+    const data = (await dumpOf('empty')) as Record<string, unknown>
+    const records = (n: number) => new Array<number>(n).fill(0)
+    // Its refusal's message alone (the body is megabytes of zeros), and nothing opened.
+    const refusal = async (kind: string, count: number) => {
+      const answer = await post(emulator, { data: { ...data, [kind]: records(count) } })
+      expect(emulator.sandboxes.size).toBe(0)
+      return `${answer.status} ${(answer.body as { error: string }).error.slice(0, 120)}`
+    }
+    // A million records are read (and these are no records: the check names the first bad ones).
+    expect(await refusal('entries', 1_000_000)).toMatch(/^400 Invalid data: entries\[0\]/)
+    for (const kind of ['activations', 'entries', 'participants'])
+      expect(await refusal(kind, 1_000_001)).toBe(
+        `400 Too many ${kind} in data: 1,000,001, more than the 1,000,000 records of one kind a sandbox's data may hold`.slice(
+          0,
+          124,
+        ),
+      )
+  })
 })
 
 describe("a sandbox's label and fault rules", () => {
