@@ -40,9 +40,11 @@ describe('a walk in pages of 1,000 over HTTP', () => {
   it('gets the bytes of each page as read in-process in another order', async () => {
     const walked: Array<{ cursor: string | null; text: string }> = []
     for (let cursor: string | null = null; ;) {
-      const response = await fetch(`${cli.url}${path(cursor)}`, { headers: { authorization: `Api-Key ${key}` } })
+      const response: Response = await fetch(`${cli.url}${path(cursor)}`, {
+        headers: { authorization: `Api-Key ${key}` },
+      })
       expect(response.status).toBe(200)
-      const text = await response.text()
+      const text: string = await response.text()
       walked.push({ cursor, text })
       cursor = (JSON.parse(text) as { next: string | null }).next
       if (cursor === null) break
